@@ -1,0 +1,170 @@
+package io.ambergarden;
+
+import io.ambergarden.bus.LocalCodec;
+import io.ambergarden.cassandra.CassandraClients;
+import io.ambergarden.cassandra.SchemaMigrator;
+import io.ambergarden.config.AmberConfig;
+import io.ambergarden.config.ConfigException;
+import io.ambergarden.config.ConfigLoader;
+import io.ambergarden.event.EventParser;
+import io.ambergarden.ingest.KafkaIngestVerticle;
+import io.ambergarden.ingest.KafkaSettings;
+import io.ambergarden.ingest.KafkaTopics;
+import io.ambergarden.query.QueryVerticle;
+import io.ambergarden.web.HealthProbeVerticle;
+import io.ambergarden.web.HealthState;
+import io.ambergarden.web.HttpVerticle;
+import io.ambergarden.write.WriterVerticle;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.cassandra.CassandraClient;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.kafka.admin.KafkaAdminClient;
+import io.vertx.micrometer.MicrometerMetricsFactory;
+import io.vertx.micrometer.MicrometerMetricsOptions;
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The service: builds Vert.x with metrics, applies the schema, creates missing topics and deploys the
+ * verticles; stops them in reverse order (HTTP first, so nothing new is accepted while work drains).
+ */
+public final class AmberGarden {
+  private static final Logger LOG = LoggerFactory.getLogger(AmberGarden.class);
+
+  private final AmberConfig config;
+  private final Vertx vertx;
+  private final HealthState health = new HealthState();
+  private final PrometheusMeterRegistry registry;
+  private final Deque<String> deployments = new ArrayDeque<>();
+  private CassandraClient cassandra;
+
+  private AmberGarden(AmberConfig config, PrometheusMeterRegistry registry) {
+    this.config = config;
+    this.registry = registry;
+    this.vertx = Vertx.builder()
+        .with(new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
+        .withMetrics(new MicrometerMetricsFactory(registry))
+        .build();
+  }
+
+  public static Future<AmberGarden> start(AmberConfig config) {
+    AmberGarden app = new AmberGarden(config, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+    return app.boot().map(app).recover(err -> app.stop().transform(ignored -> Future.failedFuture(err)));
+  }
+
+  private Future<Void> boot() {
+    LocalCodec.registerAll(vertx);
+    EventParser parser = EventParsers.create(config, Clock.systemUTC());
+    // held for the life of the service so the shared driver session stays open between verticles
+    cassandra = CassandraClients.shared(vertx, config.cassandra());
+    Future<?> schema = config.cassandra().applySchema()
+        ? new SchemaMigrator(cassandra, config).migrate() : Future.succeededFuture();
+    return schema
+        .compose(v -> config.kafka().createTopics() ? createTopics() : Future.succeededFuture())
+        .compose(v -> deploy(() -> new WriterVerticle(config), config.writer().instances()))
+        .compose(v -> deploy(() -> new QueryVerticle(config), config.query().instances()))
+        .compose(v -> deploy(() -> new HealthProbeVerticle(config, health), 1))
+        .compose(v -> config.kafka().consumerEnabled()
+            ? deploy(() -> new KafkaIngestVerticle(config, parser, health), 1) : Future.succeededFuture())
+        .compose(v -> deploy(() -> new HttpVerticle(config, parser, health, registry), config.http().instances()))
+        .onSuccess(v -> LOG.info("Amber Garden is up on http://{}:{} (ingest mode {})", config.http().host(),
+            config.http().port(), config.ingest().mode()))
+        .mapEmpty();
+  }
+
+  private Future<Void> createTopics() {
+    KafkaAdminClient admin = KafkaAdminClient.create(vertx, KafkaSettings.admin(config.kafka()));
+    return KafkaTopics.ensure(admin, config.kafka()).eventually(() -> admin.close(2000));
+  }
+
+  private Future<Void> deploy(Supplier<io.vertx.core.Deployable> verticle, int instances) {
+    return vertx.deployVerticle(verticle, new DeploymentOptions().setInstances(instances))
+        .onSuccess(deployments::push).mapEmpty();
+  }
+
+  /** Undeploys in reverse order of deployment, then closes the session and Vert.x. Safe to call twice. */
+  public synchronized Future<Void> stop() {
+    health.shuttingDown(true);
+    Future<Void> chain = Future.succeededFuture();
+    while (!deployments.isEmpty()) {
+      String id = deployments.pop();
+      chain = chain.compose(v -> vertx.undeploy(id).recover(err -> {
+        LOG.warn("undeploy failed: {}", err.toString());
+        return Future.succeededFuture();
+      }));
+    }
+    return chain
+        .compose(v -> cassandra == null ? Future.succeededFuture() : cassandra.close())
+        .eventually(vertx::close)
+        .eventually(() -> {
+          registry.close();
+          return Future.succeededFuture();
+        })
+        .mapEmpty();
+  }
+
+  public AmberConfig config() {
+    return config;
+  }
+
+  public HealthState health() {
+    return health;
+  }
+
+  public Vertx vertx() {
+    return vertx;
+  }
+
+  public static void main(String[] args) throws Exception {
+    AmberConfig config;
+    try {
+      config = ConfigLoader.load();
+    } catch (ConfigException e) {
+      System.err.println("Configuration error: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    if (args.length > 0 && args[0].equals("schema")) {
+      System.exit(applySchemaOnly(config));
+    }
+    AmberGarden app;
+    try {
+      app = start(config).await(5, TimeUnit.MINUTES);
+    } catch (Exception e) {
+      LOG.error("startup failed: {}", e.toString(), e);
+      System.exit(1);
+      return;
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      LOG.info("SIGTERM: stopping");
+      try {
+        app.stop().await(60, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        LOG.warn("shutdown did not finish cleanly: {}", e.toString());
+      }
+    }, "amber-shutdown"));
+  }
+
+  private static int applySchemaOnly(AmberConfig config) {
+    Vertx vertx = Vertx.vertx();
+    CassandraClient client = CassandraClients.shared(vertx, config.cassandra());
+    try {
+      new SchemaMigrator(client, config).migrate().await(5, TimeUnit.MINUTES);
+      return 0;
+    } catch (Exception e) {
+      System.err.println("schema migration failed: " + e);
+      return 1;
+    } finally {
+      client.close().eventually(vertx::close);
+    }
+  }
+}

@@ -1,0 +1,16 @@
+package io.ambergarden.bus;
+
+/** Every event-bus address, in one place. */
+public final class Addresses {
+  /** {@link PersistRequest} → {@link PersistResult}: write events durably. */
+  public static final String WRITER_PERSIST = "amber.writer.persist";
+  /** Published after a durable write: one {@link DurableEvents} per write request (live feed, counters). */
+  public static final String EVENTS_DURABLE = "amber.events.durable";
+  /** JSON query request → JSON page. */
+  public static final String QUERY_DEVICE_EVENTS = "amber.query.device-events";
+  public static final String QUERY_DEVICE_LATEST = "amber.query.device-latest";
+  public static final String QUERY_TYPE_EVENTS = "amber.query.type-events";
+
+  private Addresses() {
+  }
+}

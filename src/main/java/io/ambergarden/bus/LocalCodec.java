@@ -1,0 +1,50 @@
+package io.ambergarden.bus;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.MessageCodec;
+
+/** Passes immutable records by reference on the local event bus; they never cross a process. */
+public final class LocalCodec<T> implements MessageCodec<T, T> {
+  private final String name;
+
+  private LocalCodec(Class<T> type) {
+    this.name = "local-" + type.getName();
+  }
+
+  /** Registers the codecs of every message record; once per Vertx instance. */
+  public static void registerAll(Vertx vertx) {
+    register(vertx, PersistRequest.class);
+    register(vertx, PersistResult.class);
+    register(vertx, DurableEvents.class);
+  }
+
+  private static <T> void register(Vertx vertx, Class<T> type) {
+    vertx.eventBus().registerDefaultCodec(type, new LocalCodec<>(type));
+  }
+
+  @Override
+  public void encodeToWire(Buffer buffer, T t) {
+    throw new UnsupportedOperationException(name + " is local only");
+  }
+
+  @Override
+  public T decodeFromWire(int pos, Buffer buffer) {
+    throw new UnsupportedOperationException(name + " is local only");
+  }
+
+  @Override
+  public T transform(T t) {
+    return t;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public byte systemCodecID() {
+    return -1;
+  }
+}

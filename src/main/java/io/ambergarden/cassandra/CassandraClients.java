@@ -1,0 +1,80 @@
+package io.ambergarden.cassandra;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.CqlSessionBuilder;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import com.datastax.oss.driver.api.core.config.ProgrammaticDriverConfigLoaderBuilder;
+import io.ambergarden.config.AmberConfig;
+import io.vertx.cassandra.CassandraClient;
+import io.vertx.cassandra.CassandraClientOptions;
+import io.vertx.core.Vertx;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+
+/**
+ * Builds the driver session for the Vert.x Cassandra client. Execution profiles carry the per-kind
+ * consistency, and speculation is configured once: the driver applies it only to statements marked
+ * idempotent. Counter statements use {@link #COUNTER_PROFILE}, which never retries.
+ */
+public final class CassandraClients {
+  public static final String CLIENT_NAME = "amber-cassandra";
+  public static final String READ_PROFILE = "read";
+  public static final String COUNTER_PROFILE = "counter";
+  public static final String DDL_PROFILE = "ddl";
+
+  private CassandraClients() {
+  }
+
+  /** A client shared by all verticles of this Vertx instance (one driver session). */
+  public static CassandraClient shared(Vertx vertx, AmberConfig.Cassandra cfg) {
+    return CassandraClient.createShared(vertx, CLIENT_NAME, options(cfg));
+  }
+
+  public static CassandraClientOptions options(AmberConfig.Cassandra cfg) {
+    CqlSessionBuilder builder = CqlSession.builder()
+        .withLocalDatacenter(cfg.localDatacenter())
+        .withConfigLoader(configLoader(cfg).build());
+    for (InetSocketAddress cp : cfg.contactPoints()) {
+      builder.addContactPoint(new InetSocketAddress(cp.getHostString(), cp.getPort()));
+    }
+    if (!cfg.username().isEmpty()) {
+      builder.withAuthCredentials(cfg.username(), cfg.password());
+    }
+    return new CassandraClientOptions(builder);
+  }
+
+  static ProgrammaticDriverConfigLoaderBuilder configLoader(AmberConfig.Cassandra cfg) {
+    ProgrammaticDriverConfigLoaderBuilder b = DriverConfigLoader.programmaticBuilder()
+        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, cfg.requestTimeout())
+        .withString(DefaultDriverOption.REQUEST_CONSISTENCY, cfg.writeConsistency())
+        .withBoolean(DefaultDriverOption.REQUEST_DEFAULT_IDEMPOTENCE, false)
+        // a restarted node must be picked up quickly; the default backoff grows to 60 s
+        .withDuration(DefaultDriverOption.RECONNECTION_BASE_DELAY, Duration.ofMillis(500))
+        .withDuration(DefaultDriverOption.RECONNECTION_MAX_DELAY, Duration.ofSeconds(5))
+        .withBoolean(DefaultDriverOption.RECONNECT_ON_INIT, false)
+        .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(5))
+        .withDuration(DefaultDriverOption.CONTROL_CONNECTION_TIMEOUT, Duration.ofSeconds(5))
+        .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, Duration.ofSeconds(30));
+    if (cfg.speculativeDelay().isZero()) {
+      b.withString(DefaultDriverOption.SPECULATIVE_EXECUTION_POLICY_CLASS, "NoSpeculativeExecutionPolicy");
+    } else {
+      b.withString(DefaultDriverOption.SPECULATIVE_EXECUTION_POLICY_CLASS, "ConstantSpeculativeExecutionPolicy")
+          // max-executions counts the first one too
+          .withInt(DefaultDriverOption.SPECULATIVE_EXECUTION_MAX, cfg.speculativeMax() + 1)
+          .withDuration(DefaultDriverOption.SPECULATIVE_EXECUTION_DELAY, cfg.speculativeDelay());
+    }
+    return b.startProfile(READ_PROFILE)
+        .withString(DefaultDriverOption.REQUEST_CONSISTENCY, cfg.readConsistency())
+        .endProfile()
+        .startProfile(COUNTER_PROFILE)
+        .withString(DefaultDriverOption.REQUEST_CONSISTENCY, cfg.counterConsistency())
+        .withString(DefaultDriverOption.RETRY_POLICY_CLASS, NeverRetryPolicy.class.getName())
+        .withString(DefaultDriverOption.SPECULATIVE_EXECUTION_POLICY_CLASS, "NoSpeculativeExecutionPolicy")
+        .endProfile()
+        .startProfile(DDL_PROFILE)
+        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(60))
+        .withString(DefaultDriverOption.REQUEST_CONSISTENCY, "ONE")
+        .endProfile();
+  }
+}

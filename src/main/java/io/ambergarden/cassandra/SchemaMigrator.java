@@ -1,0 +1,98 @@
+package io.ambergarden.cassandra;
+
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import io.ambergarden.config.AmberConfig;
+import io.vertx.cassandra.CassandraClient;
+import io.vertx.core.Future;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies the versioned CQL in schema/ in order. Every statement is IF NOT EXISTS, so applying twice, or
+ * from two pods at once, is harmless; schema_version records what was applied.
+ */
+public final class SchemaMigrator {
+  /** Every file in schema/, in order. SchemaMigratorTest checks the list matches the folder. */
+  public static final List<String> SCRIPTS = List.of("001_core.cql");
+  private static final Logger LOG = LoggerFactory.getLogger(SchemaMigrator.class);
+
+  private final CassandraClient client;
+  private final AmberConfig.Cassandra cfg;
+  private final Map<String, String> values;
+
+  public SchemaMigrator(CassandraClient client, AmberConfig config) {
+    this.client = client;
+    this.cfg = config.cassandra();
+    this.values = placeholders(config);
+  }
+
+  public static Map<String, String> placeholders(AmberConfig config) {
+    return Map.of("keyspace", config.cassandra().keyspace(),
+        "replication", config.cassandra().replication(),
+        "retention_seconds", Long.toString(config.events().retention().toSeconds()),
+        "abnormal_ttl_seconds", Long.toString(config.cassandra().abnormalRetention().toSeconds()));
+  }
+
+  public static List<SchemaScript> scripts(Map<String, String> values) {
+    return SCRIPTS.stream().map(name -> SchemaScript.parse(name, read("schema/" + name), values)).toList();
+  }
+
+  /** Applies what is missing; completes with the versions applied now. */
+  public Future<List<Integer>> migrate() {
+    List<SchemaScript> scripts = scripts(values);
+    // the first script creates the keyspace and schema_version, so it always runs first
+    return runAll(scripts.get(0).statements().subList(0, 2))
+        .compose(v -> client.executeWithFullFetch(ddl("SELECT version FROM " + cfg.keyspace() + ".schema_version")))
+        .compose(rows -> {
+          Set<Integer> applied = rows.stream().map(r -> r.getInt(0)).collect(Collectors.toSet());
+          List<SchemaScript> missing = scripts.stream().filter(s -> !applied.contains(s.version())).toList();
+          Future<Void> chain = Future.succeededFuture();
+          for (SchemaScript s : missing) {
+            chain = chain.compose(v -> apply(s));
+          }
+          return chain.map(v -> missing.stream().map(SchemaScript::version).toList());
+        })
+        .onSuccess(v -> LOG.info("schema of keyspace {} is current; applied now: {}", cfg.keyspace(), v));
+  }
+
+  private Future<Void> apply(SchemaScript s) {
+    LOG.info("applying schema {} ({})", s.version(), s.name());
+    return runAll(s.statements()).compose(v -> client.execute(ddl(
+            "INSERT INTO " + cfg.keyspace() + ".schema_version (version, description, applied_at) VALUES (?, ?, ?)",
+            s.version(), s.name(), Instant.now())))
+        .mapEmpty();
+  }
+
+  private Future<Void> runAll(List<String> statements) {
+    Future<Void> chain = Future.succeededFuture();
+    for (String cql : statements) {
+      chain = chain.compose(v -> client.execute(ddl(cql)).mapEmpty());
+    }
+    return chain;
+  }
+
+  private static SimpleStatement ddl(String cql, Object... values) {
+    return SimpleStatement.newInstance(cql, values).setExecutionProfileName(CassandraClients.DDL_PROFILE)
+        .setIdempotent(true);
+  }
+
+  private static String read(String resource) {
+    try (InputStream in = SchemaMigrator.class.getClassLoader().getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalStateException(resource + " is missing from the classpath");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read " + resource, e);
+    }
+  }
+
+}

@@ -1,0 +1,117 @@
+package io.ambergarden.ingest;
+
+import io.ambergarden.bus.Addresses;
+import io.ambergarden.bus.PersistRequest;
+import io.ambergarden.config.AmberConfig;
+import io.ambergarden.event.BodyFormat;
+import io.ambergarden.event.Event;
+import io.ambergarden.event.EventJson;
+import io.ambergarden.event.EventParser;
+import io.ambergarden.event.FieldError;
+import io.ambergarden.web.ApiException;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.kafka.client.producer.KafkaProducer;
+import io.vertx.kafka.client.producer.KafkaProducerRecord;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * POST /api/v1/events. Validates the whole batch first; then, in kafka mode, answers 202 once the broker
+ * acknowledged every event (acks=all), in direct mode once the writer wrote them to Cassandra.
+ * One instance per HTTP verticle, so its counters are confined to one event loop.
+ */
+public final class HttpIngestHandler {
+  private final AmberConfig config;
+  private final EventParser parser;
+  private final Vertx vertx;
+  private final KafkaProducer<byte[], byte[]> producer;
+  private int inFlight;
+
+  /** {@code producer} is null in direct mode. */
+  public HttpIngestHandler(Vertx vertx, AmberConfig config, EventParser parser, KafkaProducer<byte[], byte[]> producer) {
+    this.vertx = vertx;
+    this.config = config;
+    this.parser = parser;
+    this.producer = producer;
+  }
+
+  /** Runs before the body is read: a wrong content type or an overloaded service is refused at once. */
+  public void admit(RoutingContext ctx) {
+    if (format(ctx.request().getHeader("Content-Type")) == null) {
+      throw new ApiException(415, "Unsupported Media Type",
+          "send application/json (one event or an array) or application/x-ndjson", null, null);
+    }
+    if (inFlight >= config.ingest().maxInFlightRequests()) {
+      throw ApiException.unavailable("too many ingest requests in flight", config.ingest().retryAfterSeconds());
+    }
+    ctx.next();
+  }
+
+  public void handle(RoutingContext ctx) {
+    BodyFormat format = format(ctx.request().getHeader("Content-Type"));
+    byte[] body = ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
+    EventParser.BatchResult parsed = parser.parseBatch(body, format);
+    if (!parsed.ok()) {
+      ctx.fail(invalid(parsed.errors()));
+      return;
+    }
+    List<Event> events = parsed.events();
+    inFlight++;
+    Future<Void> durable = producer != null ? produce(events) : persist(events);
+    durable.onComplete(ar -> {
+      inFlight--;
+      if (ar.succeeded()) {
+        ctx.response().setStatusCode(202).putHeader("Content-Type", "application/json")
+            .end(new JsonObject().put("accepted", events.size()).encode());
+      } else if (ar.cause() instanceof io.vertx.core.eventbus.ReplyException || ar.cause() instanceof ApiException) {
+        ctx.fail(ar.cause());
+      } else {
+        ctx.fail(ApiException.unavailable("events not accepted, nothing was acknowledged: " + ar.cause().getMessage(),
+            config.ingest().retryAfterSeconds()));
+      }
+    });
+  }
+
+  private Future<Void> produce(List<Event> events) {
+    List<Future<?>> acks = new ArrayList<>(events.size());
+    for (Event e : events) {
+      acks.add(producer.send(KafkaProducerRecord.create(config.kafka().topic(),
+          e.deviceId().getBytes(StandardCharsets.UTF_8), EventJson.toJsonBytes(e))));
+    }
+    return Future.join(acks).mapEmpty();
+  }
+
+  private Future<Void> persist(List<Event> events) {
+    DeliveryOptions opts = new DeliveryOptions().setSendTimeout(config.writer().requestTimeout().toMillis());
+    return vertx.eventBus().request(Addresses.WRITER_PERSIST, new PersistRequest(events, PersistRequest.Source.HTTP),
+        opts).mapEmpty();
+  }
+
+  static BodyFormat format(String contentType) {
+    if (contentType == null) {
+      return null;
+    }
+    String mime = contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+    return switch (mime) {
+      case "application/json" -> BodyFormat.JSON;
+      case "application/x-ndjson", "application/ndjson", "application/jsonl", "application/jsonlines" -> BodyFormat.NDJSON;
+      default -> null;
+    };
+  }
+
+  static ApiException invalid(List<FieldError> errors) {
+    JsonArray list = new JsonArray();
+    errors.forEach(e -> list.add(new JsonObject().put("index", e.index()).put("field", e.field())
+        .put("message", e.message())));
+    String first = errors.isEmpty() ? "invalid" : errors.get(0).field() + ": " + errors.get(0).message();
+    return new ApiException(400, "Invalid events",
+        errors.size() + " error(s); nothing was accepted. First: " + first, list, null);
+  }
+}

@@ -1,0 +1,108 @@
+package io.ambergarden.web;
+
+import io.ambergarden.bus.Addresses;
+import io.ambergarden.config.AmberConfig;
+import io.ambergarden.event.EventParser;
+import io.ambergarden.ingest.HttpIngestHandler;
+import io.ambergarden.ingest.KafkaSettings;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.ext.web.handler.StaticHandler;
+import io.vertx.kafka.client.producer.KafkaProducer;
+import io.vertx.micrometer.PrometheusScrapingHandler;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/** The HTTP API: routes, parameter validation, and hand-off to the other verticles over the event bus. */
+public final class HttpVerticle extends VerticleBase {
+  private final AmberConfig config;
+  private final EventParser parser;
+  private final HealthState health;
+  private final PrometheusMeterRegistry registry;
+  private KafkaProducer<byte[], byte[]> producer;
+  private HttpServer server;
+
+  public HttpVerticle(AmberConfig config, EventParser parser, HealthState health, PrometheusMeterRegistry registry) {
+    this.config = config;
+    this.parser = parser;
+    this.health = health;
+    this.registry = registry;
+  }
+
+  @Override
+  public Future<?> start() {
+    if (config.ingest().mode() == AmberConfig.IngestMode.KAFKA) {
+      producer = KafkaProducer.create(vertx, KafkaSettings.producer(config.kafka(), "amber-http-ingest"),
+          new ByteArraySerializer(), new ByteArraySerializer());
+    }
+    Problems problems = new Problems(config.ingest().retryAfterSeconds());
+    HttpIngestHandler ingest = new HttpIngestHandler(vertx, config, parser, producer);
+    Router router = Router.router(vertx);
+    router.post("/api/v1/events").handler(ingest::admit)
+        .handler(BodyHandler.create(false).setBodyLimit(config.http().maxBodyBytes()))
+        .handler(ingest::handle);
+    router.get("/api/v1/devices/:id/events").handler(this::deviceEvents);
+    router.get("/api/v1/devices/:id/latest").handler(this::deviceLatest);
+    router.get("/health/live").handler(ctx -> json(ctx, 200, new JsonObject().put("status", "UP")));
+    router.get("/health/ready").handler(ctx -> json(ctx, health.ready() ? 200 : 503, health.toJson()));
+    if (registry != null) {
+      router.get("/metrics").handler(PrometheusScrapingHandler.create(registry));
+    }
+    router.get("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false));
+    router.route().failureHandler(problems::handle);
+    for (int status : new int[] {404, 405, 413, 415, 500}) {
+      router.errorHandler(status, problems::handle);
+    }
+    server = vertx.createHttpServer(new HttpServerOptions().setHost(config.http().host())
+        .setPort(config.http().port()).setCompressionSupported(true).setMaxWebSocketFrameSize(65536));
+    return server.requestHandler(router).listen();
+  }
+
+  @Override
+  public Future<?> stop() {
+    Future<Void> closed = server == null ? Future.succeededFuture() : server.close();
+    return producer == null ? closed : closed.eventually(() -> producer.close());
+  }
+
+  public int actualPort() {
+    return server.actualPort();
+  }
+
+  private void deviceEvents(RoutingContext ctx) {
+    long now = System.currentTimeMillis();
+    AmberConfig.Events ev = config.events();
+    String id = QueryParams.id("id", ctx.pathParam("id"));
+    long from = QueryParams.time("from", ctx.request().getParam("from"), now - ev.retention().toMillis());
+    long to = QueryParams.time("to", ctx.request().getParam("to"), now + ev.futureSkew().toMillis() + 1);
+    if (from >= to) {
+      throw ApiException.invalidParameter("from", "must be before to");
+    }
+    int limit = QueryParams.limit(ctx.request().getParam("limit"), config.query().defaultLimit(),
+        config.query().maxLimit());
+    ask(ctx, Addresses.QUERY_DEVICE_EVENTS, new JsonObject().put("deviceId", id).put("from", from).put("to", to)
+        .put("limit", limit));
+  }
+
+  private void deviceLatest(RoutingContext ctx) {
+    String id = QueryParams.id("id", ctx.pathParam("id"));
+    ask(ctx, Addresses.QUERY_DEVICE_LATEST, new JsonObject().put("deviceId", id));
+  }
+
+  private void ask(RoutingContext ctx, String address, JsonObject query) {
+    DeliveryOptions opts = new DeliveryOptions().setSendTimeout(config.cassandra().requestTimeout().toMillis() * 3);
+    vertx.eventBus().<JsonObject>request(address, query, opts)
+        .onSuccess(reply -> json(ctx, 200, reply.body()))
+        .onFailure(ctx::fail);
+  }
+
+  private static void json(RoutingContext ctx, int status, JsonObject body) {
+    ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(body.encode());
+  }
+}

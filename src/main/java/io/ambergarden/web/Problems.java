@@ -1,0 +1,84 @@
+package io.ambergarden.web;
+
+import io.ambergarden.bus.FailureCodes;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Renders every failure as application/problem+json (RFC 9457). */
+public final class Problems {
+  public static final String CONTENT_TYPE = "application/problem+json";
+  private static final Logger LOG = LoggerFactory.getLogger(Problems.class);
+
+  private final int retryAfterSeconds;
+
+  public Problems(int retryAfterSeconds) {
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+
+  /** The router's failure handler. */
+  public void handle(RoutingContext ctx) {
+    ApiException e = toApi(ctx.failure(), ctx.statusCode());
+    if (e.status() >= 500) {
+      LOG.warn("{} {} -> {}: {}", ctx.request().method(), ctx.request().path(), e.status(), e.getMessage(),
+          ctx.failure() instanceof ApiException ? null : ctx.failure());
+    }
+    send(ctx, e);
+  }
+
+  public static void send(RoutingContext ctx, ApiException e) {
+    if (ctx.response().headWritten()) {
+      ctx.response().reset();
+      return;
+    }
+    JsonObject body = new JsonObject()
+        .put("type", "about:blank")
+        .put("title", e.title())
+        .put("status", e.status())
+        .put("detail", e.getMessage())
+        .put("instance", ctx.request().path());
+    if (e.errors() != null) {
+      body.put("errors", e.errors());
+    }
+    if (e.retryAfterSeconds() != null) {
+      ctx.response().putHeader("Retry-After", Integer.toString(e.retryAfterSeconds()));
+    }
+    ctx.response().setStatusCode(e.status()).putHeader("Content-Type", CONTENT_TYPE).end(body.encode());
+  }
+
+  ApiException toApi(Throwable failure, int statusCode) {
+    if (failure instanceof ApiException api) {
+      return api;
+    }
+    if (failure instanceof ReplyException re) {
+      if (re.failureType() == ReplyFailure.TIMEOUT) {
+        return ApiException.unavailable("the request timed out inside the service; its outcome is unknown",
+            retryAfterSeconds);
+      }
+      if (re.failureType() == ReplyFailure.NO_HANDLERS) {
+        return ApiException.unavailable("the service is starting or stopping", retryAfterSeconds);
+      }
+      return switch (re.failureCode()) {
+        case FailureCodes.BAD_REQUEST -> ApiException.badRequest(re.getMessage());
+        case FailureCodes.NOT_FOUND -> ApiException.notFound(re.getMessage());
+        case FailureCodes.OVERLOADED -> ApiException.unavailable("overloaded: " + re.getMessage(), retryAfterSeconds);
+        case FailureCodes.UNAVAILABLE -> ApiException.unavailable(re.getMessage(), retryAfterSeconds);
+        default -> new ApiException(500, "Internal Server Error", "internal error", null, null);
+      };
+    }
+    int status = statusCode > 0 ? statusCode : 500;
+    return switch (status) {
+      case 400 -> ApiException.badRequest("malformed request");
+      case 404 -> ApiException.notFound("no such resource");
+      case 405 -> new ApiException(405, "Method Not Allowed", "method not allowed here", null, null);
+      case 413 -> new ApiException(413, "Payload Too Large", "the request body exceeds the limit", null, null);
+      case 415 -> new ApiException(415, "Unsupported Media Type", "unsupported content type", null, null);
+      default -> status < 500
+          ? new ApiException(status, "Client Error", "request rejected", null, null)
+          : new ApiException(500, "Internal Server Error", "internal error", null, null);
+    };
+  }
+}

@@ -1,0 +1,227 @@
+package io.ambergarden.write;
+
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchType;
+import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.Statement;
+import com.datastax.oss.driver.api.core.servererrors.QueryValidationException;
+import io.ambergarden.bus.Addresses;
+import io.ambergarden.bus.DurableEvents;
+import io.ambergarden.bus.FailureCodes;
+import io.ambergarden.bus.PersistRequest;
+import io.ambergarden.bus.PersistResult;
+import io.ambergarden.cassandra.CassandraClients;
+import io.ambergarden.config.AmberConfig;
+import io.ambergarden.event.Event;
+import io.vertx.cassandra.CassandraClient;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.MessageConsumer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes events to the query-first tables with prepared, idempotent statements, bounded concurrency and
+ * retry with backoff. Replies only when every row of the request is written, then publishes the events
+ * as durable.
+ */
+public final class WriterVerticle extends VerticleBase {
+  private static final Logger LOG = LoggerFactory.getLogger(WriterVerticle.class);
+
+  private final AmberConfig config;
+  private final AmberConfig.Writer cfg;
+  private final TimeBuckets buckets;
+  private CassandraClient client;
+  private StatementLimiter limiter;
+  private PreparedStatement detail;
+  private PreparedStatement bucket;
+  private PreparedStatement latest;
+  private PreparedStatement byType;
+  private PreparedStatement abnormal;
+  private MessageConsumer<PersistRequest> consumer;
+  private int inFlightEvents;
+  private Map<WritePlan.DetailKey, Boolean> knownBuckets;
+
+  public WriterVerticle(AmberConfig config) {
+    this.config = config;
+    this.cfg = config.writer();
+    this.buckets = new TimeBuckets(config.cassandra().bucket().length);
+  }
+
+  @Override
+  public Future<?> start() {
+    client = CassandraClients.shared(vertx, config.cassandra());
+    limiter = new StatementLimiter(cfg.maxConcurrentStatements());
+    int cacheSize = cfg.bucketCacheSize();
+    knownBuckets = new LinkedHashMap<>(16, 0.75f, true) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<WritePlan.DetailKey, Boolean> eldest) {
+        return size() > cacheSize;
+      }
+    };
+    CqlStatements cql = new CqlStatements(config.cassandra().keyspace());
+    return Future.all(client.prepare(cql.insertDetail()), client.prepare(cql.insertBucket()),
+            client.prepare(cql.upsertLatest()), client.prepare(cql.insertByType()), client.prepare(cql.upsertAbnormal()))
+        .compose(all -> {
+          detail = all.resultAt(0);
+          bucket = all.resultAt(1);
+          latest = all.resultAt(2);
+          byType = all.resultAt(3);
+          abnormal = all.resultAt(4);
+          consumer = vertx.eventBus().consumer(Addresses.WRITER_PERSIST, this::persist);
+          return consumer.completion();
+        });
+  }
+
+  @Override
+  public Future<?> stop() {
+    return consumer == null ? Future.succeededFuture() : consumer.unregister();
+  }
+
+  private void persist(Message<PersistRequest> msg) {
+    List<Event> events = msg.body().events();
+    int n = events.size();
+    if (inFlightEvents + n > cfg.maxInFlightEvents()) {
+      msg.fail(FailureCodes.OVERLOADED, "writer overloaded: " + inFlightEvents + " events in flight");
+      return;
+    }
+    inFlightEvents += n;
+    Future.join(writeAll(events)).onComplete(ar -> {
+      inFlightEvents -= n;
+      if (ar.succeeded()) {
+        msg.reply(new PersistResult(n));
+        vertx.eventBus().publish(Addresses.EVENTS_DURABLE, new DurableEvents(events, msg.body().source()));
+      } else {
+        Throwable cause = ar.cause();
+        boolean invalid = causedBy(cause, QueryValidationException.class);
+        LOG.warn("write of {} events failed: {}", n, cause.toString());
+        msg.fail(invalid ? FailureCodes.INTERNAL : FailureCodes.UNAVAILABLE, "store write failed: " + cause.getMessage());
+      }
+    });
+  }
+
+  private List<Future<?>> writeAll(List<Event> events) {
+    long now = System.currentTimeMillis();
+    AmberConfig.Cassandra c = config.cassandra();
+    WritePlan plan = new WritePlan(events, buckets, config.events(), c.typeSalts(), c.abnormalSalts());
+    List<Future<?>> writes = new ArrayList<>();
+    plan.detailChunks(cfg.batchMaxRows()).forEach((key, chunks) -> chunks.forEach(chunk ->
+        writes.add(write(batch(chunk, e -> detailRow(e, key.bucket(), now))))));
+    for (WritePlan.DetailKey key : plan.detailPartitions()) {
+      if (!knownBuckets.containsKey(key)) {
+        Statement<?> s = bucket.boundStatementBuilder().setString(0, key.deviceId())
+            .setInstant(1, Instant.ofEpochMilli(key.bucket()))
+            .setInt(2, RowKeys.ttlSeconds(key.bucket() + buckets.lengthMillis(), now, config.events().retention()))
+            .build();
+        writes.add(write(s).onSuccess(v -> knownBuckets.put(key, Boolean.TRUE)));
+      }
+    }
+    plan.latest().values().forEach(e -> writes.add(write(latestRow(e, now))));
+    plan.typeChunks(cfg.batchMaxRows()).forEach((key, chunks) -> chunks.forEach(chunk ->
+        writes.add(write(batch(chunk, e -> typeRow(e, key, now))))));
+    plan.abnormal().forEach((key, e) -> writes.add(write(abnormal.boundStatementBuilder()
+        .setInstant(0, Instant.ofEpochMilli(key.hour())).setInt(1, key.salt()).setInt(2, key.code())
+        .setString(3, key.deviceId()).setInstant(4, Instant.ofEpochMilli(e.ts())).setString(5, e.status())
+        .setLong(6, RowKeys.eventTimeWriteTimestamp(e.ts(), e.eventId()))
+        .setInt(7, RowKeys.ttlSeconds(e.ts(), now, config.cassandra().abnormalRetention()))
+        .build())));
+    return writes;
+  }
+
+  private Statement<?> detailRow(Event e, long bucketStart, long now) {
+    BoundStatementBuilder b = detail.boundStatementBuilder()
+        .setString(0, e.deviceId()).setInstant(1, Instant.ofEpochMilli(bucketStart))
+        .setInstant(2, Instant.ofEpochMilli(e.ts())).setString(3, e.eventId());
+    // unset (not null) optional columns, so absent fields write no tombstones
+    if (e.deviceType() != null) {
+      b.setString(4, e.deviceType());
+    }
+    bindOptional(b, e, 5);
+    return b.setInt(10, RowKeys.ttlSeconds(e.ts(), now, config.events().retention())).build();
+  }
+
+  private Statement<?> typeRow(Event e, WritePlan.TypeKey key, long now) {
+    BoundStatementBuilder b = byType.boundStatementBuilder()
+        .setString(0, key.deviceType()).setInstant(1, Instant.ofEpochMilli(key.bucket())).setInt(2, key.salt())
+        .setInstant(3, Instant.ofEpochMilli(e.ts())).setString(4, e.deviceId()).setString(5, e.eventId());
+    bindOptional(b, e, 6);
+    return b.setInt(11, RowKeys.ttlSeconds(e.ts(), now, config.events().retention())).build();
+  }
+
+  /** Binds status, code, metrics, tags, payload from index {@code i}, leaving absent ones unset. */
+  private static void bindOptional(BoundStatementBuilder b, Event e, int i) {
+    if (e.status() != null) {
+      b.setString(i, e.status());
+    }
+    if (e.code() != null) {
+      b.setInt(i + 1, e.code());
+    }
+    if (!e.metrics().isEmpty()) {
+      b.setMap(i + 2, e.metrics(), String.class, Double.class);
+    }
+    if (!e.tags().isEmpty()) {
+      b.setMap(i + 3, e.tags(), String.class, String.class);
+    }
+    if (e.payload() != null) {
+      b.setString(i + 4, e.payload());
+    }
+  }
+
+  private Statement<?> latestRow(Event e, long now) {
+    // nulls are bound on purpose: the latest state is the newest event as a whole, not a merge of events
+    return latest.boundStatementBuilder()
+        .setString(0, e.deviceId()).setInstant(1, Instant.ofEpochMilli(e.ts())).setString(2, e.eventId())
+        .setString(3, e.deviceType()).setString(4, e.status())
+        .set(5, e.code(), Integer.class)
+        .setMap(6, e.metrics(), String.class, Double.class).setMap(7, e.tags(), String.class, String.class)
+        .setString(8, e.payload())
+        .setLong(9, RowKeys.eventTimeWriteTimestamp(e.ts(), e.eventId()))
+        .setInt(10, RowKeys.ttlSeconds(e.ts(), now, config.events().retention()))
+        .build();
+  }
+
+  private static Statement<?> batch(List<Event> rows, java.util.function.Function<Event, Statement<?>> row) {
+    if (rows.size() == 1) {
+      return row.apply(rows.get(0));
+    }
+    List<com.datastax.oss.driver.api.core.cql.BatchableStatement<?>> statements = new ArrayList<>(rows.size());
+    rows.forEach(e -> statements.add((com.datastax.oss.driver.api.core.cql.BatchableStatement<?>) row.apply(e)));
+    return BatchStatement.newInstance(BatchType.UNLOGGED, statements);
+  }
+
+  /** Every write here is idempotent (same key, same cells), so the driver may speculate and we may retry. */
+  private Future<Void> write(Statement<?> statement) {
+    Statement<?> s = statement.setIdempotent(true);
+    return withRetry(() -> limiter.submit(() -> client.execute(s)).mapEmpty(), 1);
+  }
+
+  private <T> Future<T> withRetry(Supplier<Future<T>> attempt, int attemptNo) {
+    return attempt.get().recover(err -> {
+      if (attemptNo >= cfg.retryMaxAttempts() || causedBy(err, QueryValidationException.class)) {
+        return Future.failedFuture(err);
+      }
+      long delay = cfg.retryInitialBackoff().toMillis() << Math.min(attemptNo - 1, 16);
+      Promise<T> retried = Promise.promise();
+      vertx.setTimer(delay, id -> withRetry(attempt, attemptNo + 1).onComplete(retried));
+      return retried.future();
+    });
+  }
+
+  private static boolean causedBy(Throwable t, Class<? extends Throwable> type) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (type.isInstance(c)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,211 @@
+package io.ambergarden.localrt;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.Uuid;
+
+/**
+ * A real single-node Kafka 4.x broker in KRaft mode (broker and controller in one process,
+ * {@code kafka.Kafka} from {@code kafka_2.13}) in {@code <base>/kafka}: {@code server.properties}
+ * and {@code log4j2.properties} in {@code conf/}, the log segments and KRaft metadata in
+ * {@code data/}, everything the broker prints in {@code kafka.log}.
+ */
+public final class KafkaBroker extends ServerProcess {
+  public static final String MAIN_CLASS = "kafka.Kafka";
+  private static final String STORAGE_TOOL = "kafka.tools.StorageTool";
+  private static final Duration FORMAT_TIMEOUT = Duration.ofSeconds(60);
+
+  private Admin probeAdmin;
+
+  public KafkaBroker(LocalRuntimeOptions options) {
+    super(options, options.kafkaDir());
+  }
+
+  @Override
+  protected String name() {
+    return "Kafka";
+  }
+
+  @Override
+  protected String mainClass() {
+    return MAIN_CLASS;
+  }
+
+  /** "127.0.0.1:9092", for bootstrap.servers. */
+  public String bootstrapServers() {
+    return "127.0.0.1:" + options.kafkaPort();
+  }
+
+  @Override
+  protected Map<Integer, String> ports() {
+    Map<Integer, String> ports = new LinkedHashMap<>();
+    ports.put(options.kafkaPort(), "broker port");
+    ports.put(options.kafkaControllerPort(), "controller port");
+    return ports;
+  }
+
+  private Path conf() {
+    return dir().resolve("conf");
+  }
+
+  private Path dataDir() {
+    return dir().resolve("data");
+  }
+
+  @Override
+  protected boolean isFresh() {
+    return !Files.isRegularFile(dataDir().resolve("meta.properties"));
+  }
+
+  @Override
+  protected String classpath() {
+    String version = options.kafkaVersion();
+    return MavenClasspath.resolve(MavenClasspath.pom(options, "kafka-pom.xml"), "kafka.version", version,
+        options.baseDir().resolve("kafka-" + version + ".classpath"));
+  }
+
+  @Override
+  protected void prepare(String classpath) throws IOException, InterruptedException {
+    Files.createDirectories(conf());
+    Files.createDirectories(dataDir());
+    Files.createDirectories(dir().resolve("logs"));
+    Files.writeString(conf().resolve("server.properties"), serverProperties(options, dataDir()));
+    Files.writeString(conf().resolve("log4j2.properties"), log4j2Properties());
+    // KRaft storage is formatted once; formatting again would refuse (or lose the cluster id)
+    if (isFresh()) {
+      String clusterId = Uuid.randomUuid().toString();
+      log.info("Formatting Kafka storage in {} (cluster id {})", dataDir(), clusterId);
+      runTool(classpath, commonJvmOptions(), STORAGE_TOOL,
+          List.of("format", "--config", conf().resolve("server.properties").toString(),
+              "--cluster-id", clusterId, "--standalone"),
+          FORMAT_TIMEOUT);
+    }
+  }
+
+  private List<String> commonJvmOptions() {
+    return List.of(
+        "-Dlog4j2.configurationFile=" + conf().resolve("log4j2.properties"),
+        "-Dkafka.logs.dir=" + dir().resolve("logs"),
+        "-Djava.awt.headless=true");
+  }
+
+  @Override
+  protected List<String> jvmOptions() {
+    // the heap and GC flags kafka-server-start.sh / kafka-run-class.sh use
+    List<String> jvm = list("-Xms" + heap(options.kafkaHeap()), "-Xmx" + heap(options.kafkaHeap()),
+        "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35",
+        "-XX:+ExplicitGCInvokesConcurrent", "-XX:MaxInlineLevel=15");
+    jvm.addAll(commonJvmOptions());
+    return jvm;
+  }
+
+  @Override
+  protected List<String> programArguments() {
+    return List.of(conf().resolve("server.properties").toString());
+  }
+
+  @Override
+  protected void probe() throws Exception {
+    if (!Ports.accepts(options.kafkaPort(), 500)) {
+      throw new IllegalStateException("broker port " + options.kafkaPort() + " not open yet");
+    }
+    if (probeAdmin == null) {
+      probeAdmin = Admin.create(adminConfig(bootstrapServers()));
+    }
+    var nodes = probeAdmin.describeCluster(new DescribeClusterOptions().timeoutMs(3000))
+        .nodes().get(4, TimeUnit.SECONDS);
+    if (nodes.isEmpty()) {
+      throw new IllegalStateException("no broker registered yet");
+    }
+    log.info("Kafka answers on {} with brokers {}", bootstrapServers(), nodes.stream().map(Node::idString).toList());
+  }
+
+  @Override
+  protected void closeProbe() {
+    if (probeAdmin != null) {
+      probeAdmin.close(Duration.ofSeconds(2));
+      probeAdmin = null;
+    }
+  }
+
+  /** Admin client settings with short timeouts and reconnect backoff, good for probing. */
+  public static Properties adminConfig(String bootstrap) {
+    Properties p = new Properties();
+    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "3000");
+    p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "5000");
+    p.put(AdminClientConfig.RECONNECT_BACKOFF_MS_CONFIG, "100");
+    p.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "500");
+    p.put(AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, "100");
+    return p;
+  }
+
+  /** server.properties of a combined broker+controller node on 127.0.0.1. */
+  static String serverProperties(LocalRuntimeOptions o, Path dataDir) {
+    int port = o.kafkaPort();
+    int ctrl = o.kafkaControllerPort();
+    return """
+        # Generated by io.ambergarden.localrt.KafkaBroker on every start; edits are overwritten.
+        process.roles=broker,controller
+        node.id=1
+        controller.quorum.bootstrap.servers=127.0.0.1:%2$d
+        listeners=PLAINTEXT://127.0.0.1:%1$d,CONTROLLER://127.0.0.1:%2$d
+        advertised.listeners=PLAINTEXT://127.0.0.1:%1$d,CONTROLLER://127.0.0.1:%2$d
+        inter.broker.listener.name=PLAINTEXT
+        controller.listener.names=CONTROLLER
+        listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+        log.dirs=%3$s
+
+        # one node: every replication factor and min ISR is 1
+        default.replication.factor=1
+        min.insync.replicas=1
+        offsets.topic.replication.factor=1
+        transaction.state.log.replication.factor=1
+        transaction.state.log.min.isr=1
+        share.coordinator.state.topic.replication.factor=1
+        share.coordinator.state.topic.min.isr=1
+
+        # topics are created explicitly (Admin API), as in production
+        auto.create.topics.enable=false
+        num.partitions=1
+        # consumers in tests join at once instead of after 3 s
+        group.initial.rebalance.delay.ms=0
+        """.formatted(port, ctrl, escape(dataDir.toAbsolutePath().toString()));
+  }
+
+  /** java.util.Properties treats backslash as an escape; keep paths literal. */
+  private static String escape(String value) {
+    return value.replace("\\", "\\\\");
+  }
+
+  /** The broker logs through log4j2 to stdout, i.e. into kafka.log. */
+  static String log4j2Properties() {
+    return """
+        status = warn
+        # Kafka logs its own shutdown from a JVM shutdown hook; log4j's hook would cut that short
+        shutdownHook = disable
+        appender.stdout.type = Console
+        appender.stdout.name = STDOUT
+        appender.stdout.layout.type = PatternLayout
+        appender.stdout.layout.pattern = [%d] %p %m (%c)%n
+        rootLogger.level = INFO
+        rootLogger.appenderRef.stdout.ref = STDOUT
+        # the request and state-change loggers are very chatty at INFO
+        logger.request.name = kafka.request.logger
+        logger.request.level = WARN
+        logger.state.name = state.change.logger
+        logger.state.level = WARN
+        """;
+  }
+}

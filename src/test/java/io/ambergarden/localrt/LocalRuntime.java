@@ -1,0 +1,208 @@
+package io.ambergarden.localrt;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real Cassandra node and a real Kafka broker on 127.0.0.1, each its own JVM process, with
+ * their data under {@link LocalRuntimeOptions#baseDir()}. Registers nothing global: callers that
+ * want the servers gone on JVM exit add a shutdown hook calling {@link #close()}.
+ */
+public final class LocalRuntime implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(LocalRuntime.class);
+
+  private final LocalRuntimeOptions options;
+  private final CassandraNode cassandra;
+  private final KafkaBroker kafka;
+
+  public LocalRuntime(LocalRuntimeOptions options) {
+    this.options = options;
+    this.cassandra = new CassandraNode(options);
+    this.kafka = new KafkaBroker(options);
+  }
+
+  /** Creates a runtime and starts both servers. */
+  public static LocalRuntime launch(LocalRuntimeOptions options) {
+    return new LocalRuntime(options).start();
+  }
+
+  /**
+   * Starts both servers in parallel (they boot in 10-25 s each, mostly CPU and waiting) and
+   * returns when both are ready. If one fails, the other is stopped too and the failure thrown.
+   * A server that already runs is left alone, so this also restarts one a test has stopped.
+   */
+  public synchronized LocalRuntime start() {
+    if (cassandra.isRunning() && kafka.isRunning()) {
+      return this;
+    }
+    LOG.info("Starting local Cassandra {} and Kafka {} in {}", options.cassandraVersion(),
+        options.kafkaVersion(), options.baseDir());
+    // fail fast, before any process starts: leftovers of a killed run go, then every port must be free
+    for (ServerProcess server : List.of(cassandra, kafka)) {
+      if (!server.isRunning()) {
+        server.stopStale();
+        server.ports().forEach((port, what) -> Ports.requireFree(port, server.name() + " " + what));
+      }
+    }
+    // if one server fails, the other's start is cut short instead of finishing for nothing
+    List<Throwable> failures = inParallel(cassandra::start, kafka::start, "localrt-start",
+        kafka::stop, cassandra::stop);
+    if (!failures.isEmpty()) {
+      stopQuietly();
+      LocalRuntimeException e = failures.get(0) instanceof LocalRuntimeException l ? l
+          : new LocalRuntimeException("Local runtime failed to start", failures.get(0));
+      failures.stream().skip(1).forEach(e::addSuppressed);
+      throw e;
+    }
+    LOG.info("Local runtime ready: Cassandra {} ({} ms, RSS {} MiB), Kafka {} ({} ms, RSS {} MiB)",
+        cassandraContactPoint(), cassandra.lastStartDuration().map(d -> d.toMillis()).orElse(-1L),
+        cassandra.residentMemoryKb().map(kb -> kb / 1024).orElse(-1L),
+        kafkaBootstrap(), kafka.lastStartDuration().map(d -> d.toMillis()).orElse(-1L),
+        kafka.residentMemoryKb().map(kb -> kb / 1024).orElse(-1L));
+    return this;
+  }
+
+  /** Stops both servers in parallel; safe to call repeatedly and from a shutdown hook. */
+  @Override
+  public void close() {
+    List<Throwable> failures = inParallel(kafka::stop, cassandra::stop, "localrt-stop", () -> {}, () -> {});
+    if (!failures.isEmpty()) {
+      LocalRuntimeException e = new LocalRuntimeException("Stopping the local runtime failed", failures.get(0));
+      failures.stream().skip(1).forEach(e::addSuppressed);
+      throw e;
+    }
+  }
+
+  private void stopQuietly() {
+    try {
+      close();
+    } catch (RuntimeException e) {
+      LOG.warn("Cleanup after a failed start failed", e);
+    }
+  }
+
+  /** Deletes the data of both servers; they must be stopped. */
+  public synchronized void reset() {
+    if (cassandra.isRunning() || kafka.isRunning()) {
+      throw new IllegalStateException("Stop the local runtime before resetting it");
+    }
+    wipe(options);
+  }
+
+  /**
+   * Deletes {@code <base>/cassandra} and {@code <base>/kafka}. Refuses while a server of an
+   * earlier run still holds them. The cached classpath files stay, so no re-resolution.
+   */
+  public static void wipe(LocalRuntimeOptions options) {
+    for (ServerProcess server : List.of(new CassandraNode(options), new KafkaBroker(options))) {
+      if (server.isDirInUse()) {
+        throw new IllegalStateException(server.name() + " still runs on " + server.dir()
+            + " (pid file " + server.pidFile() + "); stop it first");
+      }
+      deleteTree(server.dir());
+    }
+    LOG.info("Wiped local runtime data in {}", options.baseDir());
+  }
+
+  public LocalRuntimeOptions options() {
+    return options;
+  }
+
+  public CassandraNode cassandra() {
+    return cassandra;
+  }
+
+  public KafkaBroker kafka() {
+    return kafka;
+  }
+
+  /** "127.0.0.1:9042". */
+  public String cassandraContactPoint() {
+    return cassandra.contactPoint();
+  }
+
+  public int cqlPort() {
+    return cassandra.cqlPort();
+  }
+
+  /** "127.0.0.1:9092". */
+  public String kafkaBootstrap() {
+    return kafka.bootstrapServers();
+  }
+
+  /**
+   * Runs a and b on two new threads (not the common pool: both block for many seconds) and
+   * waits for both; onAFailure / onBFailure run as soon as a / b fails.
+   */
+  private static List<Throwable> inParallel(Runnable a, Runnable b, String threadName,
+      Runnable onAFailure, Runnable onBFailure) {
+    CompletableFuture<Void> fa = new CompletableFuture<>();
+    CompletableFuture<Void> fb = new CompletableFuture<>();
+    fa.whenComplete((v, e) -> {
+      if (e != null) {
+        onAFailure.run();
+      }
+    });
+    fb.whenComplete((v, e) -> {
+      if (e != null) {
+        onBFailure.run();
+      }
+    });
+    Thread ta = new Thread(() -> complete(fa, a), threadName + "-1");
+    Thread tb = new Thread(() -> complete(fb, b), threadName + "-2");
+    ta.start();
+    tb.start();
+    List<Throwable> failures = new ArrayList<>();
+    for (CompletableFuture<Void> f : List.of(fa, fb)) {
+      try {
+        f.join();
+      } catch (CompletionException e) {
+        failures.add(e.getCause());
+      }
+    }
+    return failures;
+  }
+
+  private static void complete(CompletableFuture<Void> future, Runnable task) {
+    try {
+      task.run();
+      future.complete(null);
+    } catch (Throwable t) {
+      future.completeExceptionally(t);
+    }
+  }
+
+  static void deleteTree(Path root) {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try {
+      Files.walkFileTree(root, new SimpleFileVisitor<>() {
+        @Override
+        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+          Files.delete(file);
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
+          Files.delete(dir);
+          return FileVisitResult.CONTINUE;
+        }
+      });
+    } catch (IOException e) {
+      throw new UncheckedIOException("Could not delete " + root, e);
+    }
+  }
+}

@@ -1,0 +1,251 @@
+package io.ambergarden.localrt;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.UnaryOperator;
+
+/**
+ * Where and how the local Cassandra node and Kafka broker run.
+ *
+ * <p>Every value can be overridden by a system property or an environment variable; a system
+ * property wins over the environment variable, which wins over the value in the record the
+ * override is applied to ({@link #overriddenFromEnvironment()}):
+ *
+ * <table>
+ *   <caption>Overrides</caption>
+ *   <tr><th>System property</th><th>Environment variable</th><th>Default</th></tr>
+ *   <tr><td>amber.localrt.dir</td><td>AMBER_LOCALRT_DIR</td><td>./.runtime</td></tr>
+ *   <tr><td>amber.localrt.cql.port</td><td>AMBER_LOCALRT_CQL_PORT</td><td>9042</td></tr>
+ *   <tr><td>amber.localrt.storage.port</td><td>AMBER_LOCALRT_STORAGE_PORT</td><td>7000</td></tr>
+ *   <tr><td>amber.localrt.jmx.port</td><td>AMBER_LOCALRT_JMX_PORT</td><td>7199</td></tr>
+ *   <tr><td>amber.localrt.cassandra.heap</td><td>AMBER_LOCALRT_CASSANDRA_HEAP</td><td>1G</td></tr>
+ *   <tr><td>amber.localrt.cassandra.version</td><td>AMBER_LOCALRT_CASSANDRA_VERSION</td><td>5.0.6</td></tr>
+ *   <tr><td>amber.localrt.kafka.port</td><td>AMBER_LOCALRT_KAFKA_PORT</td><td>9092</td></tr>
+ *   <tr><td>amber.localrt.kafka.controller.port</td><td>AMBER_LOCALRT_KAFKA_CONTROLLER_PORT</td><td>9093</td></tr>
+ *   <tr><td>amber.localrt.kafka.heap</td><td>AMBER_LOCALRT_KAFKA_HEAP</td><td>512M</td></tr>
+ *   <tr><td>amber.localrt.kafka.version</td><td>AMBER_LOCALRT_KAFKA_VERSION</td><td>4.1.2</td></tr>
+ *   <tr><td>amber.localrt.startup.timeout</td><td>AMBER_LOCALRT_STARTUP_TIMEOUT</td><td>180s</td></tr>
+ *   <tr><td>amber.localrt.stop.timeout</td><td>AMBER_LOCALRT_STOP_TIMEOUT</td><td>30s</td></tr>
+ *   <tr><td>amber.project.dir</td><td>AMBER_PROJECT_DIR</td><td>user.dir (holds src/test/localrt/*-pom.xml)</td></tr>
+ * </table>
+ *
+ * <p>Timeouts accept {@code 90s}, {@code 2m}, {@code 500ms} or a plain number of seconds.
+ * Heaps are JVM sizes ({@code 512M}, {@code 1G}).
+ */
+public record LocalRuntimeOptions(
+    Path baseDir,
+    int cqlPort,
+    int storagePort,
+    int jmxPort,
+    String cassandraHeap,
+    String cassandraVersion,
+    int kafkaPort,
+    int kafkaControllerPort,
+    String kafkaHeap,
+    String kafkaVersion,
+    Duration startupTimeout,
+    Duration stopTimeout,
+    Path projectDir) {
+
+  public static final String PREFIX = "amber.localrt.";
+
+  public LocalRuntimeOptions {
+    Objects.requireNonNull(baseDir, "baseDir");
+    Objects.requireNonNull(cassandraHeap, "cassandraHeap");
+    Objects.requireNonNull(cassandraVersion, "cassandraVersion");
+    Objects.requireNonNull(kafkaHeap, "kafkaHeap");
+    Objects.requireNonNull(kafkaVersion, "kafkaVersion");
+    Objects.requireNonNull(startupTimeout, "startupTimeout");
+    Objects.requireNonNull(stopTimeout, "stopTimeout");
+    Objects.requireNonNull(projectDir, "projectDir");
+    baseDir = baseDir.toAbsolutePath().normalize();
+    projectDir = projectDir.toAbsolutePath().normalize();
+  }
+
+  /** The built-in defaults, without looking at system properties or the environment. */
+  public static LocalRuntimeOptions defaults() {
+    Path cwd = Path.of(System.getProperty("user.dir"));
+    return new LocalRuntimeOptions(cwd.resolve(".runtime"), 9042, 7000, 7199, "1G", "5.0.6",
+        9092, 9093, "512M", "4.1.2", Duration.ofSeconds(180), Duration.ofSeconds(30), cwd);
+  }
+
+  /** The defaults with system property and environment overrides applied. */
+  public static LocalRuntimeOptions fromEnvironment() {
+    return defaults().overriddenFromEnvironment();
+  }
+
+  /** This record with system property / environment variable overrides applied on top. */
+  public LocalRuntimeOptions overriddenFromEnvironment() {
+    return overriddenBy(System::getProperty, System::getenv);
+  }
+
+  /**
+   * This record with only system property overrides applied; the integration tests use this so
+   * {@code AMBER_LOCALRT_*} variables exported for a dev instance cannot move them onto its ports.
+   */
+  public LocalRuntimeOptions overriddenFromSystemProperties() {
+    return overriddenBy(System::getProperty, name -> null);
+  }
+
+  /**
+   * Applies overrides from two lookups (system-property style names and env-style names); the
+   * first one that yields a non-blank value wins. Separate from the real lookups so it can be
+   * unit-tested.
+   */
+  LocalRuntimeOptions overriddenBy(UnaryOperator<String> props, UnaryOperator<String> env) {
+    Lookup l = new Lookup(props, env);
+    return new LocalRuntimeOptions(
+        l.path(PREFIX + "dir", baseDir),
+        l.port(PREFIX + "cql.port", cqlPort),
+        l.port(PREFIX + "storage.port", storagePort),
+        l.port(PREFIX + "jmx.port", jmxPort),
+        l.string(PREFIX + "cassandra.heap", cassandraHeap),
+        l.string(PREFIX + "cassandra.version", cassandraVersion),
+        l.port(PREFIX + "kafka.port", kafkaPort),
+        l.port(PREFIX + "kafka.controller.port", kafkaControllerPort),
+        l.string(PREFIX + "kafka.heap", kafkaHeap),
+        l.string(PREFIX + "kafka.version", kafkaVersion),
+        l.duration(PREFIX + "startup.timeout", startupTimeout),
+        l.duration(PREFIX + "stop.timeout", stopTimeout),
+        l.path("amber.project.dir", projectDir));
+  }
+
+  public LocalRuntimeOptions withBaseDir(Path v) {
+    return new LocalRuntimeOptions(v, cqlPort, storagePort, jmxPort, cassandraHeap, cassandraVersion,
+        kafkaPort, kafkaControllerPort, kafkaHeap, kafkaVersion, startupTimeout, stopTimeout, projectDir);
+  }
+
+  public LocalRuntimeOptions withCqlPort(int v) {
+    return new LocalRuntimeOptions(baseDir, v, storagePort, jmxPort, cassandraHeap, cassandraVersion,
+        kafkaPort, kafkaControllerPort, kafkaHeap, kafkaVersion, startupTimeout, stopTimeout, projectDir);
+  }
+
+  public LocalRuntimeOptions withStoragePort(int v) {
+    return new LocalRuntimeOptions(baseDir, cqlPort, v, jmxPort, cassandraHeap, cassandraVersion,
+        kafkaPort, kafkaControllerPort, kafkaHeap, kafkaVersion, startupTimeout, stopTimeout, projectDir);
+  }
+
+  public LocalRuntimeOptions withJmxPort(int v) {
+    return new LocalRuntimeOptions(baseDir, cqlPort, storagePort, v, cassandraHeap, cassandraVersion,
+        kafkaPort, kafkaControllerPort, kafkaHeap, kafkaVersion, startupTimeout, stopTimeout, projectDir);
+  }
+
+  public LocalRuntimeOptions withCassandraHeap(String v) {
+    return new LocalRuntimeOptions(baseDir, cqlPort, storagePort, jmxPort, v, cassandraVersion,
+        kafkaPort, kafkaControllerPort, kafkaHeap, kafkaVersion, startupTimeout, stopTimeout, projectDir);
+  }
+
+  public LocalRuntimeOptions withCassandraVersion(String v) {
+    return new LocalRuntimeOptions(baseDir, cqlPort, storagePort, jmxPort, cassandraHeap, v,
+        kafkaPort, kafkaControllerPort, kafkaHeap, kafkaVersion, startupTimeout, stopTimeout, projectDir);
+  }
+
+  public LocalRuntimeOptions withKafkaPort(int v) {
+    return new LocalRuntimeOptions(baseDir, cqlPort, storagePort, jmxPort, cassandraHeap, cassandraVersion,
+        v, kafkaControllerPort, kafkaHeap, kafkaVersion, startupTimeout, stopTimeout, projectDir);
+  }
+
+  public LocalRuntimeOptions withKafkaControllerPort(int v) {
+    return new LocalRuntimeOptions(baseDir, cqlPort, storagePort, jmxPort, cassandraHeap, cassandraVersion,
+        kafkaPort, v, kafkaHeap, kafkaVersion, startupTimeout, stopTimeout, projectDir);
+  }
+
+  public LocalRuntimeOptions withKafkaHeap(String v) {
+    return new LocalRuntimeOptions(baseDir, cqlPort, storagePort, jmxPort, cassandraHeap, cassandraVersion,
+        kafkaPort, kafkaControllerPort, v, kafkaVersion, startupTimeout, stopTimeout, projectDir);
+  }
+
+  public LocalRuntimeOptions withKafkaVersion(String v) {
+    return new LocalRuntimeOptions(baseDir, cqlPort, storagePort, jmxPort, cassandraHeap, cassandraVersion,
+        kafkaPort, kafkaControllerPort, kafkaHeap, v, startupTimeout, stopTimeout, projectDir);
+  }
+
+  public LocalRuntimeOptions withStartupTimeout(Duration v) {
+    return new LocalRuntimeOptions(baseDir, cqlPort, storagePort, jmxPort, cassandraHeap, cassandraVersion,
+        kafkaPort, kafkaControllerPort, kafkaHeap, kafkaVersion, v, stopTimeout, projectDir);
+  }
+
+  public LocalRuntimeOptions withStopTimeout(Duration v) {
+    return new LocalRuntimeOptions(baseDir, cqlPort, storagePort, jmxPort, cassandraHeap, cassandraVersion,
+        kafkaPort, kafkaControllerPort, kafkaHeap, kafkaVersion, startupTimeout, v, projectDir);
+  }
+
+  public LocalRuntimeOptions withProjectDir(Path v) {
+    return new LocalRuntimeOptions(baseDir, cqlPort, storagePort, jmxPort, cassandraHeap, cassandraVersion,
+        kafkaPort, kafkaControllerPort, kafkaHeap, kafkaVersion, startupTimeout, stopTimeout, v);
+  }
+
+  public Path cassandraDir() {
+    return baseDir.resolve("cassandra");
+  }
+
+  public Path kafkaDir() {
+    return baseDir.resolve("kafka");
+  }
+
+  /** {@code amber.localrt.cql.port} -> {@code AMBER_LOCALRT_CQL_PORT}. */
+  static String envName(String property) {
+    return property.toUpperCase(Locale.ROOT).replace('.', '_');
+  }
+
+  static Duration parseDuration(String s) {
+    String v = s.trim().toLowerCase(Locale.ROOT);
+    try {
+      if (v.endsWith("ms")) {
+        return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2).trim()));
+      }
+      if (v.endsWith("s")) {
+        return Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1).trim()));
+      }
+      if (v.endsWith("m")) {
+        return Duration.ofMinutes(Long.parseLong(v.substring(0, v.length() - 1).trim()));
+      }
+      return Duration.ofSeconds(Long.parseLong(v));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("Not a duration: '" + s + "' (use e.g. 90s, 2m, 500ms)", e);
+    }
+  }
+
+  private record Lookup(UnaryOperator<String> props, UnaryOperator<String> env) {
+    String raw(String property) {
+      String v = props.apply(property);
+      if (v == null || v.isBlank()) {
+        v = env.apply(envName(property));
+      }
+      return v == null || v.isBlank() ? null : v.trim();
+    }
+
+    String string(String property, String fallback) {
+      String v = raw(property);
+      return v == null ? fallback : v;
+    }
+
+    Path path(String property, Path fallback) {
+      String v = raw(property);
+      return v == null ? fallback : Path.of(v);
+    }
+
+    int port(String property, int fallback) {
+      String v = raw(property);
+      if (v == null) {
+        return fallback;
+      }
+      try {
+        int port = Integer.parseInt(v);
+        if (port < 1 || port > 65535) {
+          throw new NumberFormatException();
+        }
+        return port;
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(property + " must be a TCP port, got '" + v + "'");
+      }
+    }
+
+    Duration duration(String property, Duration fallback) {
+      String v = raw(property);
+      return v == null ? fallback : parseDuration(v);
+    }
+  }
+}

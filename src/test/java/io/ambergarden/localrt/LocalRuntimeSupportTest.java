@@ -1,0 +1,198 @@
+package io.ambergarden.localrt;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The pure parts of the local runtime: options, generated configs, ports, log tail, pid checks. */
+class LocalRuntimeSupportTest {
+  @TempDir
+  Path tmp;
+
+  @Test
+  void systemPropertyBeatsEnvironmentBeatsBase() {
+    Map<String, String> props = Map.of("amber.localrt.cql.port", "19142", "amber.localrt.stop.timeout", "5s");
+    Map<String, String> env = Map.of("AMBER_LOCALRT_CQL_PORT", "29042", "AMBER_LOCALRT_KAFKA_PORT", "29092",
+        "AMBER_LOCALRT_DIR", tmp.toString(), "AMBER_LOCALRT_CASSANDRA_HEAP", "2G",
+        "AMBER_LOCALRT_STARTUP_TIMEOUT", "2m");
+    LocalRuntimeOptions o = LocalRuntimeOptions.defaults().overriddenBy(props::get, env::get);
+
+    assertThat(o.cqlPort()).isEqualTo(19142);
+    assertThat(o.kafkaPort()).isEqualTo(29092);
+    assertThat(o.baseDir()).isEqualTo(tmp);
+    assertThat(o.cassandraHeap()).isEqualTo("2G");
+    assertThat(o.startupTimeout()).isEqualTo(Duration.ofMinutes(2));
+    assertThat(o.stopTimeout()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(o.storagePort()).isEqualTo(7000);
+    assertThat(o.kafkaControllerPort()).isEqualTo(9093);
+    assertThat(o.cassandraVersion()).isEqualTo("5.0.6");
+    assertThat(o.kafkaVersion()).isEqualTo("4.1.2");
+  }
+
+  @Test
+  void envNamesAndDurations() {
+    assertThat(LocalRuntimeOptions.envName("amber.localrt.kafka.controller.port"))
+        .isEqualTo("AMBER_LOCALRT_KAFKA_CONTROLLER_PORT");
+    assertThat(LocalRuntimeOptions.parseDuration("500ms")).isEqualTo(Duration.ofMillis(500));
+    assertThat(LocalRuntimeOptions.parseDuration("90")).isEqualTo(Duration.ofSeconds(90));
+    assertThatThrownBy(() -> LocalRuntimeOptions.parseDuration("soon")).hasMessageContaining("soon");
+  }
+
+  @Test
+  void invalidPortIsRejectedWithItsName() {
+    Map<String, String> props = Map.of("amber.localrt.kafka.port", "99999");
+    assertThatThrownBy(() -> LocalRuntimeOptions.defaults().overriddenBy(props::get, k -> null))
+        .hasMessageContaining("amber.localrt.kafka.port").hasMessageContaining("99999");
+  }
+
+  @Test
+  void cassandraYamlFollowsTheOneNodeRecipe() {
+    LocalRuntimeOptions o = LocalRuntimeOptions.defaults().withCqlPort(19042).withStoragePort(17000);
+    String yaml = CassandraNode.cassandraYaml(o, tmp);
+
+    assertThat(yaml)
+        .contains("native_transport_port: 19042", "storage_port: 17000", "- seeds: \"127.0.0.1:17000\"",
+            "listen_address: 127.0.0.1", "rpc_address: 127.0.0.1", "num_tokens: 16",
+            "class_name: org.apache.cassandra.security.JREProvider", "auto_snapshot: false",
+            "org.apache.cassandra.locator.SimpleSeedProvider")
+        .contains("'" + tmp + "/data'", "commitlog_directory: '" + tmp + "/commitlog'",
+            "saved_caches_directory: '" + tmp + "/saved_caches'", "hints_directory: '" + tmp + "/hints'",
+            "cdc_raw_directory: '" + tmp + "/cdc_raw'");
+    // only mentioned in a comment: setting it costs ~30 s on first boot
+    assertThat(yaml.lines().filter(l -> !l.trim().startsWith("#")))
+        .noneMatch(l -> l.contains("allocate_tokens_for_local_replication_factor"));
+    assertThat(yaml).doesNotContain("\t");
+  }
+
+  @Test
+  void kafkaPropertiesDescribeAStandaloneKraftNode() throws IOException {
+    LocalRuntimeOptions o = LocalRuntimeOptions.defaults().withKafkaPort(19092).withKafkaControllerPort(19093);
+    Properties p = new Properties();
+    p.load(new StringReader(KafkaBroker.serverProperties(o, tmp.resolve("data"))));
+
+    assertThat(p.getProperty("process.roles")).isEqualTo("broker,controller");
+    assertThat(p.getProperty("controller.quorum.bootstrap.servers")).isEqualTo("127.0.0.1:19093");
+    assertThat(p.getProperty("listeners")).isEqualTo("PLAINTEXT://127.0.0.1:19092,CONTROLLER://127.0.0.1:19093");
+    assertThat(p.getProperty("controller.listener.names")).isEqualTo("CONTROLLER");
+    assertThat(p.getProperty("log.dirs")).isEqualTo(tmp.resolve("data").toString());
+    assertThat(p.getProperty("auto.create.topics.enable")).isEqualTo("false");
+    assertThat(p.getProperty("group.initial.rebalance.delay.ms")).isEqualTo("0");
+    for (String rf : List.of("offsets.topic.replication.factor", "transaction.state.log.replication.factor",
+        "transaction.state.log.min.isr", "share.coordinator.state.topic.replication.factor",
+        "share.coordinator.state.topic.min.isr")) {
+      assertThat(p.getProperty(rf)).as(rf).isEqualTo("1");
+    }
+  }
+
+  @Test
+  void takenPortIsReportedWithPortAndServer() throws IOException {
+    try (ServerSocket taken = new ServerSocket()) {
+      taken.bind(new InetSocketAddress(Ports.LOOPBACK, 0));
+      int port = taken.getLocalPort();
+      assertThatThrownBy(() -> Ports.requireFree(port, "Cassandra CQL port"))
+          .isInstanceOf(LocalRuntimeException.class)
+          .hasMessageContaining("Port " + port).hasMessageContaining("Cassandra CQL port");
+      assertThat(Ports.accepts(port, 500)).isTrue();
+    }
+  }
+
+  @Test
+  void freePortPasses() throws IOException {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    Ports.requireFree(port, "test");
+  }
+
+  @Test
+  void logTailReturnsTheLastLines() throws IOException {
+    Path log = tmp.resolve("server.log");
+    Files.write(log, IntStream.rangeClosed(1, 100).mapToObj(i -> "line " + i).collect(Collectors.toList()));
+
+    assertThat(LogTail.lastLines(log, 3)).containsExactly("line 98", "line 99", "line 100");
+    assertThat(LogTail.lastLines(log, 500)).hasSize(100);
+    assertThat(LogTail.lastLines(tmp.resolve("missing.log"), 40)).isEmpty();
+    assertThat(LogTail.describe(log, 2)).contains("line 99\nline 100").contains(log.toString());
+  }
+
+  @Test
+  void logTailLeavesOutEarlierRuns() throws IOException {
+    Path log = tmp.resolve("server.log");
+    Files.write(log, List.of("old run", "===== localrt: starting X at now =====", "Error: boom"));
+
+    assertThat(LogTail.describe(log, 40, "===== localrt: starting ")).contains("Error: boom")
+        .doesNotContain("old run").contains("last 1 lines");
+  }
+
+  @Test
+  void logTailOfAHugeFileReadsOnlyTheEnd() throws IOException {
+    Path log = tmp.resolve("big.log");
+    String line = "x".repeat(1000);
+    Files.write(log, IntStream.range(0, 1000).mapToObj(i -> line + i).collect(Collectors.toList()));
+
+    List<String> tail = LogTail.lastLines(log, 40);
+    assertThat(tail).hasSize(40).last().isEqualTo(line + 999);
+  }
+
+  @Test
+  void staleProcessMatchNeedsMainClassAndOurDir() {
+    Path dir = tmp.resolve("cassandra");
+    List<String> ours = List.of("/usr/bin/java", "-Dcassandra.storagedir=" + dir, "-cp", "a.jar",
+        CassandraNode.MAIN_CLASS);
+    assertThat(Procs.matches(ours, CassandraNode.MAIN_CLASS, dir)).isTrue();
+    assertThat(Procs.matches(ours, KafkaBroker.MAIN_CLASS, dir)).isFalse();
+    assertThat(Procs.matches(ours, CassandraNode.MAIN_CLASS, tmp.resolve("other"))).isFalse();
+    assertThat(Procs.commandLine(ProcessHandle.current().pid())).isNotEmpty();
+    assertThat(Procs.residentKb(ProcessHandle.current().pid())).hasValueSatisfying(kb -> assertThat(kb).isPositive());
+  }
+
+  @Test
+  void classpathCacheIsStaleWhenOlderThanThePomOrAJarIsGone() throws IOException {
+    Path pom = Files.writeString(tmp.resolve("pom.xml"), "<project/>");
+    Path jar = Files.writeString(tmp.resolve("a.jar"), "");
+    Path cache = Files.writeString(tmp.resolve("x.classpath"), jar.toString());
+    Files.setLastModifiedTime(pom, FileTime.fromMillis(1_000_000));
+    Files.setLastModifiedTime(cache, FileTime.fromMillis(2_000_000));
+    assertThat(MavenClasspath.isFresh(cache, pom)).isTrue();
+
+    Files.setLastModifiedTime(pom, FileTime.fromMillis(3_000_000));
+    assertThat(MavenClasspath.isFresh(cache, pom)).isFalse();
+
+    Files.setLastModifiedTime(pom, FileTime.fromMillis(1_000_000));
+    Files.delete(jar);
+    assertThat(MavenClasspath.isFresh(cache, pom)).isFalse();
+    assertThat(MavenClasspath.isFresh(tmp.resolve("missing.classpath"), pom)).isFalse();
+  }
+
+  @Test
+  void wipeRefusesNothingWhenStoppedAndDeletesTheDataDirs() throws IOException {
+    LocalRuntimeOptions o = LocalRuntimeOptions.defaults().withBaseDir(tmp);
+    Files.createDirectories(o.cassandraDir().resolve("data/system"));
+    Files.createDirectories(o.kafkaDir().resolve("data"));
+    Path classpathCache = Files.writeString(tmp.resolve("cassandra-5.0.6.classpath"), "x");
+    // a pid file of a process that is not our server must not block the wipe
+    Files.writeString(o.cassandraDir().resolve("cassandra.pid"), Long.toString(ProcessHandle.current().pid()));
+
+    LocalRuntime.wipe(o);
+
+    assertThat(o.cassandraDir()).doesNotExist();
+    assertThat(o.kafkaDir()).doesNotExist();
+    assertThat(classpathCache).exists();
+  }
+}

@@ -1,0 +1,316 @@
+package io.ambergarden.localrt;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The life cycle shared by the local servers: a JVM child process with its own directory, log
+ * file and pid file. Subclasses write their config, build the command line and say when the
+ * server is ready. {@link #start()} and {@link #stop()} may be called any number of times; the
+ * data in the directory survives both.
+ */
+public abstract class ServerProcess {
+  private static final Duration POLL_INTERVAL = Duration.ofMillis(250);
+  private static final int TAIL_LINES = 40;
+  private static final String RUN_MARKER = "===== localrt: starting ";
+
+  protected final Logger log = LoggerFactory.getLogger(getClass());
+  protected final LocalRuntimeOptions options;
+  private final Path dir;
+  private Process process;
+  private Duration lastStartDuration;
+  private Duration lastStopDuration;
+  /** The thread inside start(), so stop() from another thread can cut a slow boot short. */
+  private volatile Thread startingThread;
+
+  protected ServerProcess(LocalRuntimeOptions options, Path dir) {
+    this.options = options;
+    this.dir = dir;
+  }
+
+  /** Human name used in logs and messages, e.g. "Cassandra". */
+  protected abstract String name();
+
+  /** The fully qualified main class; also how a stale process of ours is recognised. */
+  protected abstract String mainClass();
+
+  /** Ports the server binds, each with a description for the "port taken" message. */
+  protected abstract Map<Integer, String> ports();
+
+  /** Writes config files and prepares storage; called before every start. */
+  protected abstract void prepare(String classpath) throws IOException, InterruptedException;
+
+  /** JVM options and program arguments, without java, -cp and the main class. */
+  protected abstract List<String> jvmOptions();
+
+  protected abstract List<String> programArguments();
+
+  /** Resolves (or reads the cached) server classpath. */
+  protected abstract String classpath();
+
+  /**
+   * One readiness probe; returns normally when ready, throws anything when not yet. Called
+   * repeatedly until the deadline.
+   */
+  protected abstract void probe() throws Exception;
+
+  /** Called after the last probe, ready or not, to release probe resources. */
+  protected void closeProbe() {}
+
+  public Path dir() {
+    return dir;
+  }
+
+  public Path logFile() {
+    return dir.resolve(logFileName());
+  }
+
+  protected String logFileName() {
+    return name().toLowerCase() + ".log";
+  }
+
+  public Path pidFile() {
+    return dir.resolve(name().toLowerCase() + ".pid");
+  }
+
+  public synchronized boolean isRunning() {
+    return process != null && process.isAlive();
+  }
+
+  public synchronized Optional<Long> pid() {
+    return isRunning() ? Optional.of(process.pid()) : Optional.empty();
+  }
+
+  /** Resident memory of the server process (VmRSS from /proc), in KiB. */
+  public Optional<Long> residentMemoryKb() {
+    return pid().flatMap(Procs::residentKb);
+  }
+
+  public synchronized Optional<Duration> lastStartDuration() {
+    return Optional.ofNullable(lastStartDuration);
+  }
+
+  public synchronized Optional<Duration> lastStopDuration() {
+    return Optional.ofNullable(lastStopDuration);
+  }
+
+  /** True when the data directory has never been used, i.e. the next start is a cold start. */
+  protected abstract boolean isFresh();
+
+  /** Starts the server and returns once it is ready; a no-op when it already runs. */
+  public synchronized void start() {
+    if (isRunning()) {
+      return;
+    }
+    Instant t0 = Instant.now();
+    boolean cold = isFresh();
+    startingThread = Thread.currentThread();
+    try {
+      Files.createDirectories(dir);
+      stopStaleProcess();
+      ports().forEach((port, what) -> Ports.requireFree(port, name() + " " + what));
+      String classpath = classpath();
+      prepare(classpath);
+      process = launch(classpath);
+      awaitReady(t0.plus(options.startupTimeout()));
+    } catch (Exception e) {
+      if (process != null) {
+        stop(); // never leave a half-started server behind
+      }
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+        throw failed("start was interrupted", e);
+      }
+      if (e instanceof RuntimeException re) {
+        throw re;
+      }
+      throw failed("could not be started: " + e, e);
+    } finally {
+      startingThread = null;
+    }
+    lastStartDuration = Duration.between(t0, Instant.now());
+    log.info("{} ready in {} ms ({} start, pid {}, log {})", name(), lastStartDuration.toMillis(),
+        cold ? "cold" : "warm", process.pid(), logFile());
+  }
+
+  /** SIGTERM, wait up to the stop deadline, then SIGKILL; descendants too. A no-op when stopped. */
+  public void stop() {
+    Thread starter = startingThread;
+    if (starter != null && starter != Thread.currentThread()) {
+      starter.interrupt(); // start() then stops its own process and gives up the lock
+    }
+    synchronized (this) {
+      if (process == null) {
+        return;
+      }
+      Instant t0 = Instant.now();
+      Procs.terminate(process.toHandle(), options.stopTimeout(), name(), log);
+      String exit = process.isAlive() ? "still alive!" : "exit code " + process.exitValue();
+      process = null;
+      lastStopDuration = Duration.between(t0, Instant.now());
+      deletePidFile();
+      log.info("{} stopped in {} ms ({})", name(), lastStopDuration.toMillis(), exit);
+    }
+  }
+
+  private Process launch(String classpath) throws IOException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(jvmOptions());
+    cmd.add("-cp");
+    cmd.add(classpath);
+    cmd.add(mainClass());
+    cmd.addAll(programArguments());
+    // a marker makes each run easy to find in the appended log
+    Files.writeString(logFile(), "\n" + RUN_MARKER + name() + " at " + Instant.now() + " =====\n",
+        StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
+    Process p = pb.start();
+    p.getOutputStream().close(); // the servers never read stdin; EOF instead of an open pipe
+    Files.writeString(pidFile(), Long.toString(p.pid()), StandardCharsets.UTF_8);
+    log.info("Started {} (pid {}), waiting up to {} s for it; log: {}", name(), p.pid(),
+        options.startupTimeout().toSeconds(), logFile());
+    return p;
+  }
+
+  /** Runs a short-lived helper JVM on the server classpath (e.g. Kafka's storage format). */
+  protected void runTool(String classpath, List<String> jvmOptions, String mainClass, List<String> args,
+      Duration timeout) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(jvmOptions);
+    cmd.add("-cp");
+    cmd.add(classpath);
+    cmd.add(mainClass);
+    cmd.addAll(args);
+    Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile())).start();
+    p.getOutputStream().close();
+    try {
+      if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw failed(mainClass + " " + args + " did not finish within " + timeout.toSeconds() + " s", null);
+      }
+    } finally {
+      p.destroyForcibly(); // no-op when it exited; kills it on timeout or interrupt
+    }
+    if (p.exitValue() != 0) {
+      throw failed(mainClass + " " + args + " failed with exit code " + p.exitValue(), null);
+    }
+  }
+
+  private void awaitReady(Instant deadline) throws InterruptedException {
+    Exception lastProbeFailure = null;
+    try {
+      while (true) {
+        if (!process.isAlive()) {
+          throw failed("exited with code " + process.exitValue() + " during startup", null);
+        }
+        try {
+          probe();
+          return;
+        } catch (InterruptedException e) {
+          throw e;
+        } catch (Exception e) {
+          lastProbeFailure = e;
+        }
+        if (Instant.now().isAfter(deadline)) {
+          throw failed("was not ready within " + options.startupTimeout().toSeconds() + " s (last probe: "
+              + lastProbeFailure + ")", new TimeoutException());
+        }
+        Thread.sleep(POLL_INTERVAL.toMillis());
+      }
+    } finally {
+      closeProbe();
+    }
+  }
+
+  /**
+   * A previous run that was killed (kill -9, IDE stop button) leaves its server running. If the
+   * pid file names a live process that is our server for this directory, stop it first, so no
+   * orphan survives and the ports are free again.
+   */
+  private void stopStaleProcess() throws IOException {
+    Path pidFile = pidFile();
+    if (!Files.isRegularFile(pidFile)) {
+      return;
+    }
+    String text = Files.readString(pidFile).trim();
+    try {
+      long pid = Long.parseLong(text);
+      Optional<ProcessHandle> handle = ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
+      if (handle.isPresent() && Procs.isOurServer(pid, mainClass(), dir)) {
+        log.warn("Found a stale {} (pid {}) from an earlier run on {}; stopping it", name(), pid, dir);
+        Procs.terminate(handle.get(), options.stopTimeout(), name(), log);
+      }
+    } catch (NumberFormatException e) {
+      log.warn("Ignoring unreadable pid file {}: '{}'", pidFile, text);
+    }
+    deletePidFile();
+  }
+
+  /** Stops a stale server of this directory left by a killed run, if any (used by `stop`). */
+  public synchronized void stopStale() {
+    try {
+      stopStaleProcess();
+    } catch (IOException e) {
+      throw failed("could not read " + pidFile() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** True if this instance or a stale process of an earlier run holds the directory. */
+  public synchronized boolean isDirInUse() {
+    if (isRunning()) {
+      return true;
+    }
+    try {
+      if (!Files.isRegularFile(pidFile())) {
+        return false;
+      }
+      long pid = Long.parseLong(Files.readString(pidFile()).trim());
+      return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)
+          && Procs.isOurServer(pid, mainClass(), dir);
+    } catch (IOException | NumberFormatException e) {
+      return false;
+    }
+  }
+
+  private void deletePidFile() {
+    try {
+      Files.deleteIfExists(pidFile());
+    } catch (IOException e) {
+      log.warn("Could not delete {}: {}", pidFile(), e.toString());
+    }
+  }
+
+  protected LocalRuntimeException failed(String what, Throwable cause) {
+    String message = name() + " " + what + LogTail.describe(logFile(), TAIL_LINES, RUN_MARKER);
+    return cause == null ? new LocalRuntimeException(message) : new LocalRuntimeException(message, cause);
+  }
+
+  /** Plain text rendering of a JVM heap option value, guarded against typos that would break -Xmx. */
+  protected static String heap(String value) {
+    if (!value.matches("(?i)\\d+[kmg]?")) {
+      throw new IllegalArgumentException("Not a JVM heap size: '" + value + "' (use e.g. 512M or 1G)");
+    }
+    return value;
+  }
+
+  protected static List<String> list(String... items) {
+    return new ArrayList<>(Arrays.asList(items));
+  }
+}
