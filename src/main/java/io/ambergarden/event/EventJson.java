@@ -25,7 +25,9 @@ public final class EventJson {
       g.writeStartObject();
       g.writeStringField("deviceId", e.deviceId());
       g.writeNumberField("ts", e.ts());
-      g.writeStringField("eventId", e.eventId());
+      if (!e.eventId().isEmpty()) {
+        g.writeStringField("eventId", e.eventId());
+      }
       if (e.deviceType() != null) {
         g.writeStringField("deviceType", e.deviceType());
       }

@@ -45,8 +45,9 @@ public final class HttpVerticle extends VerticleBase {
     Problems problems = new Problems(config.ingest().retryAfterSeconds());
     HttpIngestHandler ingest = new HttpIngestHandler(vertx, config, parser, producer);
     Router router = Router.router(vertx);
-    router.post("/api/v1/events").handler(ingest::admit)
-        .handler(BodyHandler.create(false).setBodyLimit(config.http().maxBodyBytes()))
+    // two routes: Vert.x wants the body handler first on a route, and admission must run before the body is read
+    router.post("/api/v1/events").handler(ingest::admit);
+    router.post("/api/v1/events").handler(BodyHandler.create(false).setBodyLimit(config.http().maxBodyBytes()))
         .handler(ingest::handle);
     router.get("/api/v1/devices/:id/events").handler(this::deviceEvents);
     router.get("/api/v1/devices/:id/latest").handler(this::deviceLatest);

@@ -1,0 +1,126 @@
+package io.ambergarden.it;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import io.ambergarden.AmberGarden;
+import io.ambergarden.config.AmberConfig;
+import io.ambergarden.config.ConfigLoader;
+import io.ambergarden.localrt.RealServers;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One service instance inside the test JVM, on the shared real servers, with its own topics, consumer
+ * group and HTTP port so test classes never see each other's records.
+ */
+public final class TestService implements AutoCloseable {
+  public static final String KEYSPACE = "amber_it";
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  private final AmberGarden app;
+  private final AmberConfig config;
+
+  private TestService(AmberGarden app) {
+    this.app = app;
+    this.config = app.config();
+  }
+
+  /** Starts an instance with fresh topics; {@code overrides} are config keys. */
+  public static TestService start(Map<String, String> overrides) {
+    String topic = "it-" + UUID.randomUUID().toString().substring(0, 8);
+    Map<String, String> cfg = new HashMap<>();
+    cfg.put("cassandra.contact-points", RealServers.cassandraContactPoint());
+    cfg.put("cassandra.keyspace", KEYSPACE);
+    cfg.put("kafka.bootstrap-servers", RealServers.kafkaBootstrap());
+    cfg.put("kafka.topic", topic);
+    cfg.put("kafka.dlq-topic", topic + ".dlq");
+    cfg.put("kafka.group-id", topic + "-group");
+    cfg.put("kafka.topic-partitions", "2");
+    cfg.put("kafka.consumer.commit-interval", "200ms");
+    cfg.put("http.port", Integer.toString(freePort()));
+    cfg.put("http.host", "127.0.0.1");
+    cfg.put("http.instances", "1");
+    cfg.putAll(overrides);
+    AmberConfig config = ConfigLoader.load(Map.of(), new Properties(), cfg);
+    try {
+      return new TestService(AmberGarden.start(config).await(120, TimeUnit.SECONDS));
+    } catch (Exception e) {
+      throw new IllegalStateException("service did not start", e);
+    }
+  }
+
+  public AmberGarden app() {
+    return app;
+  }
+
+  public AmberConfig config() {
+    return config;
+  }
+
+  public String topic() {
+    return config.kafka().topic();
+  }
+
+  public String dlqTopic() {
+    return config.kafka().dlqTopic();
+  }
+
+  public URI uri(String pathAndQuery) {
+    return URI.create("http://127.0.0.1:" + config.http().port() + pathAndQuery);
+  }
+
+  public HttpResponse<String> post(String path, String contentType, String body) {
+    return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", contentType)
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+  }
+
+  public HttpResponse<String> postEvents(String json) {
+    return post("/api/v1/events", "application/json", json);
+  }
+
+  public HttpResponse<String> get(String pathAndQuery) {
+    return send(HttpRequest.newBuilder(uri(pathAndQuery)).GET().build());
+  }
+
+  public static HttpResponse<String> send(HttpRequest request) {
+    try {
+      return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A plain driver session for assertions on the tables. */
+  public static CqlSession cql() {
+    return RealServers.runtime().cassandra().openSession(Duration.ofSeconds(10));
+  }
+
+  static int freePort() {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      app.stop().await(60, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("service did not stop", e);
+    }
+  }
+}
