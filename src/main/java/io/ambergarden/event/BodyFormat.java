@@ -1,9 +1,9 @@
 package io.ambergarden.event;
 
-/** How a request body holds its events. */
+/** How a request body frames its events. */
 public enum BodyFormat {
-  /** One JSON object, or a JSON array of objects. */
-  JSON,
-  /** One JSON object per line; blank lines are skipped. */
-  NDJSON
+    /** A single JSON object, or a JSON array of objects. */
+    JSON,
+    /** Newline-delimited JSON: one object per non-blank line; blank lines are skipped. */
+    NDJSON
 }

@@ -1,64 +1,110 @@
 package io.ambergarden.event;
 
+import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import java.io.ByteArrayOutputStream;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
-/** The canonical JSON form of an event: what goes to Kafka, to readers and to the live feed. */
+/**
+ * Writes an {@link Event} as compact JSON, in the shape {@link EventParser} accepts:
+ * {@code deviceId}, {@code ts} (epoch millis number), {@code eventId} (omitted when empty), then
+ * only the non-null optional fields {@code deviceType}, {@code status}, {@code code}; {@code metrics}
+ * and {@code tags} only when non-empty; {@code payload} embedded as raw JSON (not as a string).
+ * The output parses back to an equal event. Thread-safe.
+ */
 public final class EventJson {
-  private static final JsonFactory FACTORY = new JsonFactory();
 
-  private EventJson() {
-  }
+    static final JsonFactory FACTORY = JsonFactory.builder()
+            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
+            .build();
 
-  public static String toJson(Event e) {
-    return new String(toJsonBytes(e), StandardCharsets.UTF_8);
-  }
+    private static final SerializableString DEVICE_ID = new SerializedString("deviceId");
+    private static final SerializableString TS = new SerializedString("ts");
+    private static final SerializableString EVENT_ID = new SerializedString("eventId");
+    private static final SerializableString DEVICE_TYPE = new SerializedString("deviceType");
+    private static final SerializableString STATUS = new SerializedString("status");
+    private static final SerializableString CODE = new SerializedString("code");
+    private static final SerializableString METRICS = new SerializedString("metrics");
+    private static final SerializableString TAGS = new SerializedString("tags");
+    private static final SerializableString PAYLOAD = new SerializedString("payload");
 
-  public static byte[] toJsonBytes(Event e) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-    try (JsonGenerator g = FACTORY.createGenerator(out)) {
-      g.writeStartObject();
-      g.writeStringField("deviceId", e.deviceId());
-      g.writeNumberField("ts", e.ts());
-      if (!e.eventId().isEmpty()) {
-        g.writeStringField("eventId", e.eventId());
-      }
-      if (e.deviceType() != null) {
-        g.writeStringField("deviceType", e.deviceType());
-      }
-      if (e.status() != null) {
-        g.writeStringField("status", e.status());
-      }
-      if (e.code() != null) {
-        g.writeNumberField("code", e.code());
-      }
-      if (!e.metrics().isEmpty()) {
-        g.writeObjectFieldStart("metrics");
-        for (Map.Entry<String, Double> m : e.metrics().entrySet()) {
-          g.writeNumberField(m.getKey(), m.getValue());
-        }
-        g.writeEndObject();
-      }
-      if (!e.tags().isEmpty()) {
-        g.writeObjectFieldStart("tags");
-        for (Map.Entry<String, String> t : e.tags().entrySet()) {
-          g.writeStringField(t.getKey(), t.getValue());
-        }
-        g.writeEndObject();
-      }
-      if (e.payload() != null) {
-        g.writeFieldName("payload");
-        g.writeRawValue(e.payload());
-      }
-      g.writeEndObject();
-    } catch (IOException ex) {
-      throw new UncheckedIOException(ex);
+    private EventJson() {
     }
-    return out.toByteArray();
-  }
+
+    /** Compact JSON text of the event. */
+    public static String toJson(Event e) {
+        return new String(toJsonBytes(e), StandardCharsets.UTF_8);
+    }
+
+    /** Compact JSON of the event, UTF-8 encoded. */
+    public static byte[] toJsonBytes(Event e) {
+        try (ByteArrayBuilder out = new ByteArrayBuilder(256)) {
+            try (JsonGenerator g = FACTORY.createGenerator(out, JsonEncoding.UTF8)) {
+                write(g, e);
+            }
+            return out.toByteArray();
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /**
+     * Writes the event as one JSON object into an existing generator (e.g. inside an array of
+     * query results). The payload is written raw, so it must be valid JSON text.
+     */
+    public static void write(JsonGenerator g, Event e) throws IOException {
+        g.writeStartObject();
+        g.writeFieldName(DEVICE_ID);
+        g.writeString(e.deviceId());
+        g.writeFieldName(TS);
+        g.writeNumber(e.ts());
+        if (!e.eventId().isEmpty()) {
+            // an empty eventId means "none"; the parser rejects an explicit "", so it is omitted
+            g.writeFieldName(EVENT_ID);
+            g.writeString(e.eventId());
+        }
+        if (e.deviceType() != null) {
+            g.writeFieldName(DEVICE_TYPE);
+            g.writeString(e.deviceType());
+        }
+        if (e.status() != null) {
+            g.writeFieldName(STATUS);
+            g.writeString(e.status());
+        }
+        if (e.code() != null) {
+            g.writeFieldName(CODE);
+            g.writeNumber(e.code());
+        }
+        if (!e.metrics().isEmpty()) {
+            g.writeFieldName(METRICS);
+            g.writeStartObject();
+            for (Map.Entry<String, Double> m : e.metrics().entrySet()) {
+                g.writeFieldName(m.getKey());
+                g.writeNumber(m.getValue());
+            }
+            g.writeEndObject();
+        }
+        if (!e.tags().isEmpty()) {
+            g.writeFieldName(TAGS);
+            g.writeStartObject();
+            for (Map.Entry<String, String> t : e.tags().entrySet()) {
+                g.writeFieldName(t.getKey());
+                g.writeString(t.getValue());
+            }
+            g.writeEndObject();
+        }
+        if (e.payload() != null) {
+            g.writeFieldName(PAYLOAD);
+            g.writeRawValue(e.payload());
+        }
+        g.writeEndObject();
+    }
 }

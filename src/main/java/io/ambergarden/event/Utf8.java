@@ -1,48 +1,72 @@
 package io.ambergarden.event;
 
-/** Strict UTF-8 validation: no overlong forms, no surrogates, nothing above U+10FFFF. */
+/** Strict UTF-8 validation (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF). */
 final class Utf8 {
-  private Utf8() {
-  }
 
-  static boolean isValid(byte[] b, int from, int to) {
-    int i = from;
-    while (i < to) {
-      int c = b[i] & 0xff;
-      if (c < 0x80) {
-        i++;
-        continue;
-      }
-      int n;
-      int min;
-      if (c >= 0xc2 && c <= 0xdf) {
-        n = 1;
-        min = 0x80;
-      } else if (c >= 0xe0 && c <= 0xef) {
-        n = 2;
-        min = 0x800;
-      } else if (c >= 0xf0 && c <= 0xf4) {
-        n = 3;
-        min = 0x10000;
-      } else {
-        return false;
-      }
-      int cp = c & (0x3f >> n);
-      for (int k = 1; k <= n; k++) {
-        if (i + k >= to) {
-          return false;
-        }
-        int cc = b[i + k] & 0xff;
-        if ((cc & 0xc0) != 0x80) {
-          return false;
-        }
-        cp = (cp << 6) | (cc & 0x3f);
-      }
-      if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
-        return false;
-      }
-      i += n + 1;
+    private Utf8() {
     }
-    return true;
-  }
+
+    /**
+     * Returns the offset of the first byte that is not part of well-formed UTF-8, or of the first
+     * NUL byte (never legal unescaped in JSON; its presence also means UTF-16/32), or -1 when the
+     * range is well-formed.
+     */
+    static int firstInvalid(byte[] b, int off, int end) {
+        int i = off;
+        while (i < end) {
+            int c = b[i];
+            if (c > 0) {
+                i++;
+                continue;
+            }
+            if (c == 0) {
+                return i;
+            }
+            c &= 0xFF;
+            if (c < 0xC2) {
+                return i; // continuation byte or overlong 2-byte lead
+            }
+            if (c < 0xE0) {
+                if (i + 1 >= end || !cont(b[i + 1])) {
+                    return i;
+                }
+                i += 2;
+            } else if (c < 0xF0) {
+                if (i + 2 >= end) {
+                    return i;
+                }
+                int c1 = b[i + 1] & 0xFF;
+                if (c == 0xE0 ? (c1 < 0xA0 || c1 > 0xBF)
+                        : c == 0xED ? (c1 < 0x80 || c1 > 0x9F)
+                        : (c1 < 0x80 || c1 > 0xBF)) {
+                    return i;
+                }
+                if (!cont(b[i + 2])) {
+                    return i;
+                }
+                i += 3;
+            } else if (c <= 0xF4) {
+                if (i + 3 >= end) {
+                    return i;
+                }
+                int c1 = b[i + 1] & 0xFF;
+                if (c == 0xF0 ? (c1 < 0x90 || c1 > 0xBF)
+                        : c == 0xF4 ? (c1 < 0x80 || c1 > 0x8F)
+                        : (c1 < 0x80 || c1 > 0xBF)) {
+                    return i;
+                }
+                if (!cont(b[i + 2]) || !cont(b[i + 3])) {
+                    return i;
+                }
+                i += 4;
+            } else {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean cont(byte x) {
+        return (x & 0xC0) == 0x80;
+    }
 }

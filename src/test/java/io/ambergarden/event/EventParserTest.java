@@ -126,7 +126,7 @@ class EventParserTest {
 
   @Test
   void nanIsAFieldErrorNotAnException() {
-    assertThat(errorsOf(ev("\"metrics\":{\"t\":NaN}"))).extracting(FieldError::field).containsExactly("$");
+    assertThat(errorsOf(ev("\"metrics\":{\"t\":NaN}"))).extracting(FieldError::field).containsExactly("metrics.t");
   }
 
   @Test

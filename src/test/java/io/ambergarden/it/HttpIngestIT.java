@@ -1,0 +1,186 @@
+package io.ambergarden.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import io.ambergarden.localrt.RealServers;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Flow;
+import java.nio.ByteBuffer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(RealServers.class)
+@Timeout(300)
+class HttpIngestIT {
+  static TestService viaKafka;
+  static TestService direct;
+  static CqlSession cql;
+
+  @BeforeAll
+  static void start() {
+    viaKafka = TestService.start(Map.of());
+    direct = TestService.start(Map.of("ingest.mode", "direct", "kafka.consumer.enabled", "false",
+        "http.max-body-bytes", "65536"));
+    cql = TestService.cql();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cql != null) {
+      cql.close();
+    }
+    if (viaKafka != null) {
+      viaKafka.close();
+    }
+    if (direct != null) {
+      direct.close();
+    }
+  }
+
+  static String device() {
+    return "dev-" + UUID.randomUUID();
+  }
+
+  static String event(String device, long ts, String extra) {
+    return "{\"deviceId\":\"" + device + "\",\"ts\":" + ts + (extra.isEmpty() ? "" : "," + extra) + "}";
+  }
+
+  static JsonArray items(TestService s, String device) {
+    HttpResponse<String> r = s.get("/api/v1/devices/" + device + "/events");
+    assertThat(r.statusCode()).isEqualTo(200);
+    return new JsonObject(r.body()).getJsonArray("items");
+  }
+
+  static long detailRows(String device) {
+    return cql.execute("SELECT count(*) FROM " + TestService.KEYSPACE + ".events_by_device WHERE device_id = ? AND bucket IN ?",
+        device, java.util.List.of(java.time.Instant.ofEpochMilli(System.currentTimeMillis() / 3_600_000 * 3_600_000),
+            java.time.Instant.ofEpochMilli((System.currentTimeMillis() / 3_600_000 - 1) * 3_600_000))).one().getLong(0);
+  }
+
+  @Test
+  void testPostedEventIsReadBackInKafkaMode() {
+    String d = device();
+    long now = System.currentTimeMillis();
+    HttpResponse<String> r = viaKafka.postEvents("[" + event(d, now, "\"status\":\"normal\",\"metrics\":{\"t\":1.5}")
+        + "," + event(d, now - 10, "") + "]");
+    assertThat(r.statusCode()).isEqualTo(202);
+    assertThat(new JsonObject(r.body()).getInteger("accepted")).isEqualTo(2);
+    await().atMost(Duration.ofSeconds(20)).until(() -> items(viaKafka, d).size() == 2);
+    JsonObject newest = items(viaKafka, d).getJsonObject(0);
+    assertThat(newest.getLong("ts")).isEqualTo(now);
+    assertThat(newest.getString("status")).isEqualTo("normal");
+    assertThat(newest.getJsonObject("metrics").getDouble("t")).isEqualTo(1.5);
+  }
+
+  @Test
+  void testPostedEventIsDurableBeforeTheAnswerInDirectMode() {
+    String d = device();
+    long now = System.currentTimeMillis();
+    String ndjson = event(d, now, "\"eventId\":\"a\"") + "\n" + event(d, now, "\"eventId\":\"b\"") + "\n";
+    assertThat(direct.post("/api/v1/events", "application/x-ndjson", ndjson).statusCode()).isEqualTo(202);
+    // no waiting: a 202 in direct mode means the rows are already written
+    assertThat(items(direct, d)).hasSize(2);
+    assertThat(detailRows(d)).isEqualTo(2);
+  }
+
+  @Test
+  void testRedeliveredEventLeavesExactlyOneDetailRow() {
+    for (TestService s : new TestService[] {viaKafka, direct}) {
+      String d = device();
+      String e = event(d, System.currentTimeMillis(), "\"eventId\":\"same\",\"code\":200");
+      assertThat(s.postEvents(e).statusCode()).isEqualTo(202);
+      assertThat(s.postEvents(e).statusCode()).isEqualTo(202);
+      await().atMost(Duration.ofSeconds(20)).until(() -> items(s, d).size() >= 1);
+      // give the second copy every chance to land as a second row
+      await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5)).until(() -> detailRows(d) == 1);
+    }
+  }
+
+  @Test
+  void testLateOlderEventDoesNotReplaceLatestState() {
+    String d = device();
+    long now = System.currentTimeMillis();
+    assertThat(direct.postEvents(event(d, now, "\"status\":\"new\"")).statusCode()).isEqualTo(202);
+    assertThat(direct.postEvents(event(d, now - 60_000, "\"status\":\"old\"")).statusCode()).isEqualTo(202);
+    JsonObject latest = new JsonObject(direct.get("/api/v1/devices/" + d + "/latest").body());
+    assertThat(latest.getString("status")).isEqualTo("new");
+    assertThat(latest.getLong("ts")).isEqualTo(now);
+    assertThat(direct.get("/api/v1/devices/" + device() + "/latest").statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void testWrongTypeIsA400NamingTheField() {
+    HttpResponse<String> r = direct.postEvents("[" + event(device(), System.currentTimeMillis(), "") + ","
+        + event(device(), System.currentTimeMillis(), "\"code\":\"500\"") + "]");
+    assertThat(r.statusCode()).isEqualTo(400);
+    assertThat(r.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+    JsonObject problem = new JsonObject(r.body());
+    assertThat(problem.getJsonArray("errors").getJsonObject(0).getMap())
+        .containsEntry("index", 1).containsEntry("field", "code");
+  }
+
+  @Test
+  void testAnInvalidBatchAcceptsNothing() {
+    String d = device();
+    HttpResponse<String> r = direct.postEvents("[" + event(d, System.currentTimeMillis(), "") + ",{\"deviceId\":\"" + d + "\"}]");
+    assertThat(r.statusCode()).isEqualTo(400);
+    assertThat(items(direct, d)).isEmpty();
+  }
+
+  @Test
+  void testWrongContentTypeIs415AndTooLargeBodyIs413() {
+    HttpResponse<String> r = direct.post("/api/v1/events", "text/plain", "{}");
+    assertThat(r.statusCode()).isEqualTo(415);
+    assertThat(r.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+    String big = "[" + String.join(",", java.util.Collections.nCopies(2000,
+        event(device(), System.currentTimeMillis(), ""))) + "]";
+    HttpResponse<String> tooBig = direct.postEvents(big);
+    assertThat(tooBig.statusCode()).isEqualTo(413);
+    assertThat(tooBig.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+  }
+
+  @Test
+  void testChunkedBodyOverTheLimitIs413() {
+    byte[] chunk = ("[" + event(device(), System.currentTimeMillis(), "") + ",").getBytes();
+    HttpRequest req = HttpRequest.newBuilder(direct.uri("/api/v1/events")).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.fromPublisher(subscriber -> subscriber.onSubscribe(new Flow.Subscription() {
+          int sent;
+
+          @Override
+          public void request(long n) {
+            for (long i = 0; i < n && sent < 2000; i++, sent++) {
+              subscriber.onNext(ByteBuffer.wrap(chunk));
+            }
+            if (sent >= 2000) {
+              subscriber.onComplete();
+            }
+          }
+
+          @Override
+          public void cancel() {
+            sent = Integer.MAX_VALUE;
+          }
+        }))).build();
+    HttpResponse<String> r = TestService.send(req);
+    assertThat(r.statusCode()).isEqualTo(413);
+  }
+
+  @Test
+  void testBadQueryParametersAre400() {
+    assertThat(direct.get("/api/v1/devices/a%20b/events").statusCode()).isEqualTo(400);
+    assertThat(direct.get("/api/v1/devices/d/events?limit=0").statusCode()).isEqualTo(400);
+    assertThat(direct.get("/api/v1/devices/d/events?limit=100000").statusCode()).isEqualTo(400);
+    assertThat(direct.get("/api/v1/devices/d/events?from=2026-01-01T00:00:00").statusCode()).isEqualTo(400);
+  }
+}

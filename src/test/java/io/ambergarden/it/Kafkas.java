@@ -1,0 +1,80 @@
+package io.ambergarden.it;
+
+import io.ambergarden.localrt.RealServers;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/** Plain Kafka clients for tests: produce raw bytes, read a topic, read committed offsets. */
+public final class Kafkas {
+  private Kafkas() {
+  }
+
+  public static KafkaProducer<byte[], byte[]> producer() {
+    Properties p = new Properties();
+    p.put("bootstrap.servers", RealServers.kafkaBootstrap());
+    p.put("acks", "all");
+    p.put("enable.idempotence", "true");
+    return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+  }
+
+  public static void send(KafkaProducer<byte[], byte[]> producer, String topic, String key, byte[] value) {
+    try {
+      producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value)).get(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Every record currently in the topic, read from the beginning. */
+  public static List<ConsumerRecord<byte[], byte[]>> readAll(String topic, int expectedAtLeast, Duration deadline) {
+    Properties p = new Properties();
+    p.put("bootstrap.servers", RealServers.kafkaBootstrap());
+    p.put("group.id", "reader-" + System.nanoTime());
+    p.put("auto.offset.reset", "earliest");
+    p.put("enable.auto.commit", "false");
+    List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+    try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      c.subscribe(List.of(topic));
+      long end = System.nanoTime() + deadline.toNanos();
+      while (out.size() < expectedAtLeast && System.nanoTime() < end) {
+        c.poll(Duration.ofMillis(200)).forEach(out::add);
+      }
+      // one more short poll to see records beyond the expected count
+      c.poll(Duration.ofMillis(500)).forEach(out::add);
+    }
+    return out;
+  }
+
+  /** Sum over partitions of the group's committed offsets on the topic. */
+  public static long committedTotal(String group, String topic) {
+    Properties p = new Properties();
+    p.put("bootstrap.servers", RealServers.kafkaBootstrap());
+    try (Admin admin = Admin.create(p)) {
+      Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(group)
+          .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+      return offsets.entrySet().stream().filter(e -> e.getKey().topic().equals(topic) && e.getValue() != null)
+          .mapToLong(e -> e.getValue().offset()).sum();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public static String header(ConsumerRecord<byte[], byte[]> r, String name) {
+    var h = r.headers().lastHeader(name);
+    return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+  }
+}
