@@ -147,7 +147,10 @@ public final class KafkaIngestVerticle extends VerticleBase {
         pauseAll();
         return;
       }
-      deadLetter(rec, parsed.errors(), 1).onSuccess(v -> entry.finish());
+      deadLetter(rec, parsed.errors(), 1).onSuccess(v -> {
+        entry.finish();
+        maybeResume();
+      });
     } else {
       guard.record(false);
       pending.add(new Pending(entry, parsed.event()));
