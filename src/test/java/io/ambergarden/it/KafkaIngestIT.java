@@ -126,14 +126,11 @@ class KafkaIngestIT {
     // consumer group starts at the earliest offset, so nothing produced before the first start is lost
     String topic = "it-pre-" + UUID.randomUUID().toString().substring(0, 8);
     String d = device();
+    Kafkas.createTopic(topic, 2);
     Kafkas.send(producer, topic, d, event(d, System.currentTimeMillis(), "early"));
     try (TestService s = TestService.start(Map.of("kafka.topic", topic, "kafka.dlq-topic", topic + ".dlq",
         "kafka.group-id", topic + "-group"))) {
       await().atMost(Duration.ofSeconds(30)).until(() -> items(s, d).size() == 1);
     }
-  }
-
-  static String bootstrap() {
-    return RealServers.kafkaBootstrap();
   }
 }

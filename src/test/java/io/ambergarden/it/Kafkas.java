@@ -59,6 +59,18 @@ public final class Kafkas {
     return out;
   }
 
+  /** Creates a topic (the test broker does not auto-create topics). */
+  public static void createTopic(String topic, int partitions) {
+    Properties p = new Properties();
+    p.put("bootstrap.servers", RealServers.kafkaBootstrap());
+    try (Admin admin = Admin.create(p)) {
+      admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(topic, partitions, (short) 1)))
+          .all().get(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** Sum over partitions of the group's committed offsets on the topic. */
   public static long committedTotal(String group, String topic) {
     Properties p = new Properties();
