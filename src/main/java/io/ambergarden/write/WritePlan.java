@@ -49,8 +49,10 @@ public final class WritePlan {
     }
   }
 
+  /** The event Cassandra keeps under last-write-wins, whose write timestamp comes from {@link RowKeys}. */
   static Event newer(Event a, Event b) {
-    return NEWEST.compare(a, b) <= 0 ? a : b;
+    return RowKeys.eventTimeWriteTimestamp(a.ts(), a.eventId()) >= RowKeys.eventTimeWriteTimestamp(b.ts(), b.eventId())
+        ? a : b;
   }
 
   /** Detail rows per partition, in chunks of at most {@code maxRows}. */

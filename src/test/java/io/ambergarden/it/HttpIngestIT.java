@@ -19,6 +19,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 @ExtendWith(RealServers.class)
 @Timeout(300)
@@ -128,6 +130,37 @@ class HttpIngestIT {
     JsonObject problem = new JsonObject(r.body());
     assertThat(problem.getJsonArray("errors").getJsonObject(0).getMap())
         .containsEntry("index", 1).containsEntry("field", "code");
+  }
+
+  /** Each rule of the event, through the real HTTP stack: a 400 problem naming the field. */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', textBlock = """
+      deviceId     | {"ts":NOW}
+      deviceId     | {"deviceId":42,"ts":NOW}
+      deviceId     | {"deviceId":"has space","ts":NOW}
+      ts           | {"deviceId":"d1"}
+      ts           | {"deviceId":"d1","ts":"yesterday"}
+      ts           | {"deviceId":"d1","ts":1752537600}
+      ts           | {"deviceId":"d1","ts":"2026-01-01T00:00:00"}
+      ts           | {"deviceId":"d1","ts":1}
+      code         | {"deviceId":"d1","ts":NOW,"code":"500"}
+      code         | {"deviceId":"d1","ts":NOW,"code":1.5}
+      status       | {"deviceId":"d1","ts":NOW,"status":7}
+      deviceType   | {"deviceId":"d1","ts":NOW,"deviceType":["a"]}
+      eventId      | {"deviceId":"d1","ts":NOW,"eventId":{}}
+      metrics      | {"deviceId":"d1","ts":NOW,"metrics":[1]}
+      metrics.t    | {"deviceId":"d1","ts":NOW,"metrics":{"t":"hot"}}
+      tags.site    | {"deviceId":"d1","ts":NOW,"tags":{"site":3}}
+      payload      | {"deviceId":"d1","ts":NOW,"payload":"PAYLOAD"}
+      """)
+  void testEveryRuleIsA400NamingTheField(String field, String template) {
+    String body = template.replace("NOW", Long.toString(System.currentTimeMillis()))
+        .replace("PAYLOAD", "x".repeat(20_000));
+    HttpResponse<String> r = direct.postEvents(body);
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+    assertThat(r.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+    JsonArray errors = new JsonObject(r.body()).getJsonArray("errors");
+    assertThat(errors.stream().map(e -> ((JsonObject) e).getString("field"))).as(r.body()).contains(field);
   }
 
   @Test
