@@ -4,6 +4,9 @@ import io.ambergarden.bus.LocalCodec;
 import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.cassandra.SchemaMigrator;
 import io.ambergarden.config.AmberConfig;
+import io.ambergarden.counter.CounterVerticle;
+import io.ambergarden.query.StatsVerticle;
+import io.ambergarden.rollup.RollupVerticle;
 import io.ambergarden.config.ConfigException;
 import io.ambergarden.config.ConfigLoader;
 import io.ambergarden.event.EventParser;
@@ -44,6 +47,9 @@ public final class AmberGarden {
   private final Vertx vertx;
   private final HealthState health = new HealthState();
   private final PrometheusMeterRegistry registry;
+  /** Names this process in rollup leases. */
+  private final String instanceId = java.lang.management.ManagementFactory.getRuntimeMXBean().getName() + "-"
+      + java.util.UUID.randomUUID().toString().substring(0, 8);
   private final Deque<String> deployments = new ArrayDeque<>();
   private CassandraClient cassandra;
 
@@ -70,8 +76,13 @@ public final class AmberGarden {
         ? new SchemaMigrator(cassandra, config).migrate() : Future.succeededFuture();
     return schema
         .compose(v -> config.kafka().createTopics() ? createTopics() : Future.succeededFuture())
+        .compose(v -> config.counters().enabled()
+            ? deploy(() -> new CounterVerticle(config, registry), 1) : Future.succeededFuture())
         .compose(v -> deploy(() -> new WriterVerticle(config), config.writer().instances()))
         .compose(v -> deploy(() -> new QueryVerticle(config), config.query().instances()))
+        .compose(v -> deploy(() -> new StatsVerticle(config), config.query().instances()))
+        .compose(v -> config.rollups().enabled()
+            ? deploy(() -> new RollupVerticle(config, instanceId, registry), 1) : Future.succeededFuture())
         .compose(v -> deploy(() -> new HealthProbeVerticle(config, health), 1))
         .compose(v -> config.kafka().consumerEnabled()
             ? deploy(() -> new KafkaIngestVerticle(config, parser, health), 1) : Future.succeededFuture())

@@ -17,6 +17,7 @@ public final class LocalCodec<T> implements MessageCodec<T, T> {
     register(vertx, PersistRequest.class);
     register(vertx, PersistResult.class);
     register(vertx, DurableEvents.class);
+    register(vertx, CountRequest.class);
   }
 
   private static <T> void register(Vertx vertx, Class<T> type) {

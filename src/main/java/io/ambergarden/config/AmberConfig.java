@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
 
 /** The whole validated configuration. Built once at startup by {@link ConfigLoader}; immutable. */
 public record AmberConfig(Http http, Ingest ingest, Events events, Cassandra cassandra, Writer writer,
-                          Kafka kafka, Query query, RawConfig raw) {
+                          Kafka kafka, Query query, Counters counters, Rollups rollups, RawConfig raw) {
 
   public enum IngestMode { KAFKA, DIRECT }
 
@@ -61,6 +61,14 @@ public record AmberConfig(Http http, Ingest ingest, Events events, Cassandra cas
                       int breakerFailureThreshold, Duration breakerResetTimeout, Duration retryMaxBackoff,
                       int dlqGuardWindow, int dlqGuardMinSamples, double dlqGuardMaxRatio,
                       Duration producerLinger, Duration producerDeliveryTimeout) {
+  }
+
+  public record Counters(boolean enabled, int shards, boolean coalesce, Duration flushInterval, int flushMaxCells,
+                         int maxPendingCells, int maxConcurrentFlushes) {
+  }
+
+  public record Rollups(boolean enabled, Duration grace, Duration scanInterval, int shards, Duration leaseTtl,
+                        Duration markBucket, Duration markSafety, int maxConcurrentRecomputes) {
   }
 
   public record Query(int instances, int defaultLimit, int maxLimit) {
@@ -133,8 +141,27 @@ public record AmberConfig(Http http, Ingest ingest, Events events, Cassandra cas
     if (query.defaultLimit() > query.maxLimit()) {
       throw new ConfigException("query.default-limit", "must not exceed query.max-limit");
     }
+    Counters counters = new Counters(c.bool("counters.enabled"), c.intIn("counters.shards", 1, 256),
+        c.bool("counters.coalesce"), c.duration("counters.flush-interval", Duration.ZERO, Duration.ofSeconds(10)),
+        c.intIn("counters.flush-max-cells", 1, 1_000_000), c.intIn("counters.max-pending-cells", 1, 10_000_000),
+        c.intIn("counters.max-concurrent-flushes", 1, 1024));
+    if (counters.flushMaxCells() > counters.maxPendingCells()) {
+      throw new ConfigException("counters.flush-max-cells", "must not exceed counters.max-pending-cells");
+    }
+    Rollups rollups = new Rollups(c.bool("rollup.enabled"), c.duration("rollup.grace", Duration.ZERO, Duration.ofHours(24)),
+        c.duration("rollup.scan-interval", Duration.ofMillis(100), Duration.ofMinutes(10)),
+        c.intIn("rollup.shards", 1, 1024), c.duration("rollup.lease-ttl", Duration.ofSeconds(1), Duration.ofHours(1)),
+        c.duration("rollup.mark-bucket", Duration.ofSeconds(1), Duration.ofHours(1)),
+        c.duration("rollup.mark-safety", Duration.ZERO, Duration.ofHours(1)),
+        c.intIn("rollup.max-concurrent-recomputes", 1, 1024));
+    if (rollups.leaseTtl().compareTo(rollups.scanInterval().multipliedBy(2)) < 0) {
+      throw new ConfigException("rollup.lease-ttl", "must be at least twice rollup.scan-interval");
+    }
+    if (rollups.markSafety().compareTo(writer.requestTimeout()) < 0) {
+      throw new ConfigException("rollup.mark-safety", "must be at least writer.request-timeout, or a slow mark write can be missed");
+    }
     c.matching("log.format", Pattern.compile("text|json"), "text or json");
-    return new AmberConfig(http, ingest, events, cassandra, writer, kafka, query, c);
+    return new AmberConfig(http, ingest, events, cassandra, writer, kafka, query, counters, rollups, c);
   }
 
   private static List<InetSocketAddress> contactPoints(RawConfig c, String key) {

@@ -12,6 +12,8 @@ import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.json.JsonObject;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -51,6 +53,11 @@ public final class HttpVerticle extends VerticleBase {
         .handler(ingest::handle);
     router.get("/api/v1/devices/:id/events").handler(this::deviceEvents);
     router.get("/api/v1/devices/:id/latest").handler(this::deviceLatest);
+    router.get("/api/v1/devices/:id/counters").handler(ctx -> ask(ctx, Addresses.QUERY_DEVICE_COUNTERS,
+        new JsonObject().put("deviceId", QueryParams.id("id", ctx.pathParam("id")))));
+    router.get("/api/v1/devices/:id/rollups").handler(this::rollups);
+    router.get("/api/v1/stats/status").handler(this::statusStats);
+    router.get("/api/v1/stats/abnormal").handler(this::abnormal);
     router.get("/health/live").handler(ctx -> json(ctx, 200, new JsonObject().put("status", "UP")));
     router.get("/health/ready").handler(ctx -> json(ctx, health.ready() ? 200 : 503, health.toJson()));
     if (registry != null) {
@@ -89,6 +96,34 @@ public final class HttpVerticle extends VerticleBase {
         config.query().maxLimit());
     ask(ctx, Addresses.QUERY_DEVICE_EVENTS, new JsonObject().put("deviceId", id).put("from", from).put("to", to)
         .put("limit", limit));
+  }
+
+  private void rollups(RoutingContext ctx) {
+    long now = System.currentTimeMillis();
+    long oldest = now - config.events().retention().toMillis();
+    String id = QueryParams.id("id", ctx.pathParam("id"));
+    long from = Math.max(oldest, QueryParams.time("from", ctx.request().getParam("from"), oldest));
+    long to = QueryParams.time("to", ctx.request().getParam("to"), now + 1);
+    if (from >= to) {
+      throw ApiException.invalidParameter("from", "must be before to (and within the retention)");
+    }
+    ask(ctx, Addresses.QUERY_ROLLUPS, new JsonObject().put("deviceId", id).put("from", from).put("to", to));
+  }
+
+  private void statusStats(RoutingContext ctx) {
+    LocalDate today = LocalDate.now(ZoneOffset.UTC);
+    LocalDate day = QueryParams.day("day", ctx.request().getParam("day"), today);
+    long retentionDays = config.events().retention().toDays() + 1;
+    if (day.isAfter(today.plusDays(1)) || day.isBefore(today.minusDays(retentionDays))) {
+      throw ApiException.invalidParameter("day", "must be within the retention (" + retentionDays + " days) and not in the future");
+    }
+    ask(ctx, Addresses.QUERY_STATUS_STATS, new JsonObject().put("day", day.toString()));
+  }
+
+  private void abnormal(RoutingContext ctx) {
+    int maxMinutes = (int) config.cassandra().abnormalRetention().toMinutes();
+    int minutes = QueryParams.intIn("minutes", ctx.request().getParam("minutes"), 60, 1, maxMinutes);
+    ask(ctx, Addresses.QUERY_ABNORMAL, new JsonObject().put("minutes", minutes));
   }
 
   private void deviceLatest(RoutingContext ctx) {

@@ -1,10 +1,13 @@
 package io.ambergarden.web;
 
 import io.ambergarden.event.TimestampParser;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
 import java.util.regex.Pattern;
 
 /** Parses and validates query and path parameters; every failure is a 400 naming the parameter. */
 public final class QueryParams {
+  private static final Pattern DAY = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
   private QueryParams() {
@@ -18,18 +21,38 @@ public final class QueryParams {
   }
 
   public static int limit(String value, int defaultLimit, int maxLimit) {
+    return intIn("limit", value, defaultLimit, 1, maxLimit);
+  }
+
+  /** An integer in [min, max]; {@code fallback} when absent. */
+  public static int intIn(String name, String value, int fallback, int min, int max) {
     if (value == null) {
-      return defaultLimit;
+      return fallback;
     }
     try {
       int n = Integer.parseInt(value);
-      if (n >= 1 && n <= maxLimit) {
+      if (n >= min && n <= max) {
         return n;
       }
     } catch (NumberFormatException ignored) {
       // reported below
     }
-    throw ApiException.invalidParameter("limit", "must be an integer in 1.." + maxLimit);
+    throw ApiException.invalidParameter(name, "must be an integer in " + min + ".." + max);
+  }
+
+  /** A UTC day as YYYY-MM-DD; {@code fallback} when absent. */
+  public static LocalDate day(String name, String value, LocalDate fallback) {
+    if (value == null) {
+      return fallback;
+    }
+    if (!DAY.matcher(value).matches()) {
+      throw ApiException.invalidParameter(name, "must be a date as YYYY-MM-DD");
+    }
+    try {
+      return LocalDate.parse(value);
+    } catch (DateTimeParseException e) {
+      throw ApiException.invalidParameter(name, "is not a valid date");
+    }
   }
 
   /** Epoch millis or ISO-8601 with offset; {@code fallback} when absent. */

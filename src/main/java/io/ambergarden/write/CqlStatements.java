@@ -31,4 +31,8 @@ public final class CqlStatements {
     return "INSERT INTO " + ks + ".abnormal_devices_by_hour (hour, salt, code, device_id, last_ts, status)"
         + " VALUES (?, ?, ?, ?, ?, ?) USING TIMESTAMP ? AND TTL ?";
   }
+
+  public String insertRollupMark() {
+    return "INSERT INTO " + ks + ".rollup_marks (shard, due_bucket, hour, device_id) VALUES (?, ?, ?, ?)";
+  }
 }

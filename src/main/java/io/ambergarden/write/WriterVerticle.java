@@ -7,6 +7,7 @@ import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import com.datastax.oss.driver.api.core.servererrors.QueryValidationException;
 import io.ambergarden.bus.Addresses;
+import io.ambergarden.bus.CountRequest;
 import io.ambergarden.bus.DurableEvents;
 import io.ambergarden.bus.FailureCodes;
 import io.ambergarden.bus.PersistRequest;
@@ -14,6 +15,8 @@ import io.ambergarden.bus.PersistResult;
 import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.Event;
+import io.ambergarden.rollup.RollupMarks;
+import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -50,11 +53,15 @@ public final class WriterVerticle extends VerticleBase {
   private MessageConsumer<PersistRequest> consumer;
   private int inFlightEvents;
   private Map<WritePlan.DetailKey, Boolean> knownBuckets;
+  private Map<RollupMarks.Mark, Boolean> writtenMarks;
+  private PreparedStatement mark;
+  private final RollupMarks marks;
 
   public WriterVerticle(AmberConfig config) {
     this.config = config;
     this.cfg = config.writer();
     this.buckets = new TimeBuckets(config.cassandra().bucket().length);
+    this.marks = new RollupMarks(config.rollups().grace(), config.rollups().markBucket(), config.rollups().shards());
   }
 
   @Override
@@ -62,16 +69,14 @@ public final class WriterVerticle extends VerticleBase {
     client = CassandraClients.shared(vertx, config.cassandra());
     limiter = new StatementLimiter(cfg.maxConcurrentStatements());
     int cacheSize = cfg.bucketCacheSize();
-    knownBuckets = new LinkedHashMap<>(16, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<WritePlan.DetailKey, Boolean> eldest) {
-        return size() > cacheSize;
-      }
-    };
+    knownBuckets = lruSet(cacheSize);
+    writtenMarks = lruSet(cacheSize);
     CqlStatements cql = new CqlStatements(config.cassandra().keyspace());
-    return Future.all(client.prepare(cql.insertDetail()), client.prepare(cql.insertBucket()),
-            client.prepare(cql.upsertLatest()), client.prepare(cql.insertByType()), client.prepare(cql.upsertAbnormal()))
+    return Future.all(List.of(client.prepare(cql.insertDetail()), client.prepare(cql.insertBucket()),
+            client.prepare(cql.upsertLatest()), client.prepare(cql.insertByType()), client.prepare(cql.upsertAbnormal()),
+            client.prepare(cql.insertRollupMark())))
         .compose(all -> {
+          mark = all.resultAt(5);
           detail = all.resultAt(0);
           bucket = all.resultAt(1);
           latest = all.resultAt(2);
@@ -95,7 +100,9 @@ public final class WriterVerticle extends VerticleBase {
       return;
     }
     inFlightEvents += n;
-    Future.join(writeAll(events)).onComplete(ar -> {
+    long now = System.currentTimeMillis();
+    // detail first: a rollup mark or counter increment is written only for events that are stored
+    Future.join(writeAll(events, now)).compose(v -> Future.join(afterStored(events))).onComplete(ar -> {
       inFlightEvents -= n;
       if (ar.succeeded()) {
         msg.reply(new PersistResult(n));
@@ -109,8 +116,35 @@ public final class WriterVerticle extends VerticleBase {
     });
   }
 
-  private List<Future<?>> writeAll(List<Event> events) {
-    long now = System.currentTimeMillis();
+  /** A bounded access-ordered map used as an LRU set of rows already written. */
+  private static <K> Map<K, Boolean> lruSet(int maxSize) {
+    return new LinkedHashMap<>(16, 0.75f, true) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<K, Boolean> eldest) {
+        return size() > maxSize;
+      }
+    };
+  }
+
+  private List<Future<?>> afterStored(List<Event> events) {
+    List<Future<?>> out = new ArrayList<>();
+    if (config.rollups().enabled()) {
+      long now = System.currentTimeMillis();
+      for (RollupMarks.Mark m : marks.of(events, now)) {
+        if (!writtenMarks.containsKey(m)) {
+          out.add(write(mark.bind(m.shard(), Instant.ofEpochMilli(m.dueBucket()), Instant.ofEpochMilli(m.hour()),
+              m.deviceId())).onSuccess(v -> writtenMarks.put(m, Boolean.TRUE)));
+        }
+      }
+    }
+    if (config.counters().enabled()) {
+      out.add(vertx.eventBus().request(Addresses.COUNTERS_INCREMENT, new CountRequest(events),
+          new DeliveryOptions().setSendTimeout(cfg.requestTimeout().toMillis())));
+    }
+    return out;
+  }
+
+  private List<Future<?>> writeAll(List<Event> events, long now) {
     AmberConfig.Cassandra c = config.cassandra();
     WritePlan plan = new WritePlan(events, buckets, config.events(), c.typeSalts(), c.abnormalSalts());
     List<Future<?>> writes = new ArrayList<>();

@@ -1,0 +1,27 @@
+package io.ambergarden.counter;
+
+import java.time.LocalDate;
+
+/** One counter cell. Cells of the same {@link #partition()} may share a counter batch. */
+public sealed interface CounterCell {
+  Object partition();
+
+  /** status_counts_by_day: dimension 'all', 'code' or 'status'. */
+  record Day(LocalDate day, int shard, String dimension, String value) implements CounterCell {
+    public record Partition(LocalDate day, int shard) {
+    }
+
+    @Override
+    public Object partition() {
+      return new Partition(day, shard);
+    }
+  }
+
+  /** device_counters: name 'total' or 'status:<status>'. */
+  record Device(String deviceId, String name) implements CounterCell {
+    @Override
+    public Object partition() {
+      return deviceId;
+    }
+  }
+}

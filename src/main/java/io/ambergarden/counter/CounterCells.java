@@ -1,0 +1,44 @@
+package io.ambergarden.counter;
+
+import io.ambergarden.event.Event;
+import io.ambergarden.write.RowKeys;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The counter increments (each +1) of one event. */
+public final class CounterCells {
+  public static final String ALL = "all";
+  public static final String CODE = "code";
+  public static final String STATUS = "status";
+  public static final String TOTAL = "total";
+  public static final String STATUS_PREFIX = "status:";
+
+  private CounterCells() {
+  }
+
+  public static LocalDate utcDay(long tsMillis) {
+    return LocalDate.ofInstant(Instant.ofEpochMilli(tsMillis), ZoneOffset.UTC);
+  }
+
+  public static List<CounterCell> of(Event e, int shards) {
+    List<CounterCell> cells = new ArrayList<>(5);
+    LocalDate day = utcDay(e.ts());
+    // shard by device: spreads a day over the shards and keeps one event's cells in one partition
+    int shard = RowKeys.salt(e.deviceId(), shards);
+    cells.add(new CounterCell.Day(day, shard, ALL, ""));
+    if (e.code() != null) {
+      cells.add(new CounterCell.Day(day, shard, CODE, Integer.toString(e.code())));
+    }
+    if (e.status() != null) {
+      cells.add(new CounterCell.Day(day, shard, STATUS, e.status()));
+    }
+    cells.add(new CounterCell.Device(e.deviceId(), TOTAL));
+    if (e.status() != null) {
+      cells.add(new CounterCell.Device(e.deviceId(), STATUS_PREFIX + e.status()));
+    }
+    return cells;
+  }
+}

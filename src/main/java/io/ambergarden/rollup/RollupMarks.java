@@ -1,0 +1,59 @@
+package io.ambergarden.rollup;
+
+import io.ambergarden.event.Event;
+import io.ambergarden.write.RowKeys;
+import io.ambergarden.write.TimeBuckets;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Where "(device, hour) needs a recompute" is filed. A mark is due when its hour has closed plus the grace
+ * period, or now for a late event of an hour already closed; it goes into the mark bucket holding that due
+ * time. Buckets are processed only after they end plus a safety margin, so a mark is never filed into a
+ * bucket that was already processed.
+ */
+public final class RollupMarks {
+  public static final long HOUR = 3_600_000L;
+
+  public record Mark(int shard, long dueBucket, long hour, String deviceId) {
+  }
+
+  private final Duration grace;
+  private final long bucketMillis;
+  private final int shards;
+
+  public RollupMarks(Duration grace, Duration bucket, int shards) {
+    this.grace = grace;
+    this.bucketMillis = bucket.toMillis();
+    this.shards = shards;
+  }
+
+  public long bucketMillis() {
+    return bucketMillis;
+  }
+
+  public long bucketOf(long millis) {
+    return Math.floorDiv(millis, bucketMillis) * bucketMillis;
+  }
+
+  public int shardOf(String deviceId) {
+    return RowKeys.salt(deviceId, shards);
+  }
+
+  public Set<Mark> of(List<Event> events, long now) {
+    Set<Mark> marks = new LinkedHashSet<>();
+    for (Event e : events) {
+      long hour = TimeBuckets.hourOf(e.ts());
+      long due = Math.max(now, hour + HOUR + grace.toMillis());
+      marks.add(new Mark(shardOf(e.deviceId()), bucketOf(due), hour, e.deviceId()));
+    }
+    return marks;
+  }
+
+  /** True when a bucket may be processed: it ended at least {@code safety} ago. */
+  public boolean processable(long dueBucket, long now, Duration safety) {
+    return dueBucket + bucketMillis + safety.toMillis() <= now;
+  }
+}

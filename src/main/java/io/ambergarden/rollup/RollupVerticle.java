@@ -1,0 +1,231 @@
+package io.ambergarden.rollup;
+
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.Statement;
+import io.ambergarden.cassandra.CassandraClients;
+import io.ambergarden.config.AmberConfig;
+import io.ambergarden.counter.CounterCells;
+import io.ambergarden.write.RowKeys;
+import io.ambergarden.write.TimeBuckets;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.cassandra.CassandraClient;
+import io.vertx.cassandra.ResultSet;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Exact hourly rollups. Every scan it renews or takes its fair share of rollup shard leases, then, per
+ * owned shard, processes the mark buckets that are due: each marked (device, hour) is recomputed from
+ * detail and overwritten (idempotent), then the shard's done_until advances, guarded by the lease.
+ */
+public final class RollupVerticle extends VerticleBase {
+  private static final Logger LOG = LoggerFactory.getLogger(RollupVerticle.class);
+  private static final int MAX_BUCKETS_PER_SCAN = 120;
+
+  private final AmberConfig config;
+  private final AmberConfig.Rollups cfg;
+  private final String instanceId;
+  private final MeterRegistry registry;
+  private final RollupMarks marks;
+  private final TimeBuckets detailBuckets;
+  private CassandraClient client;
+  private PreparedStatement createShard;
+  private PreparedStatement readShards;
+  private PreparedStatement acquire;
+  private PreparedStatement renew;
+  private PreparedStatement release;
+  private PreparedStatement advance;
+  private PreparedStatement readMarks;
+  private PreparedStatement readDetail;
+  private PreparedStatement writeRollup;
+  private long timer = -1;
+  private boolean scanning;
+  private boolean stopping;
+  private Counter recomputes;
+
+  public RollupVerticle(AmberConfig config, String instanceId, MeterRegistry registry) {
+    this.config = config;
+    this.cfg = config.rollups();
+    this.instanceId = instanceId;
+    this.registry = registry;
+    this.marks = new RollupMarks(cfg.grace(), cfg.markBucket(), cfg.shards());
+    this.detailBuckets = new TimeBuckets(config.cassandra().bucket().length);
+  }
+
+  @Override
+  public Future<?> start() {
+    client = CassandraClients.shared(vertx, config.cassandra());
+    recomputes = Counter.builder("amber.rollup.recomputes").description("(device, hour) rollups recomputed")
+        .register(registry);
+    String ks = config.cassandra().keyspace();
+    return Future.all(List.of(
+            client.prepare("INSERT INTO " + ks + ".rollup_shards (shard, owner, lease_until, done_until)"
+                + " VALUES (?, '', ?, ?) IF NOT EXISTS"),
+            client.prepare("SELECT shard, owner, lease_until, done_until FROM " + ks + ".rollup_shards WHERE shard IN ?"),
+            client.prepare("UPDATE " + ks + ".rollup_shards SET owner = ?, lease_until = ? WHERE shard = ?"
+                + " IF lease_until = ?"),
+            client.prepare("UPDATE " + ks + ".rollup_shards SET lease_until = ? WHERE shard = ? IF owner = ?"),
+            client.prepare("UPDATE " + ks + ".rollup_shards SET lease_until = ? WHERE shard = ? IF owner = ?"),
+            client.prepare("UPDATE " + ks + ".rollup_shards SET done_until = ? WHERE shard = ? IF owner = ?"),
+            client.prepare("SELECT hour, device_id FROM " + ks + ".rollup_marks WHERE shard = ? AND due_bucket = ?"),
+            client.prepare("SELECT metrics FROM " + ks + ".events_by_device WHERE device_id = ? AND bucket = ?"
+                + " AND ts >= ? AND ts < ?"),
+            client.prepare("INSERT INTO " + ks + ".rollups_by_device (device_id, day, hour, metric, count, min, max, sum,"
+                + " computed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) USING TTL ?")))
+        .compose(all -> {
+          createShard = all.resultAt(0);
+          readShards = all.resultAt(1);
+          acquire = all.resultAt(2);
+          renew = all.resultAt(3);
+          release = all.resultAt(4);
+          advance = all.resultAt(5);
+          readMarks = all.resultAt(6);
+          readDetail = all.resultAt(7);
+          writeRollup = all.resultAt(8);
+          long initialDone = marks.bucketOf(System.currentTimeMillis()) - marks.bucketMillis();
+          List<Future<?>> creates = new ArrayList<>();
+          for (int s = 0; s < cfg.shards(); s++) {
+            creates.add(client.execute(createShard.bind(s, Instant.EPOCH, Instant.ofEpochMilli(initialDone))));
+          }
+          return Future.all(creates);
+        })
+        .onSuccess(v -> timer = vertx.setPeriodic(cfg.scanInterval().toMillis(), id -> scan()));
+  }
+
+  /** Gives the leases back so another instance takes the shards over at once instead of after the TTL. */
+  @Override
+  public Future<?> stop() {
+    stopping = true;
+    vertx.cancelTimer(timer);
+    if (readShards == null) {
+      return Future.succeededFuture();
+    }
+    return shards().compose(rows -> Future.join(rows.stream().filter(r -> instanceId.equals(r.owner()))
+            .map(r -> (Future<?>) client.execute(release.bind(Instant.EPOCH, r.shard(), instanceId))).toList()))
+        .otherwiseEmpty();
+  }
+
+  private void scan() {
+    if (scanning || stopping) {
+      return;
+    }
+    scanning = true;
+    scanOnce().onComplete(ar -> {
+      scanning = false;
+      if (ar.failed()) {
+        LOG.warn("rollup scan failed (retried next scan): {}", ar.cause().toString());
+      }
+    });
+  }
+
+  Future<Void> scanOnce() {
+    long now = System.currentTimeMillis();
+    Instant leaseUntil = Instant.ofEpochMilli(now + cfg.leaseTtl().toMillis());
+    return shards().compose(rows -> {
+      LeasePlanner.Plan plan = LeasePlanner.plan(rows, instanceId, now);
+      List<Future<LeasePlanner.Shard>> owned = new ArrayList<>();
+      for (LeasePlanner.Shard s : plan.renew()) {
+        owned.add(lwt(renew.bind(leaseUntil, s.shard(), instanceId)).map(ok -> ok ? s : null));
+      }
+      for (LeasePlanner.Shard s : plan.acquire()) {
+        owned.add(lwt(acquire.bind(instanceId, leaseUntil, s.shard(), Instant.ofEpochMilli(s.leaseUntil())))
+            .map(ok -> ok ? s : null));
+      }
+      for (LeasePlanner.Shard s : plan.release()) {
+        lwt(release.bind(Instant.EPOCH, s.shard(), instanceId));
+      }
+      return Future.join(owned).map(cf -> owned.stream().map(Future::result).filter(s -> s != null).toList());
+    }).compose(mine -> {
+      Future<Void> chain = Future.succeededFuture();
+      for (LeasePlanner.Shard s : mine) {
+        chain = chain.compose(v -> processShard(s.shard(), s.doneUntil(), 0));
+      }
+      return chain;
+    });
+  }
+
+  private Future<List<LeasePlanner.Shard>> shards() {
+    List<Integer> ids = IntStream.range(0, cfg.shards()).boxed().toList();
+    return client.executeWithFullFetch(readShards.bind(ids).setIdempotent(true)).map(rows -> rows.stream()
+        .map(r -> new LeasePlanner.Shard(r.getInt(0), r.getString(1), millis(r.getInstant(2)), millis(r.getInstant(3))))
+        .toList());
+  }
+
+  private static long millis(Instant i) {
+    return i == null ? 0 : i.toEpochMilli();
+  }
+
+  private Future<Boolean> lwt(Statement<?> s) {
+    return client.execute(s).map(ResultSet::wasApplied);
+  }
+
+  private Future<Void> processShard(int shard, long doneUntil, int processed) {
+    long now = System.currentTimeMillis();
+    if (stopping || processed >= MAX_BUCKETS_PER_SCAN || !marks.processable(doneUntil, now, cfg.markSafety())) {
+      return Future.succeededFuture();
+    }
+    long next = doneUntil + marks.bucketMillis();
+    return processBucket(shard, doneUntil)
+        .compose(v -> lwt(advance.bind(Instant.ofEpochMilli(next), shard, instanceId)))
+        .compose(stillOwner -> stillOwner ? processShard(shard, next, processed + 1) : Future.succeededFuture());
+  }
+
+  private Future<Void> processBucket(int shard, long bucket) {
+    Statement<?> q = readMarks.bind(shard, Instant.ofEpochMilli(bucket)).setIdempotent(true)
+        .setExecutionProfileName(CassandraClients.READ_PROFILE).setPageSize(500);
+    return client.execute(q).compose(this::processPage);
+  }
+
+  private Future<Void> processPage(ResultSet rs) {
+    List<Row> rows = new ArrayList<>();
+    rs.currentPage().forEach(rows::add);
+    Future<Void> page = recomputeAll(rows, 0);
+    return page.compose(v -> rs.hasMorePages() ? rs.fetchNextPage().compose(this::processPage) : Future.succeededFuture());
+  }
+
+  /** Recomputes rows in groups of max-concurrent-recomputes. */
+  private Future<Void> recomputeAll(List<Row> rows, int from) {
+    if (from >= rows.size()) {
+      return Future.succeededFuture();
+    }
+    int to = Math.min(rows.size(), from + cfg.maxConcurrentRecomputes());
+    List<Future<?>> group = new ArrayList<>();
+    for (Row r : rows.subList(from, to)) {
+      group.add(recompute(r.getString(1), r.getInstant(0).toEpochMilli()));
+    }
+    return Future.all(group).compose(v -> recomputeAll(rows, to));
+  }
+
+  /** Recomputes one (device, hour) from detail and overwrites its rollup rows. */
+  public Future<Void> recompute(String deviceId, long hour) {
+    Statement<?> q = readDetail.bind(deviceId, Instant.ofEpochMilli(detailBuckets.bucketOf(hour)),
+            Instant.ofEpochMilli(hour), Instant.ofEpochMilli(hour + RollupMarks.HOUR))
+        .setIdempotent(true).setExecutionProfileName(CassandraClients.READ_PROFILE);
+    return client.executeWithFullFetch(q).compose(rows -> {
+      RollupAggregator agg = new RollupAggregator();
+      for (Row r : rows) {
+        Map<String, Double> m = r.getMap(0, String.class, Double.class);
+        if (m != null) {
+          agg.add(m);
+        }
+      }
+      long now = System.currentTimeMillis();
+      int ttl = RowKeys.ttlSeconds(hour + RollupMarks.HOUR, now, config.events().retention());
+      List<Future<?>> writes = new ArrayList<>();
+      agg.result().forEach((metric, st) -> writes.add(client.execute(writeRollup.bind(deviceId,
+              CounterCells.utcDay(hour), Instant.ofEpochMilli(hour), metric, st.count(), st.min(), st.max(), st.sum(),
+              Instant.ofEpochMilli(now), ttl).setIdempotent(true))));
+      recomputes.increment();
+      return Future.all(writes).mapEmpty();
+    });
+  }
+}
