@@ -1,0 +1,927 @@
+package io.ambergarden.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ambergarden.config.AmberConfig;
+import io.ambergarden.config.ConfigLoader;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.DuplicateKeyException;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.representer.Representer;
+
+/**
+ * Static checks of the manifests under k8s/: strict parsing, known kinds and fields, the restricted security
+ * profile of the Deployment, its environment against the application's config keys, the Strimzi and K8ssandra
+ * resources, and that every policy object selects the Deployment's pods.
+ *
+ * <p>Each check is a function that returns a list of problems. The real manifests must give none, and the
+ * {@code ...Catches...} tests break a fresh copy of a manifest and assert that the same function reports it,
+ * so no check can pass vacuously.
+ */
+class K8sManifestsTest {
+  private static final Path K8S = Path.of("k8s");
+  private static final Path PROPERTIES = Path.of("conf/amber.properties");
+  private static final Path MAIN_CLASS = Path.of("src/main/java/io/ambergarden/AmberGarden.java");
+  /** What the brief of these checks says to assume when nothing says how long the app takes to stop. */
+  private static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
+
+  private static final Set<String> KNOWN_KINDS = Set.of(
+      "v1/Namespace", "v1/ConfigMap", "v1/Secret", "v1/Service",
+      "apps/v1/Deployment",
+      "autoscaling/v2/HorizontalPodAutoscaler",
+      "policy/v1/PodDisruptionBudget",
+      "networking.k8s.io/v1/NetworkPolicy",
+      "kafka.strimzi.io/v1beta2/Kafka", "kafka.strimzi.io/v1beta2/KafkaNodePool", "kafka.strimzi.io/v1beta2/KafkaTopic",
+      "k8ssandra.io/v1alpha1/K8ssandraCluster");
+
+  // ---- field allow-lists of the core kinds (from the Kubernetes API reference, trimmed to stable fields) ----
+
+  private static final Set<String> OBJECT_FIELDS = Set.of("apiVersion", "kind", "metadata", "spec");
+  private static final Map<String, Set<String>> TOP_LEVEL_FIELDS = Map.of(
+      "ConfigMap", Set.of("apiVersion", "kind", "metadata", "data", "binaryData", "immutable"),
+      "Secret", Set.of("apiVersion", "kind", "metadata", "data", "stringData", "type", "immutable"));
+  private static final Set<String> METADATA_FIELDS = Set.of("name", "namespace", "labels", "annotations",
+      "generateName", "finalizers", "ownerReferences");
+  private static final Map<String, Set<String>> SPEC_FIELDS = Map.of(
+      "Namespace", Set.of("finalizers"),
+      "Deployment", Set.of("replicas", "selector", "template", "strategy", "minReadySeconds",
+          "revisionHistoryLimit", "progressDeadlineSeconds", "paused"),
+      "Service", Set.of("selector", "ports", "type", "clusterIP", "clusterIPs", "externalIPs", "externalName",
+          "externalTrafficPolicy", "internalTrafficPolicy", "healthCheckNodePort", "ipFamilies", "ipFamilyPolicy",
+          "loadBalancerClass", "loadBalancerIP", "loadBalancerSourceRanges", "publishNotReadyAddresses",
+          "sessionAffinity", "sessionAffinityConfig", "allocateLoadBalancerNodePorts", "trafficDistribution"),
+      "HorizontalPodAutoscaler", Set.of("scaleTargetRef", "minReplicas", "maxReplicas", "metrics", "behavior"),
+      "PodDisruptionBudget", Set.of("minAvailable", "maxUnavailable", "selector", "unhealthyPodEvictionPolicy"),
+      "NetworkPolicy", Set.of("podSelector", "policyTypes", "ingress", "egress"));
+  private static final Set<String> POD_TEMPLATE_FIELDS = Set.of("metadata", "spec");
+  private static final Set<String> POD_SPEC_FIELDS = Set.of("containers", "initContainers", "ephemeralContainers",
+      "volumes", "securityContext", "serviceAccountName", "serviceAccount", "automountServiceAccountToken",
+      "terminationGracePeriodSeconds", "activeDeadlineSeconds", "affinity", "nodeSelector", "nodeName",
+      "tolerations", "topologySpreadConstraints", "priorityClassName", "priority", "imagePullSecrets", "dnsPolicy",
+      "dnsConfig", "hostname", "subdomain", "hostNetwork", "hostPID", "hostIPC", "hostUsers",
+      "shareProcessNamespace", "restartPolicy", "schedulerName", "runtimeClassName", "enableServiceLinks",
+      "preemptionPolicy", "overhead", "readinessGates", "setHostnameAsFQDN", "os", "hostAliases",
+      "schedulingGates", "resourceClaims");
+  private static final Set<String> CONTAINER_FIELDS = Set.of("name", "image", "imagePullPolicy", "command", "args",
+      "workingDir", "ports", "env", "envFrom", "resources", "resizePolicy", "restartPolicy", "volumeMounts",
+      "volumeDevices", "livenessProbe", "readinessProbe", "startupProbe", "lifecycle", "terminationMessagePath",
+      "terminationMessagePolicy", "securityContext", "stdin", "stdinOnce", "tty");
+  private static final Set<String> POD_SECURITY_FIELDS = Set.of("fsGroup", "fsGroupChangePolicy", "runAsGroup",
+      "runAsNonRoot", "runAsUser", "seLinuxOptions", "seccompProfile", "appArmorProfile", "supplementalGroups",
+      "supplementalGroupsPolicy", "sysctls", "windowsOptions", "seLinuxChangePolicy");
+  private static final Set<String> CONTAINER_SECURITY_FIELDS = Set.of("allowPrivilegeEscalation", "capabilities",
+      "privileged", "procMount", "readOnlyRootFilesystem", "runAsGroup", "runAsNonRoot", "runAsUser",
+      "seLinuxOptions", "seccompProfile", "appArmorProfile", "windowsOptions");
+  private static final Set<String> PROBE_FIELDS = Set.of("httpGet", "tcpSocket", "exec", "grpc",
+      "initialDelaySeconds", "periodSeconds", "timeoutSeconds", "successThreshold", "failureThreshold",
+      "terminationGracePeriodSeconds");
+  private static final Set<String> LIFECYCLE_FIELDS = Set.of("postStart", "preStop");
+  private static final Set<String> HANDLER_FIELDS = Set.of("exec", "httpGet", "tcpSocket", "sleep");
+
+  /** One YAML document of one manifest file. */
+  record Doc(Path file, int index, Map<String, Object> body) {
+    String kind() {
+      return str(body.get("kind"));
+    }
+
+    String apiVersion() {
+      return str(body.get("apiVersion"));
+    }
+
+    String name() {
+      return str(at(body, "metadata", "name"));
+    }
+
+    String where() {
+      return file + "#" + index + " (" + kind() + " " + name() + ")";
+    }
+  }
+
+  // =================================================== tests ===================================================
+
+  @Test
+  void everyManifestParsesStrictlyWithAKnownKindAndKnownFields() throws IOException {
+    List<Doc> docs = loadAll();
+    try (Stream<Path> files = Files.walk(K8S)) {
+      List<Path> others = files.filter(Files::isRegularFile).filter(p -> !p.toString().endsWith(".yaml")).toList();
+      assertThat(others).as("files under k8s/ that this test would not read").isEmpty();
+    }
+    assertThat(docs).extracting(d -> d.apiVersion() + "/" + d.kind()).containsAll(KNOWN_KINDS);
+    for (Doc d : docs) {
+      assertThat(structureProblems(d)).as(d.where()).isEmpty();
+    }
+    Set<String> ids = new TreeSet<>();
+    for (Doc d : docs) {
+      String id = d.kind() + "/" + str(at(d.body(), "metadata", "namespace")) + "/" + d.name();
+      assertThat(ids.add(id)).as("declared twice: %s", id).isTrue();
+    }
+  }
+
+  @Test
+  void strictParsingCatchesDuplicateKeysNonMappingsUnknownKindsAndTypos() {
+    assertThatThrownBy(() -> parseStrict("apiVersion: v1\nkind: ConfigMap\nkind: Secret\nmetadata: {name: x}\n", "dup"))
+        .hasMessageContaining("dup document 0").hasCauseInstanceOf(DuplicateKeyException.class);
+    assertThatThrownBy(() -> parseStrict("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\n- a list\n", "list"))
+        .hasMessageContaining("not a mapping");
+    assertThatThrownBy(() -> parseStrict("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\n", "empty"))
+        .hasMessageContaining("not a mapping");
+
+    assertThat(structureProblems(doc("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"))).isEmpty();
+    assertThat(structureProblems(doc("kind: ConfigMap\nmetadata: {name: x}\n"))).anyMatch(p -> p.contains("apiVersion"));
+    assertThat(structureProblems(doc("apiVersion: v1\nkind: ConfigMap\nmetadata: {}\n"))).anyMatch(p -> p.contains("metadata.name"));
+    assertThat(structureProblems(doc("apiVersion: apps/v1beta1\nkind: Deployment\nmetadata: {name: x}\n")))
+        .anyMatch(p -> p.contains("unknown kind"));
+    assertThat(structureProblems(doc("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndatas: {}\n")))
+        .anyMatch(p -> p.contains("datas"));
+
+    Doc deployment = fresh("Deployment");
+    assertThat(structureProblems(deployment)).isEmpty();
+    map(deployment.body().get("spec")).put("replcias", 3);
+    assertThat(structureProblems(deployment)).anyMatch(p -> p.contains("replcias"));
+    Doc pod = fresh("Deployment");
+    map(at(pod.body(), "spec", "template", "spec")).put("automountServiceAccountTokn", false);
+    assertThat(structureProblems(pod)).anyMatch(p -> p.contains("automountServiceAccountTokn"));
+    Doc container = fresh("Deployment");
+    firstContainer(container.body()).put("readinesProbe", Map.of());
+    assertThat(structureProblems(container)).anyMatch(p -> p.contains("readinesProbe"));
+    Doc security = fresh("Deployment");
+    map(firstContainer(security.body()).get("securityContext")).put("readOnlyRootFileSystem", true);
+    assertThat(structureProblems(security)).anyMatch(p -> p.contains("readOnlyRootFileSystem"));
+    Doc hpa = fresh("HorizontalPodAutoscaler");
+    map(hpa.body().get("spec")).put("minReplica", 2);
+    assertThat(structureProblems(hpa)).anyMatch(p -> p.contains("minReplica"));
+  }
+
+  @Test
+  void deploymentFollowsTheRestrictedProfileAndOutlivesTheShutdown() throws IOException {
+    Duration shutdown = appShutdownGrace();
+    assertThat(shutdown).isPositive();
+    assertThat(deploymentProblems(fresh("Deployment").body(), shutdown)).isEmpty();
+  }
+
+  @Test
+  void deploymentChecksCatchEachWeakening() {
+    Duration shutdown = Duration.ofSeconds(30);
+    expectDeploymentProblem(d -> map(d.get("spec")).put("replicas", 1), shutdown, "replicas");
+    expectDeploymentProblem(d -> podSpec(d).put("automountServiceAccountToken", true), shutdown, "automountServiceAccountToken");
+    expectDeploymentProblem(d -> podSpec(d).remove("automountServiceAccountToken"), shutdown, "automountServiceAccountToken");
+    expectDeploymentProblem(d -> map(podSpec(d).get("securityContext")).put("runAsNonRoot", false), shutdown, "runAsNonRoot");
+    expectDeploymentProblem(d -> map(podSpec(d).get("securityContext")).remove("seccompProfile"), shutdown, "seccompProfile");
+    expectDeploymentProblem(d -> map(map(podSpec(d).get("securityContext")).get("seccompProfile")).put("type", "Unconfined"),
+        shutdown, "seccompProfile");
+    expectDeploymentProblem(d -> containerSecurity(d).put("allowPrivilegeEscalation", true), shutdown, "allowPrivilegeEscalation");
+    expectDeploymentProblem(d -> containerSecurity(d).remove("readOnlyRootFilesystem"), shutdown, "readOnlyRootFilesystem");
+    expectDeploymentProblem(d -> map(containerSecurity(d).get("capabilities")).put("drop", List.of("NET_RAW")), shutdown, "ALL");
+    expectDeploymentProblem(d -> map(map(firstContainer(d).get("resources")).get("limits")).remove("memory"), shutdown, "limits.memory");
+    expectDeploymentProblem(d -> map(map(firstContainer(d).get("resources")).get("requests")).remove("cpu"), shutdown, "requests.cpu");
+    expectDeploymentProblem(d -> map(at(firstContainer(d), "livenessProbe", "httpGet")).put("path", "/health/ready"), shutdown, "livenessProbe");
+    expectDeploymentProblem(d -> firstContainer(d).remove("readinessProbe"), shutdown, "readinessProbe");
+    expectDeploymentProblem(d -> map(firstContainer(d).get("lifecycle")).remove("preStop"), shutdown, "preStop");
+    expectDeploymentProblem(d -> list(firstContainer(d).get("volumeMounts")).clear(), shutdown, "/tmp");
+    expectDeploymentProblem(d -> list(podSpec(d).get("volumes")).set(0, Map.of("name", "tmp", "hostPath", Map.of("path", "/t"))),
+        shutdown, "emptyDir");
+    expectDeploymentProblem(d -> podSpec(d).remove("terminationGracePeriodSeconds"), shutdown, "terminationGracePeriodSeconds");
+    expectDeploymentProblem(d -> { }, Duration.ofSeconds(300), "terminationGracePeriodSeconds");
+  }
+
+  @Test
+  void shutdownDurationsParse() {
+    assertThat(parseDuration("30s")).isEqualTo(Duration.ofSeconds(30));
+    assertThat(parseDuration("500ms")).isEqualTo(Duration.ofMillis(500));
+    assertThat(parseDuration("2m")).isEqualTo(Duration.ofMinutes(2));
+    assertThat(parseDuration(" 1h ")).isEqualTo(Duration.ofHours(1));
+    assertThatThrownBy(() -> parseDuration("30")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> parseDuration("thirty s")).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void deploymentEnvironmentUsesOnlyKnownConfigKeysAndSecretRefs() {
+    List<Doc> docs = loadAll();
+    assertThat(envProblems(docs)).isEmpty();
+
+    // and the application accepts that environment as a whole (values validated, unknown AMBER_* rejected)
+    Map<String, String> env = deploymentEnvironment(docs);
+    assertThat(env).containsKeys("AMBER_CASSANDRA_CONTACT_POINTS", "AMBER_KAFKA_BOOTSTRAP_SERVERS",
+        "AMBER_CASSANDRA_USERNAME", "AMBER_CASSANDRA_PASSWORD");
+    AmberConfig config = ConfigLoader.load(env, new Properties(), Map.of());
+    assertThat(config.ingest().mode()).isEqualTo(AmberConfig.IngestMode.KAFKA);
+    assertThat(config.kafka().createTopics()).as("topics come from KafkaTopic resources").isFalse();
+    assertThat(config.cassandra().replication()).startsWith("{'class': 'NetworkTopologyStrategy'");
+  }
+
+  @Test
+  void environmentChecksCatchUnknownNamesAndLiteralSecrets() {
+    expectEnvProblem(docs -> env(docs).add(new LinkedHashMap<>(Map.of("name", "AMBER_KAFKA_BOOTSTRAP_SERVER", "value", "x"))),
+        "AMBER_KAFKA_BOOTSTRAP_SERVER");
+    expectEnvProblem(docs -> env(docs).add(new LinkedHashMap<>(Map.of("name", "AMBER_LOCALRT_DIR", "value", "/x"))),
+        "AMBER_LOCALRT_DIR");
+    expectEnvProblem(docs -> map(find(docs, "ConfigMap").body().get("data")).put("AMBER_LOG_FROMAT", "json"), "AMBER_LOG_FROMAT");
+    expectEnvProblem(docs -> env(docs).stream().map(K8sManifestsTest::map)
+        .filter(e -> e.get("name").equals("AMBER_CASSANDRA_PASSWORD"))
+        .forEach(e -> {
+          e.remove("valueFrom");
+          e.put("value", "hunter2");
+        }), "AMBER_CASSANDRA_PASSWORD");
+    expectEnvProblem(docs -> map(find(docs, "ConfigMap").body().get("data")).put("AMBER_CASSANDRA_USERNAME", "amber"),
+        "AMBER_CASSANDRA_USERNAME");
+    expectEnvProblem(docs -> env(docs).stream().map(K8sManifestsTest::map)
+        .filter(e -> e.get("name").equals("AMBER_CASSANDRA_PASSWORD"))
+        .forEach(e -> map(at(e, "valueFrom", "secretKeyRef")).put("key", "cassandra-pasword")), "cassandra-pasword");
+    expectEnvProblem(docs -> docs.removeIf(d -> d.kind().equals("ConfigMap")), "ConfigMap");
+  }
+
+  @Test
+  void strimziAndK8ssandraResourcesMatchTheApplication() {
+    List<Doc> docs = loadAll();
+    assertThat(engineProblems(docs)).isEmpty();
+    assertThat(docs).filteredOn(d -> d.kind().equals("KafkaTopic")).extracting(Doc::name)
+        .contains("amber.events", "amber.events.dlq");
+    assertThat(docs).filteredOn(d -> d.kind().equals("K8ssandraCluster")).isNotEmpty();
+    assertThat(str(at(find(docs, "ConfigMap").body(), "data", "AMBER_CASSANDRA_REPLICATION")))
+        .startsWith("NetworkTopologyStrategy");
+  }
+
+  @Test
+  void engineChecksCatchMissingTopicsSettingsAndMismatches() {
+    expectEngineProblem(docs -> docs.removeIf(d -> d.kind().equals("KafkaTopic") && d.name().equals("amber.events.dlq")),
+        "amber.events.dlq");
+    expectEngineProblem(docs -> map(topic(docs, "amber.events").get("spec")).remove("partitions"), "partitions");
+    expectEngineProblem(docs -> map(at(topic(docs, "amber.events.dlq"), "spec", "config")).remove("retention.ms"), "retention.ms");
+    expectEngineProblem(docs -> map(at(topic(docs, "amber.events.dlq"), "spec", "config")).put("retention.ms", 3_600_000),
+        "DLQ retention");
+    expectEngineProblem(docs -> map(map(topic(docs, "amber.events").get("metadata")).get("labels")).put("strimzi.io/cluster", "other"),
+        "strimzi.io/cluster");
+    expectEngineProblem(docs -> map(topic(docs, "amber.events").get("spec")).put("replicas", 5), "replicas");
+    expectEngineProblem(docs -> map(find(docs, "HorizontalPodAutoscaler").body().get("spec")).put("maxReplicas", 30), "maxReplicas");
+    expectEngineProblem(docs -> docs.removeIf(d -> d.kind().equals("K8ssandraCluster")), "K8ssandraCluster");
+    expectEngineProblem(docs -> configData(docs).put("AMBER_CASSANDRA_REPLICATION", "SimpleStrategy:3"), "NetworkTopologyStrategy");
+    expectEngineProblem(docs -> configData(docs).put("AMBER_CASSANDRA_REPLICATION", "NetworkTopologyStrategy:dc2=3"), "dc2");
+    expectEngineProblem(docs -> configData(docs).put("AMBER_CASSANDRA_REPLICATION", "NetworkTopologyStrategy:dc1=5"), "size");
+    expectEngineProblem(docs -> configData(docs).put("AMBER_CASSANDRA_LOCAL_DATACENTER", "datacenter1"), "datacenter1");
+    expectEngineProblem(docs -> configData(docs).put("AMBER_KAFKA_BOOTSTRAP_SERVERS", "kafka:9092"), "AMBER_KAFKA_BOOTSTRAP_SERVERS");
+    expectEngineProblem(docs -> configData(docs).put("AMBER_CASSANDRA_CONTACT_POINTS", "cassandra:9042"), "AMBER_CASSANDRA_CONTACT_POINTS");
+  }
+
+  @Test
+  void serviceHpaPdbAndNetworkPolicySelectTheDeploymentsPods() {
+    assertThat(selectionProblems(loadAll())).isEmpty();
+  }
+
+  @Test
+  void selectionChecksCatchMismatchesAndMissingObjects() {
+    expectSelectionProblem(docs -> map(find(docs, "Service").body().get("spec")).put("selector", Map.of("app", "other")), "Service");
+    expectSelectionProblem(docs -> map(find(docs, "Service").body().get("spec")).put("selector", Map.of()), "Service");
+    expectSelectionProblem(docs -> map(at(find(docs, "PodDisruptionBudget").body(), "spec", "selector"))
+        .put("matchLabels", Map.of("app.kubernetes.io/name", "amber")), "PodDisruptionBudget");
+    expectSelectionProblem(docs -> map(at(find(docs, "NetworkPolicy").body(), "spec", "podSelector"))
+        .put("matchLabels", Map.of("tier", "web")), "NetworkPolicy");
+    expectSelectionProblem(docs -> map(at(find(docs, "HorizontalPodAutoscaler").body(), "spec", "scaleTargetRef"))
+        .put("name", "amber"), "HorizontalPodAutoscaler");
+    expectSelectionProblem(docs -> map(find(docs, "HorizontalPodAutoscaler").body().get("spec")).put("minReplicas", 1), "minReplicas");
+    expectSelectionProblem(docs -> map(find(docs, "PodDisruptionBudget").body().get("spec")).put("minAvailable", 2), "minAvailable");
+    expectSelectionProblem(docs -> docs.removeIf(d -> d.kind().equals("NetworkPolicy")), "NetworkPolicy");
+    expectSelectionProblem(docs -> docs.removeIf(d -> d.kind().equals("PodDisruptionBudget")), "PodDisruptionBudget");
+    expectSelectionProblem(docs -> list(at(find(docs, "Service").body(), "spec", "ports")).set(0,
+        Map.of("name", "http", "port", 80, "targetPort", "web")), "targetPort");
+    expectSelectionProblem(docs -> map(find(docs, "Deployment").body().get("metadata")).put("namespace", "default"),
+        "namespace");
+    expectSelectionProblem(docs -> list(at(find(docs, "NetworkPolicy").body(), "spec", "egress")).remove(0), "9042");
+  }
+
+  // ================================================== checks ==================================================
+
+  static List<String> structureProblems(Doc d) {
+    List<String> out = new ArrayList<>();
+    Map<String, Object> b = d.body();
+    if (!(b.get("apiVersion") instanceof String)) {
+      out.add("apiVersion missing or not a string");
+    }
+    if (!(b.get("kind") instanceof String)) {
+      out.add("kind missing or not a string");
+    }
+    if (!(b.get("metadata") instanceof Map<?, ?> md) || !(md.get("name") instanceof String n) || n.isBlank()) {
+      out.add("metadata.name missing");
+      return out;
+    }
+    if (!out.isEmpty()) {
+      return out;
+    }
+    String kind = d.kind();
+    if (!KNOWN_KINDS.contains(d.apiVersion() + "/" + kind)) {
+      out.add("unknown kind " + d.apiVersion() + "/" + kind);
+      return out;
+    }
+    unknownFields(out, "metadata", b.get("metadata"), METADATA_FIELDS);
+    if (TOP_LEVEL_FIELDS.containsKey(kind)) {
+      unknownFields(out, "", b, TOP_LEVEL_FIELDS.get(kind));
+    } else if (SPEC_FIELDS.containsKey(kind)) {
+      unknownFields(out, "", b, OBJECT_FIELDS);
+      unknownFields(out, "spec", b.get("spec"), SPEC_FIELDS.get(kind));
+    } else if (!(b.get("spec") instanceof Map)) {
+      out.add("custom resource without a spec mapping");
+    }
+    if (kind.equals("Deployment")) {
+      unknownFields(out, "spec.template", at(b, "spec", "template"), POD_TEMPLATE_FIELDS);
+      Object pod = at(b, "spec", "template", "spec");
+      unknownFields(out, "pod spec", pod, POD_SPEC_FIELDS);
+      unknownFields(out, "pod securityContext", at(pod, "securityContext"), POD_SECURITY_FIELDS);
+      for (String group : List.of("containers", "initContainers")) {
+        for (Object c : list(at(pod, group))) {
+          String where = group + "[" + at(c, "name") + "]";
+          unknownFields(out, where, c, CONTAINER_FIELDS);
+          unknownFields(out, where + ".securityContext", at(c, "securityContext"), CONTAINER_SECURITY_FIELDS);
+          for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
+            unknownFields(out, where + "." + probe, at(c, probe), PROBE_FIELDS);
+          }
+          unknownFields(out, where + ".lifecycle", at(c, "lifecycle"), LIFECYCLE_FIELDS);
+          for (String hook : LIFECYCLE_FIELDS) {
+            unknownFields(out, where + ".lifecycle." + hook, at(c, "lifecycle", hook), HANDLER_FIELDS);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  static List<String> deploymentProblems(Map<String, Object> dep, Duration shutdownGrace) {
+    List<String> out = new ArrayList<>();
+    if (!(at(dep, "spec", "replicas") instanceof Number r) || r.intValue() < 2) {
+      out.add("spec.replicas must be at least 2, is " + at(dep, "spec", "replicas"));
+    }
+    Map<String, Object> pod = map(at(dep, "spec", "template", "spec"));
+    if (!Boolean.FALSE.equals(pod.get("automountServiceAccountToken"))) {
+      out.add("automountServiceAccountToken must be false");
+    }
+    if (!Boolean.TRUE.equals(at(pod, "securityContext", "runAsNonRoot"))) {
+      out.add("pod securityContext.runAsNonRoot must be true");
+    }
+    if (!"RuntimeDefault".equals(at(pod, "securityContext", "seccompProfile", "type"))) {
+      out.add("pod securityContext.seccompProfile.type must be RuntimeDefault");
+    }
+    Set<String> emptyDirs = list(pod.get("volumes")).stream()
+        .filter(v -> map(v).get("emptyDir") instanceof Map).map(v -> str(at(v, "name"))).collect(Collectors.toSet());
+    List<Object> containers = list(pod.get("containers"));
+    if (containers.isEmpty()) {
+      out.add("no containers");
+    }
+    long longestPreStopSleep = 0;
+    for (Object c : containers) {
+      String n = "container " + at(c, "name") + ": ";
+      if (!Boolean.FALSE.equals(at(c, "securityContext", "allowPrivilegeEscalation"))) {
+        out.add(n + "allowPrivilegeEscalation must be false");
+      }
+      if (!Boolean.TRUE.equals(at(c, "securityContext", "readOnlyRootFilesystem"))) {
+        out.add(n + "readOnlyRootFilesystem must be true");
+      }
+      if (!list(at(c, "securityContext", "capabilities", "drop")).contains("ALL")) {
+        out.add(n + "capabilities.drop must contain ALL");
+      }
+      for (String bound : List.of("requests", "limits")) {
+        for (String resource : List.of("cpu", "memory")) {
+          Object v = at(c, "resources", bound, resource);
+          if (v == null || v.toString().isBlank()) {
+            out.add(n + "resources." + bound + "." + resource + " must be set");
+          }
+        }
+      }
+      if (!"/health/live".equals(at(c, "livenessProbe", "httpGet", "path"))) {
+        out.add(n + "livenessProbe must GET /health/live");
+      }
+      if (!"/health/ready".equals(at(c, "readinessProbe", "httpGet", "path"))) {
+        out.add(n + "readinessProbe must GET /health/ready");
+      }
+      Object preStop = at(c, "lifecycle", "preStop");
+      if (!(preStop instanceof Map<?, ?> p) || p.isEmpty()) {
+        out.add(n + "lifecycle.preStop must be set");
+      } else if (at(preStop, "sleep", "seconds") instanceof Number s) {
+        longestPreStopSleep = Math.max(longestPreStopSleep, s.longValue());
+      }
+      boolean tmp = list(at(c, "volumeMounts")).stream()
+          .anyMatch(m -> "/tmp".equals(at(m, "mountPath")) && emptyDirs.contains(str(at(m, "name"))));
+      if (!tmp) {
+        out.add(n + "needs an emptyDir volume mounted at /tmp (root filesystem is read-only)");
+      }
+    }
+    if (!(pod.get("terminationGracePeriodSeconds") instanceof Number grace)) {
+      out.add("terminationGracePeriodSeconds must be set");
+    } else {
+      // the kubelet counts the preStop hook against the grace period; SIGTERM only comes after it
+      long needed = shutdownGrace.toSeconds() + longestPreStopSleep;
+      if (grace.longValue() <= needed) {
+        out.add("terminationGracePeriodSeconds " + grace + " must exceed the app's shutdown grace "
+            + shutdownGrace + " plus the preStop sleep " + longestPreStopSleep + "s");
+      }
+    }
+    return out;
+  }
+
+  static List<String> envProblems(List<Doc> docs) {
+    List<String> out = new ArrayList<>();
+    Set<String> allowed = new TreeSet<>();
+    ConfigLoader.defaults().keySet().forEach(k -> allowed.add(ConfigLoader.envName(k)));
+    allowed.add("JAVA_TOOL_OPTIONS");
+    Map<String, Map<String, Object>> secrets = new HashMap<>();
+    for (Doc d : docs) {
+      if (d.kind().equals("Secret")) {
+        Map<String, Object> keys = new LinkedHashMap<>();
+        keys.putAll(map(d.body().getOrDefault("data", Map.of())));
+        keys.putAll(map(d.body().getOrDefault("stringData", Map.of())));
+        secrets.put(d.name(), keys);
+      }
+    }
+    Doc dep = find(docs, "Deployment");
+    for (Object c : list(at(dep.body(), "spec", "template", "spec", "containers"))) {
+      String n = "container " + at(c, "name") + ": ";
+      for (Object e : list(at(c, "env"))) {
+        String name = str(at(e, "name"));
+        if (!allowed.contains(name)) {
+          out.add(n + "env " + name + " is not a known config variable");
+        }
+        Object secretRef = at(e, "valueFrom", "secretKeyRef");
+        if (isSecretName(name)) {
+          if (at(e, "value") != null || !(secretRef instanceof Map)) {
+            out.add(n + "env " + name + " must come from a secretKeyRef, not a literal value");
+          }
+        }
+        if (secretRef instanceof Map) {
+          String secret = str(at(secretRef, "name"));
+          String key = str(at(secretRef, "key"));
+          if (!secrets.containsKey(secret)) {
+            out.add(n + "env " + name + " refers to Secret " + secret + ", which no manifest declares");
+          } else if (!secrets.get(secret).containsKey(key)) {
+            out.add(n + "env " + name + " refers to key " + key + ", which Secret " + secret + " lacks");
+          }
+        }
+      }
+      for (Object from : list(at(c, "envFrom"))) {
+        String prefix = Objects.toString(at(from, "prefix"), "");
+        if (at(from, "configMapRef") != null) {
+          String cm = str(at(from, "configMapRef", "name"));
+          Doc config = docs.stream().filter(d -> d.kind().equals("ConfigMap") && d.name().equals(cm)).findFirst().orElse(null);
+          if (config == null) {
+            out.add(n + "envFrom ConfigMap " + cm + " is not declared");
+            continue;
+          }
+          for (Map.Entry<String, Object> kv : map(config.body().getOrDefault("data", Map.of())).entrySet()) {
+            String name = prefix + kv.getKey();
+            if (!allowed.contains(name)) {
+              out.add(n + "ConfigMap " + cm + " key " + name + " is not a known config variable");
+            }
+            if (isSecretName(name)) {
+              out.add(n + "ConfigMap " + cm + " holds " + name + " in clear; use a secretKeyRef");
+            }
+          }
+        } else {
+          out.add(n + "envFrom other than configMapRef (" + from + ") is not checked; reference secrets one key at a time");
+        }
+      }
+    }
+    return out;
+  }
+
+  static List<String> engineProblems(List<Doc> docs) {
+    List<String> out = new ArrayList<>();
+    Properties props = appProperties();
+    Map<String, Doc> topics = new LinkedHashMap<>();
+    docs.stream().filter(d -> d.kind().equals("KafkaTopic")).forEach(d -> topics.put(d.name(), d));
+    Doc kafka = docs.stream().filter(d -> d.kind().equals("Kafka")).findFirst().orElse(null);
+    if (kafka == null) {
+      out.add("no Kafka resource");
+      return out;
+    }
+    int brokers = docs.stream().filter(d -> d.kind().equals("KafkaNodePool"))
+        .filter(d -> kafka.name().equals(at(d.body(), "metadata", "labels", "strimzi.io/cluster")))
+        .filter(d -> list(at(d.body(), "spec", "roles")).contains("broker"))
+        .mapToInt(d -> at(d.body(), "spec", "replicas") instanceof Number r ? r.intValue() : 0).sum();
+    if (brokers == 0) {
+      out.add("no KafkaNodePool with the broker role for Kafka " + kafka.name());
+    }
+    long eventsRetention = -1;
+    for (String topicKey : List.of("kafka.topic", "kafka.dlq-topic")) {
+      String name = props.getProperty(topicKey);
+      Doc t = topics.get(name);
+      if (t == null) {
+        out.add("no KafkaTopic " + name + " (" + topicKey + ")");
+        continue;
+      }
+      Map<String, Object> spec = map(t.body().get("spec"));
+      if (!kafka.name().equals(at(t.body(), "metadata", "labels", "strimzi.io/cluster"))) {
+        out.add("KafkaTopic " + name + " label strimzi.io/cluster must name Kafka " + kafka.name());
+      }
+      if (!Objects.equals(at(t.body(), "metadata", "namespace"), at(kafka.body(), "metadata", "namespace"))) {
+        out.add("KafkaTopic " + name + " must be in the namespace of Kafka " + kafka.name());
+      }
+      if (!(spec.get("partitions") instanceof Number p) || p.intValue() < 1) {
+        out.add("KafkaTopic " + name + " needs spec.partitions");
+      }
+      if (!(spec.get("replicas") instanceof Number r) || r.intValue() < 1 || r.intValue() > brokers) {
+        out.add("KafkaTopic " + name + " spec.replicas must be between 1 and the " + brokers + " brokers");
+      } else if (at(spec, "config", "min.insync.replicas") instanceof Number isr && isr.intValue() >= r.intValue()) {
+        out.add("KafkaTopic " + name + " min.insync.replicas must be below its replicas, or one broker down stops writes");
+      }
+      if (!(at(spec, "config", "retention.ms") instanceof Number retention) || retention.longValue() <= 0) {
+        out.add("KafkaTopic " + name + " needs config retention.ms");
+      } else if (topicKey.equals("kafka.topic")) {
+        eventsRetention = retention.longValue();
+      } else if (eventsRetention > 0 && retention.longValue() < eventsRetention) {
+        out.add("DLQ retention " + retention + " is shorter than the events topic's " + eventsRetention);
+      }
+    }
+    Doc hpa = docs.stream().filter(d -> d.kind().equals("HorizontalPodAutoscaler")).findFirst().orElse(null);
+    Doc events = topics.get(props.getProperty("kafka.topic"));
+    if (hpa != null && events != null && at(events.body(), "spec", "partitions") instanceof Number p
+        && at(hpa.body(), "spec", "maxReplicas") instanceof Number max && max.intValue() > p.intValue()) {
+      out.add("HPA maxReplicas " + max + " exceeds the " + p + " partitions of " + events.name()
+          + "; the extra consumers would sit idle");
+    }
+
+    Map<String, Object> data = map(find(docs, "ConfigMap").body().getOrDefault("data", Map.of()));
+    String listenerPort = list(at(kafka.body(), "spec", "kafka", "listeners")).stream()
+        .filter(l -> Boolean.FALSE.equals(at(l, "tls"))).map(l -> String.valueOf(at(l, "port"))).findFirst().orElse("?");
+    String bootstrap = kafka.name() + "-kafka-bootstrap." + at(kafka.body(), "metadata", "namespace") + ".svc:" + listenerPort;
+    if (!bootstrap.equals(data.get("AMBER_KAFKA_BOOTSTRAP_SERVERS"))) {
+      out.add("AMBER_KAFKA_BOOTSTRAP_SERVERS must be " + bootstrap + " (the Strimzi bootstrap service of the plain listener)");
+    }
+
+    Doc cassandra = docs.stream().filter(d -> d.kind().equals("K8ssandraCluster")).findFirst().orElse(null);
+    if (cassandra == null) {
+      out.add("no K8ssandraCluster resource");
+      return out;
+    }
+    Map<String, Integer> dcSizes = new LinkedHashMap<>();
+    for (Object dc : list(at(cassandra.body(), "spec", "cassandra", "datacenters"))) {
+      dcSizes.put(str(at(dc, "metadata", "name")), at(dc, "size") instanceof Number s ? s.intValue() : 0);
+    }
+    String replication = str(data.get("AMBER_CASSANDRA_REPLICATION"));
+    if (!replication.startsWith("NetworkTopologyStrategy:")) {
+      out.add("AMBER_CASSANDRA_REPLICATION must start with NetworkTopologyStrategy, is " + replication);
+    } else {
+      for (String part : replication.substring("NetworkTopologyStrategy:".length()).split(",")) {
+        String[] dcRf = part.trim().split("=");
+        Integer size = dcSizes.get(dcRf[0]);
+        if (size == null) {
+          out.add("replication names datacenter " + dcRf[0] + ", which K8ssandraCluster " + cassandra.name() + " lacks");
+        } else if (dcRf.length != 2 || Integer.parseInt(dcRf[1]) > size) {
+          out.add("replication " + part + " exceeds the size " + size + " of datacenter " + dcRf[0]);
+        }
+      }
+    }
+    String localDc = str(data.get("AMBER_CASSANDRA_LOCAL_DATACENTER"));
+    if (!dcSizes.containsKey(localDc)) {
+      out.add("AMBER_CASSANDRA_LOCAL_DATACENTER " + localDc + " is not a datacenter of " + cassandra.name() + ": " + dcSizes.keySet());
+    } else {
+      // cass-operator names the CQL service <cluster>-<dc>-service
+      String service = cassandra.name() + "-" + localDc + "-service." + at(cassandra.body(), "metadata", "namespace") + ".svc:9042";
+      if (!service.equals(data.get("AMBER_CASSANDRA_CONTACT_POINTS"))) {
+        out.add("AMBER_CASSANDRA_CONTACT_POINTS must be " + service);
+      }
+    }
+    return out;
+  }
+
+  static List<String> selectionProblems(List<Doc> docs) {
+    List<String> out = new ArrayList<>();
+    Doc dep = find(docs, "Deployment");
+    Map<String, Object> podLabels = map(at(dep.body(), "spec", "template", "metadata", "labels"));
+    String ns = str(at(dep.body(), "metadata", "namespace"));
+    Object depSelector = at(dep.body(), "spec", "selector", "matchLabels");
+    if (!selects(depSelector, podLabels)) {
+      out.add("Deployment selector does not match its own pod template labels");
+    }
+    Doc namespace = docs.stream().filter(d -> d.kind().equals("Namespace")).findFirst().orElse(null);
+    if (namespace == null || !namespace.name().equals(ns)) {
+      out.add("Deployment namespace " + ns + " is not the declared Namespace");
+    }
+    for (String kind : List.of("Service", "HorizontalPodAutoscaler", "PodDisruptionBudget", "NetworkPolicy", "ConfigMap", "Secret")) {
+      List<Doc> found = docs.stream().filter(d -> d.kind().equals(kind)).toList();
+      if (found.isEmpty()) {
+        out.add("no " + kind);
+      }
+      for (Doc d : found) {
+        if (!ns.equals(at(d.body(), "metadata", "namespace"))) {
+          out.add(kind + " " + d.name() + " is not in namespace " + ns);
+        }
+      }
+    }
+    Set<String> portNames = new TreeSet<>();
+    Set<String> portNumbers = new TreeSet<>();
+    for (Object c : list(at(dep.body(), "spec", "template", "spec", "containers"))) {
+      for (Object p : list(at(c, "ports"))) {
+        portNames.add(str(at(p, "name")));
+        portNumbers.add(String.valueOf(at(p, "containerPort")));
+      }
+    }
+    Integer minReplicas = null;
+    for (Doc d : docs) {
+      Map<String, Object> spec = map(d.body().getOrDefault("spec", Map.of()));
+      switch (d.kind()) {
+        case "Service" -> {
+          if (!selects(spec.get("selector"), podLabels)) {
+            out.add("Service " + d.name() + " selector " + spec.get("selector") + " does not select pods " + podLabels);
+          }
+          for (Object p : list(spec.get("ports"))) {
+            String target = String.valueOf(at(p, "targetPort"));
+            if (!portNames.contains(target) && !portNumbers.contains(target)) {
+              out.add("Service " + d.name() + " targetPort " + target + " is no container port " + portNames + portNumbers);
+            }
+          }
+        }
+        case "PodDisruptionBudget" -> {
+          if (!selects(at(spec, "selector", "matchLabels"), podLabels)) {
+            out.add("PodDisruptionBudget " + d.name() + " does not select pods " + podLabels);
+          }
+        }
+        case "NetworkPolicy" -> {
+          if (!selects(at(spec, "podSelector", "matchLabels"), podLabels)) {
+            out.add("NetworkPolicy " + d.name() + " does not select pods " + podLabels);
+          }
+        }
+        case "HorizontalPodAutoscaler" -> {
+          Object target = spec.get("scaleTargetRef");
+          if (!"apps/v1".equals(at(target, "apiVersion")) || !"Deployment".equals(at(target, "kind"))
+              || !dep.name().equals(at(target, "name"))) {
+            out.add("HorizontalPodAutoscaler " + d.name() + " does not target Deployment " + dep.name());
+          }
+          if (!(spec.get("minReplicas") instanceof Number min) || min.intValue() < 2) {
+            out.add("HorizontalPodAutoscaler " + d.name() + " minReplicas must be at least 2");
+          } else {
+            minReplicas = min.intValue();
+          }
+        }
+        default -> {
+        }
+      }
+    }
+    for (Doc pdb : docs.stream().filter(d -> d.kind().equals("PodDisruptionBudget")).toList()) {
+      if (minReplicas != null && at(pdb.body(), "spec", "minAvailable") instanceof Number min && min.intValue() >= minReplicas) {
+        out.add("PodDisruptionBudget minAvailable " + min + " leaves no pod evictable at HPA minReplicas " + minReplicas
+            + ", so node drains would block");
+      }
+    }
+    // the policy denies all egress it does not list: the service needs Cassandra, Kafka and DNS
+    for (Doc np : docs.stream().filter(d -> d.kind().equals("NetworkPolicy")).toList()) {
+      if (!list(at(np.body(), "spec", "policyTypes")).contains("Egress")) {
+        continue;
+      }
+      Set<String> egressPorts = new TreeSet<>();
+      for (Object rule : list(at(np.body(), "spec", "egress"))) {
+        for (Object p : list(at(rule, "ports"))) {
+          egressPorts.add(String.valueOf(at(p, "port")));
+        }
+      }
+      for (String needed : List.of("9042", "9092", "53")) {
+        if (!egressPorts.contains(needed)) {
+          out.add("NetworkPolicy " + np.name() + " allows no egress to port " + needed);
+        }
+      }
+    }
+    return out;
+  }
+
+  // ================================================== helpers ==================================================
+
+  private static void expectDeploymentProblem(Consumer<Map<String, Object>> breakIt, Duration shutdown, String fragment) {
+    Map<String, Object> d = fresh("Deployment").body();
+    breakIt.accept(d);
+    assertThat(deploymentProblems(d, shutdown)).as("after breaking %s", fragment).anyMatch(p -> p.contains(fragment));
+  }
+
+  private static void expectEnvProblem(Consumer<List<Doc>> breakIt, String fragment) {
+    List<Doc> docs = new ArrayList<>(loadAll());
+    breakIt.accept(docs);
+    assertThat(envProblems(docs)).as("after breaking %s", fragment).anyMatch(p -> p.contains(fragment));
+  }
+
+  private static void expectEngineProblem(Consumer<List<Doc>> breakIt, String fragment) {
+    List<Doc> docs = new ArrayList<>(loadAll());
+    breakIt.accept(docs);
+    assertThat(engineProblems(docs)).as("after breaking %s", fragment).anyMatch(p -> p.contains(fragment));
+  }
+
+  private static void expectSelectionProblem(Consumer<List<Doc>> breakIt, String fragment) {
+    List<Doc> docs = new ArrayList<>(loadAll());
+    breakIt.accept(docs);
+    assertThat(selectionProblems(docs)).as("after breaking %s", fragment).anyMatch(p -> p.contains(fragment));
+  }
+
+  /** The environment the Deployment gives its first container, secrets replaced by placeholders. */
+  private static Map<String, String> deploymentEnvironment(List<Doc> docs) {
+    Map<String, String> env = new LinkedHashMap<>();
+    Map<String, Object> c = firstContainer(find(docs, "Deployment").body());
+    for (Object from : list(c.get("envFrom"))) {
+      String cm = str(at(from, "configMapRef", "name"));
+      docs.stream().filter(d -> d.kind().equals("ConfigMap") && d.name().equals(cm))
+          .forEach(d -> map(d.body().get("data")).forEach((k, v) -> env.put(k, String.valueOf(v))));
+    }
+    for (Object e : list(c.get("env"))) {
+      env.put(str(at(e, "name")), at(e, "value") != null ? String.valueOf(at(e, "value")) : "secret-placeholder");
+    }
+    return env;
+  }
+
+  private static boolean isSecretName(String name) {
+    return name.endsWith("_PASSWORD") || name.endsWith("_USERNAME");
+  }
+
+  /** Non-empty selector whose every label the pod carries. */
+  private static boolean selects(Object selector, Map<String, Object> podLabels) {
+    if (!(selector instanceof Map<?, ?> s) || s.isEmpty() || podLabels.isEmpty()) {
+      return false;
+    }
+    return s.entrySet().stream().allMatch(e -> Objects.equals(podLabels.get(String.valueOf(e.getKey())), e.getValue()));
+  }
+
+  /**
+   * How long the service may take to stop after SIGTERM: the {@code shutdown.grace-period} key when the
+   * application has one, else the bound its shutdown hook waits for ({@code app.stop().await(N, TimeUnit.X)} in
+   * AmberGarden.main), else 30 s.
+   */
+  static Duration appShutdownGrace() throws IOException {
+    String key = appProperties().getProperty("shutdown.grace-period");
+    if (key != null) {
+      return parseDuration(key);
+    }
+    Matcher m = Pattern.compile("stop\\(\\)\\s*\\.await\\(\\s*(\\d+)\\s*,\\s*TimeUnit\\.(MILLISECONDS|SECONDS|MINUTES)\\s*\\)")
+        .matcher(Files.readString(MAIN_CLASS));
+    if (m.find()) {
+      long n = Long.parseLong(m.group(1));
+      return switch (m.group(2)) {
+        case "MILLISECONDS" -> Duration.ofMillis(n);
+        case "MINUTES" -> Duration.ofMinutes(n);
+        default -> Duration.ofSeconds(n);
+      };
+    }
+    return DEFAULT_SHUTDOWN_GRACE;
+  }
+
+  static Duration parseDuration(String text) {
+    Matcher m = Pattern.compile("(\\d+)(ms|s|m|h|d)").matcher(text.trim());
+    if (!m.matches()) {
+      throw new IllegalArgumentException("not a duration with a unit (ms, s, m, h, d): '" + text + "'");
+    }
+    long n = Long.parseLong(m.group(1));
+    return switch (m.group(2)) {
+      case "ms" -> Duration.ofMillis(n);
+      case "s" -> Duration.ofSeconds(n);
+      case "m" -> Duration.ofMinutes(n);
+      case "h" -> Duration.ofHours(n);
+      default -> Duration.ofDays(n);
+    };
+  }
+
+  private static Properties appProperties() {
+    try {
+      Properties p = new Properties();
+      p.load(new StringReader(Files.readString(PROPERTIES, StandardCharsets.UTF_8)));
+      return p;
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Every document of every *.yaml under k8s/, parsed afresh (callers may change what they get). */
+  static List<Doc> loadAll() {
+    List<Doc> out = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(K8S)) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
+        List<Map<String, Object>> bodies = parseStrict(Files.readString(f, StandardCharsets.UTF_8), f.toString());
+        for (int i = 0; i < bodies.size(); i++) {
+          out.add(new Doc(f, i, bodies.get(i)));
+        }
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    assertThat(out).as("documents under " + K8S.toAbsolutePath()).isNotEmpty();
+    return out;
+  }
+
+  static List<Map<String, Object>> parseStrict(String text, String source) {
+    LoaderOptions options = new LoaderOptions();
+    options.setAllowDuplicateKeys(false);
+    options.setAllowRecursiveKeys(false);
+    DumperOptions dumper = new DumperOptions();
+    Yaml yaml = new Yaml(new SafeConstructor(options), new Representer(dumper), dumper, options);
+    List<Map<String, Object>> out = new ArrayList<>();
+    int i = 0;
+    try {
+      for (Object doc : yaml.loadAll(text)) {
+        if (!(doc instanceof Map<?, ?> m)) {
+          throw new IllegalArgumentException(source + " document " + i + " is not a mapping: " + doc);
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> body = (Map<String, Object>) m;
+        out.add(body);
+        i++;
+      }
+    } catch (YAMLException e) {
+      throw new IllegalArgumentException(source + " document " + i + ": " + e.getMessage(), e);
+    }
+    return out;
+  }
+
+  private static Doc doc(String yaml) {
+    return new Doc(Path.of("inline.yaml"), 0, parseStrict(yaml, "inline").get(0));
+  }
+
+  private static Doc fresh(String kind) {
+    return find(loadAll(), kind);
+  }
+
+  private static Doc find(List<Doc> docs, String kind) {
+    List<Doc> found = docs.stream().filter(d -> d.kind().equals(kind)).toList();
+    assertThat(found).as("exactly one %s", kind).hasSize(1);
+    return found.get(0);
+  }
+
+  private static Map<String, Object> topic(List<Doc> docs, String name) {
+    return docs.stream().filter(d -> d.kind().equals("KafkaTopic") && d.name().equals(name)).findFirst()
+        .orElseThrow().body();
+  }
+
+  private static Map<String, Object> configData(List<Doc> docs) {
+    return map(find(docs, "ConfigMap").body().get("data"));
+  }
+
+  private static List<Object> env(List<Doc> docs) {
+    return list(firstContainer(find(docs, "Deployment").body()).get("env"));
+  }
+
+  private static Map<String, Object> podSpec(Map<String, Object> dep) {
+    return map(at(dep, "spec", "template", "spec"));
+  }
+
+  private static Map<String, Object> firstContainer(Map<String, Object> dep) {
+    return map(list(at(dep, "spec", "template", "spec", "containers")).get(0));
+  }
+
+  private static Map<String, Object> containerSecurity(Map<String, Object> dep) {
+    return map(firstContainer(dep).get("securityContext"));
+  }
+
+  private static void unknownFields(List<String> out, String where, Object node, Set<String> known) {
+    if (node == null) {
+      return;
+    }
+    if (!(node instanceof Map<?, ?> m)) {
+      out.add(where + " is not a mapping");
+      return;
+    }
+    for (Object k : m.keySet()) {
+      if (!known.contains(String.valueOf(k))) {
+        out.add("unknown field " + (where.isEmpty() ? "" : where + ".") + k);
+      }
+    }
+  }
+
+  /** Walks nested mappings; null when any step is missing or not a mapping. */
+  static Object at(Object root, String... path) {
+    Object cur = root;
+    for (String p : path) {
+      if (!(cur instanceof Map<?, ?> m)) {
+        return null;
+      }
+      cur = m.get(p);
+    }
+    return cur;
+  }
+
+  @SuppressWarnings("unchecked")
+  static Map<String, Object> map(Object o) {
+    return o instanceof Map<?, ?> m ? (Map<String, Object>) m : new LinkedHashMap<>();
+  }
+
+  @SuppressWarnings("unchecked")
+  static List<Object> list(Object o) {
+    return o instanceof List<?> l ? (List<Object>) l : new ArrayList<>();
+  }
+
+  static String str(Object o) {
+    return o == null ? "" : o.toString();
+  }
+}
