@@ -1,0 +1,136 @@
+package io.ambergarden.it;
+
+import io.ambergarden.config.ConfigLoader;
+import io.ambergarden.localrt.RealServers;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The service as a separate JVM (java io.ambergarden.AmberGarden), configured through AMBER_* variables
+ * exactly as in a pod, so tests can SIGTERM or SIGKILL it.
+ */
+public final class ServiceProcess implements AutoCloseable {
+  private final Process process;
+  private final int port;
+  private final Path log;
+
+  private ServiceProcess(Process process, int port, Path log) {
+    this.process = process;
+    this.port = port;
+    this.log = log;
+  }
+
+  /** Starts a process on the shared real servers and waits until /health/ready answers 200. */
+  public static ServiceProcess start(String name, Map<String, String> config) throws IOException {
+    int port = TestService.freePort();
+    Map<String, String> cfg = new HashMap<>();
+    cfg.put("cassandra.contact-points", RealServers.cassandraContactPoint());
+    cfg.put("cassandra.keyspace", TestService.KEYSPACE);
+    cfg.put("kafka.bootstrap-servers", RealServers.kafkaBootstrap());
+    cfg.put("http.host", "127.0.0.1");
+    cfg.put("http.port", Integer.toString(port));
+    cfg.put("http.instances", "1");
+    cfg.putAll(config);
+    String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx512m", "-cp", classpath, "io.ambergarden.AmberGarden"));
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.environment().keySet().removeIf(k -> k.startsWith("AMBER_"));
+    cfg.forEach((k, v) -> pb.environment().put(ConfigLoader.envName(k), v));
+    Path log = Files.createTempFile(Path.of(System.getProperty("java.io.tmpdir")), "amber-" + name + "-", ".log");
+    pb.redirectErrorStream(true).redirectOutput(log.toFile());
+    ServiceProcess sp = new ServiceProcess(pb.start(), port, log);
+    sp.awaitReady(Duration.ofSeconds(90));
+    return sp;
+  }
+
+  private void awaitReady(Duration deadline) {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    long end = System.nanoTime() + deadline.toNanos();
+    while (System.nanoTime() < end) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException("service process exited with " + process.exitValue() + "; log: " + tail());
+      }
+      try {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri("/health/ready")).timeout(Duration.ofSeconds(2))
+            .GET().build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() == 200) {
+          return;
+        }
+      } catch (IOException e) {
+        // not listening yet
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+      // waiting on the child's readiness, polled with the process's own exit as the other condition
+      try {
+        process.waitFor(200, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+    throw new IllegalStateException("service process not ready within " + deadline + "; log: " + tail());
+  }
+
+  public URI uri(String pathAndQuery) {
+    return URI.create("http://127.0.0.1:" + port + pathAndQuery);
+  }
+
+  public int port() {
+    return port;
+  }
+
+  public Process process() {
+    return process;
+  }
+
+  /** SIGKILL: no shutdown hook, no drain, no final commit. */
+  public void crash() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor(30, TimeUnit.SECONDS);
+  }
+
+  /** SIGTERM, then waits for the exit; returns the exit code. */
+  public int terminate(Duration deadline) throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(deadline.toMillis(), TimeUnit.MILLISECONDS)) {
+      process.destroyForcibly();
+      throw new IllegalStateException("service did not exit within " + deadline + " of SIGTERM; log: " + tail());
+    }
+    return process.exitValue();
+  }
+
+  public String tail() {
+    try {
+      List<String> lines = Files.readAllLines(log);
+      return String.join(System.lineSeparator(), lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+    } catch (IOException e) {
+      return "(no log: " + e + ")";
+    }
+  }
+
+  public String logText() throws IOException {
+    return Files.readString(log);
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    if (process.isAlive()) {
+      process.destroyForcibly();
+      process.waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+}
