@@ -109,7 +109,7 @@ class CountersIT {
     String status = "crash-" + UUID.randomUUID().toString().substring(0, 8);
     String topic = "it-crash-" + UUID.randomUUID().toString().substring(0, 8);
     String group = topic + "-group";
-    int total = 12_000;
+    int total = 6_000;
     long ts = todayTs();
     Kafkas.createTopic(topic, 2);
     try (KafkaProducer<byte[], byte[]> producer = Kafkas.producer()) {
