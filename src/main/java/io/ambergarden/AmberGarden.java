@@ -5,6 +5,7 @@ import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.cassandra.SchemaMigrator;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.counter.CounterVerticle;
+import io.ambergarden.query.Cursor;
 import io.ambergarden.query.StatsVerticle;
 import io.ambergarden.rollup.RollupVerticle;
 import io.ambergarden.config.ConfigException;
@@ -47,6 +48,7 @@ public final class AmberGarden {
   private final Vertx vertx;
   private final HealthState health = new HealthState();
   private final PrometheusMeterRegistry registry;
+  private final Cursor cursor;
   /** Names this process in rollup leases. */
   private final String instanceId = java.lang.management.ManagementFactory.getRuntimeMXBean().getName() + "-"
       + java.util.UUID.randomUUID().toString().substring(0, 8);
@@ -56,6 +58,7 @@ public final class AmberGarden {
   private AmberGarden(AmberConfig config, PrometheusMeterRegistry registry) {
     this.config = config;
     this.registry = registry;
+    this.cursor = new Cursor(cursorKey(config));
     this.vertx = Vertx.builder()
         .with(new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
         .withMetrics(new MicrometerMetricsFactory(registry))
@@ -86,7 +89,7 @@ public final class AmberGarden {
         .compose(v -> deploy(() -> new HealthProbeVerticle(config, health), 1))
         .compose(v -> config.kafka().consumerEnabled()
             ? deploy(() -> new KafkaIngestVerticle(config, parser, health), 1) : Future.succeededFuture())
-        .compose(v -> deploy(() -> new HttpVerticle(config, parser, health, registry), config.http().instances()))
+        .compose(v -> deploy(() -> new HttpVerticle(config, parser, health, registry, cursor), config.http().instances()))
         .onSuccess(v -> LOG.info("Amber Garden is up on http://{}:{} (ingest mode {})", config.http().host(),
             config.http().port(), config.ingest().mode()))
         .mapEmpty();
@@ -121,6 +124,16 @@ public final class AmberGarden {
           return Future.succeededFuture();
         })
         .mapEmpty();
+  }
+
+  private static byte[] cursorKey(AmberConfig config) {
+    if (!config.query().cursorKey().isEmpty()) {
+      return config.query().cursorKey().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+    LOG.warn("query.cursor-key is not set: paging cursors are signed with a random key and work only on this instance");
+    byte[] random = new byte[32];
+    new java.security.SecureRandom().nextBytes(random);
+    return random;
   }
 
   public AmberConfig config() {

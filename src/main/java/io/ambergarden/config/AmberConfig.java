@@ -71,7 +71,7 @@ public record AmberConfig(Http http, Ingest ingest, Events events, Cassandra cas
                         Duration markBucket, Duration markSafety, int maxConcurrentRecomputes) {
   }
 
-  public record Query(int instances, int defaultLimit, int maxLimit) {
+  public record Query(int instances, int defaultLimit, int maxLimit, int maxBucketsPerPage, String cursorKey) {
   }
 
   private static final Pattern KEYSPACE = Pattern.compile("[a-z][a-z0-9_]{0,47}");
@@ -137,7 +137,11 @@ public record AmberConfig(Http http, Ingest ingest, Events events, Cassandra cas
       throw new ConfigException("kafka.consumer.max-in-flight", "must not exceed writer.max-in-flight-events");
     }
     Query query = new Query(c.intIn("query.instances", 1, 64), c.intIn("query.default-limit", 1, 100_000),
-        c.intIn("query.max-limit", 1, 100_000));
+        c.intIn("query.max-limit", 1, 100_000), c.intIn("query.max-buckets-per-page", 1, 10_000),
+        c.string("query.cursor-key"));
+    if (!query.cursorKey().isEmpty() && query.cursorKey().length() < 16) {
+      throw new ConfigException("query.cursor-key", "must be at least 16 characters (or empty for a random per-process key)");
+    }
     if (query.defaultLimit() > query.maxLimit()) {
       throw new ConfigException("query.default-limit", "must not exceed query.max-limit");
     }

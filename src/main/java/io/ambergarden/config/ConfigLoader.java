@@ -24,7 +24,7 @@ public final class ConfigLoader {
   private static final String SYS_PREFIX = "amber.";
   /** Environment variables that belong to tooling, not to the service. */
   private static final Set<String> FOREIGN_ENV_PREFIXES = Set.of("AMBER_LOCALRT_", "AMBER_BENCH_");
-  private static final Set<String> SECRET_KEYS = Set.of("cassandra.password");
+  private static final Set<String> SECRET_KEYS = Set.of("cassandra.password", "query.cursor-key");
 
   private ConfigLoader() {
   }

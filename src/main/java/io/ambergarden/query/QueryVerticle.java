@@ -16,6 +16,8 @@ import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -24,15 +26,16 @@ import java.util.Map;
  * (buckets_by_device) newest first, so empty hours of the retention are never probed.
  */
 public final class QueryVerticle extends VerticleBase {
-  /** Most buckets one page may visit. */
-  static final int MAX_BUCKETS_PER_PAGE = 500;
-
   private final AmberConfig config;
   private final TimeBuckets buckets;
   private CassandraClient client;
   private PreparedStatement bucketsOfDevice;
   private PreparedStatement eventsInBucket;
+  private PreparedStatement eventsSameTs;
   private PreparedStatement latestOfDevice;
+  private PreparedStatement typeAll;
+  private PreparedStatement typeSameTs;
+  private PreparedStatement typeBefore;
 
   public QueryVerticle(AmberConfig config) {
     this.config = config;
@@ -43,50 +46,216 @@ public final class QueryVerticle extends VerticleBase {
   public Future<?> start() {
     client = CassandraClients.shared(vertx, config.cassandra());
     String ks = config.cassandra().keyspace();
-    return Future.all(
+    String cols = "SELECT ts, event_id, device_type, status, code, metrics, tags, payload FROM " + ks;
+    String typeCols = "SELECT ts, device_id, event_id, status, code, metrics, tags, payload FROM " + ks;
+    return Future.all(List.of(
         client.prepare("SELECT bucket FROM " + ks + ".buckets_by_device WHERE device_id = ? AND bucket >= ?"
-            + " AND bucket <= ? LIMIT " + MAX_BUCKETS_PER_PAGE),
-        client.prepare("SELECT ts, event_id, device_type, status, code, metrics, tags, payload FROM " + ks
-            + ".events_by_device WHERE device_id = ? AND bucket = ? AND ts >= ? AND ts < ? LIMIT ?"),
-        client.prepare("SELECT ts, event_id, device_type, status, code, metrics, tags, payload FROM " + ks
-            + ".latest_by_device WHERE device_id = ?"))
+            + " AND bucket <= ? LIMIT ?"),
+        client.prepare(cols + ".events_by_device WHERE device_id = ? AND bucket = ? AND ts >= ? AND ts < ? LIMIT ?"),
+        client.prepare(cols + ".events_by_device WHERE device_id = ? AND bucket = ? AND ts = ? AND event_id > ? LIMIT ?"),
+        client.prepare(cols + ".latest_by_device WHERE device_id = ?"),
+        client.prepare(typeCols + ".events_by_type WHERE device_type = ? AND bucket = ? AND salt = ? LIMIT ?"),
+        client.prepare(typeCols + ".events_by_type WHERE device_type = ? AND bucket = ? AND salt = ? AND ts = ?"
+            + " AND (device_id, event_id) > (?, ?) LIMIT ?"),
+        client.prepare(typeCols + ".events_by_type WHERE device_type = ? AND bucket = ? AND salt = ? AND ts < ? LIMIT ?")))
         .compose(all -> {
           bucketsOfDevice = all.resultAt(0);
           eventsInBucket = all.resultAt(1);
-          latestOfDevice = all.resultAt(2);
+          eventsSameTs = all.resultAt(2);
+          latestOfDevice = all.resultAt(3);
+          typeAll = all.resultAt(4);
+          typeSameTs = all.resultAt(5);
+          typeBefore = all.resultAt(6);
           return Future.all(
               vertx.eventBus().<JsonObject>consumer(Addresses.QUERY_DEVICE_EVENTS, this::deviceEvents).completion(),
-              vertx.eventBus().<JsonObject>consumer(Addresses.QUERY_DEVICE_LATEST, this::deviceLatest).completion());
+              vertx.eventBus().<JsonObject>consumer(Addresses.QUERY_DEVICE_LATEST, this::deviceLatest).completion(),
+              vertx.eventBus().<JsonObject>consumer(Addresses.QUERY_TYPE_EVENTS, this::typeEvents).completion());
         });
   }
 
+  static Cursor.Position position(JsonObject q) {
+    return Cursor.Position.fromJson(q.getJsonObject("pos"));
+  }
+
+  static JsonObject toJson(Cursor.Position p) {
+    return p == null ? null : p.toJson();
+  }
+
+  /**
+   * Newest first across the device's buckets (from buckets_by_device, so empty hours are never probed),
+   * resuming after the cursor's row. At most maxBucketsPerPage buckets are read per page.
+   */
   private void deviceEvents(Message<JsonObject> msg) {
     JsonObject q = msg.body();
     String deviceId = q.getString("deviceId");
     long from = q.getLong("from");
     long to = q.getLong("to");
     int limit = q.getInteger("limit");
-    read(bucketsOfDevice.bind(deviceId, Instant.ofEpochMilli(buckets.bucketOf(from)),
-        Instant.ofEpochMilli(buckets.bucketOf(to - 1))))
+    Cursor.Position pos = position(q);
+    long upper = pos != null ? pos.bucket() : buckets.bucketOf(to - 1);
+    int maxBuckets = config.query().maxBucketsPerPage();
+    read(bucketsOfDevice.bind(deviceId, Instant.ofEpochMilli(buckets.bucketOf(from)), Instant.ofEpochMilli(upper),
+        maxBuckets + 1))
         .compose(rows -> {
           List<Long> starts = rows.stream().map(r -> r.getInstant(0).toEpochMilli()).toList();
-          return collect(deviceId, starts, 0, from, to, limit, new JsonArray());
+          DevicePage page = new DevicePage(deviceId, from, to, limit, pos, starts);
+          return page.next(0).map(v -> page);
         })
-        .onSuccess(items -> msg.reply(new JsonObject().put("items", items).putNull("next")))
+        .onSuccess(page -> msg.reply(new JsonObject().put("items", page.items).put("next", toJson(page.nextPosition()))))
         .onFailure(err -> msg.fail(FailureCodes.UNAVAILABLE, "read failed: " + err.getMessage()));
   }
 
-  private Future<JsonArray> collect(String deviceId, List<Long> starts, int i, long from, long to, int limit,
-                                    JsonArray out) {
-    if (i >= starts.size() || out.size() >= limit) {
-      return Future.succeededFuture(out);
+  private final class DevicePage {
+    final String deviceId;
+    final long from;
+    final long to;
+    final int limit;
+    final Cursor.Position pos;
+    final List<Long> starts;
+    final JsonArray items = new JsonArray();
+    long lastBucket;
+    long lastTs;
+    String lastId;
+    int visited;
+
+    DevicePage(String deviceId, long from, long to, int limit, Cursor.Position pos, List<Long> starts) {
+      this.deviceId = deviceId;
+      this.from = from;
+      this.to = to;
+      this.limit = limit;
+      this.pos = pos;
+      this.starts = starts;
     }
-    return read(eventsInBucket.bind(deviceId, Instant.ofEpochMilli(starts.get(i)), Instant.ofEpochMilli(from),
-        Instant.ofEpochMilli(to), limit - out.size()))
-        .compose(rows -> {
-          rows.forEach(r -> out.add(toJson(deviceId, r)));
-          return collect(deviceId, starts, i + 1, from, to, limit, out);
-        });
+
+    Future<Void> next(int i) {
+      if (i >= starts.size() || items.size() >= limit || visited >= config.query().maxBucketsPerPage()) {
+        return Future.succeededFuture();
+      }
+      long bucket = starts.get(i);
+      visited++;
+      Future<Void> reads;
+      if (pos != null && !pos.atBucketStart() && pos.bucket() == bucket) {
+        // the rest of the cursor's bucket: same ts with a later event id, then older ts
+        reads = (pos.ts() >= from && pos.ts() < to ? add(bucket, eventsSameTs.bind(deviceId, Instant.ofEpochMilli(bucket),
+            Instant.ofEpochMilli(pos.ts()), pos.key2(), limit - items.size())) : Future.<Void>succeededFuture())
+            .compose(v -> items.size() >= limit ? Future.succeededFuture()
+                : add(bucket, eventsInBucket.bind(deviceId, Instant.ofEpochMilli(bucket), Instant.ofEpochMilli(from),
+                    Instant.ofEpochMilli(Math.min(to, pos.ts())), limit - items.size())));
+      } else {
+        reads = add(bucket, eventsInBucket.bind(deviceId, Instant.ofEpochMilli(bucket), Instant.ofEpochMilli(from),
+            Instant.ofEpochMilli(to), limit - items.size()));
+      }
+      return reads.compose(v -> next(i + 1));
+    }
+
+    Future<Void> add(long bucket, Statement<?> s) {
+      return read(s).map(rows -> {
+        for (Row r : rows) {
+          items.add(QueryVerticle.toJson(deviceId, r));
+          lastBucket = bucket;
+          lastTs = r.getInstant(0).toEpochMilli();
+          lastId = r.getString(1);
+        }
+        return null;
+      });
+    }
+
+    Cursor.Position nextPosition() {
+      if (items.size() >= limit) {
+        return new Cursor.Position(lastBucket, lastTs, deviceId, lastId);
+      }
+      // stopped on the bucket budget with buckets left: resume at the next one
+      return visited < starts.size() ? Cursor.Position.bucketStart(starts.get(visited)) : null;
+    }
+  }
+
+  /**
+   * Recent events of a device type, newest first: per bucket, the salt partitions are read in parallel and
+   * merged. Walks back from now at most maxBucketsPerPage buckets per page, and never past the retention.
+   */
+  private void typeEvents(Message<JsonObject> msg) {
+    JsonObject q = msg.body();
+    String type = q.getString("deviceType");
+    int limit = q.getInteger("limit");
+    long now = System.currentTimeMillis();
+    long oldest = buckets.bucketOf(now - config.events().retention().toMillis());
+    Cursor.Position pos = position(q);
+    long first = pos != null ? pos.bucket() : buckets.bucketOf(now + config.events().futureSkew().toMillis());
+    JsonArray items = new JsonArray();
+    typeBuckets(type, first, oldest, limit, pos, items, 0)
+        .onSuccess(next -> msg.reply(new JsonObject().put("items", items).put("next", toJson(next))))
+        .onFailure(err -> msg.fail(FailureCodes.UNAVAILABLE, "read failed: " + err.getMessage()));
+  }
+
+  private Future<Cursor.Position> typeBuckets(String type, long bucket, long oldest, int limit, Cursor.Position pos,
+                                              JsonArray items, int visited) {
+    if (bucket < oldest) {
+      return Future.succeededFuture(null);
+    }
+    if (visited >= config.query().maxBucketsPerPage()) {
+      return Future.succeededFuture(Cursor.Position.bucketStart(bucket));
+    }
+    int want = limit - items.size();
+    boolean inCursorBucket = pos != null && !pos.atBucketStart() && pos.bucket() == bucket;
+    List<Future<List<Row>>> reads = new ArrayList<>();
+    for (int salt = 0; salt < config.cassandra().typeSalts(); salt++) {
+      Instant b = Instant.ofEpochMilli(bucket);
+      if (inCursorBucket) {
+        Instant t = Instant.ofEpochMilli(pos.ts());
+        reads.add(read(typeSameTs.bind(type, b, salt, t, pos.key1(), pos.key2(), want)));
+        reads.add(read(typeBefore.bind(type, b, salt, t, want)));
+      } else {
+        reads.add(read(typeAll.bind(type, b, salt, want)));
+      }
+    }
+    return Future.all(reads).compose(v -> {
+      List<Row> rows = new ArrayList<>();
+      reads.forEach(f -> rows.addAll(f.result()));
+      rows.sort(TYPE_ORDER);
+      Row last = null;
+      for (Row r : rows.subList(0, Math.min(want, rows.size()))) {
+        items.add(typeJson(type, r));
+        last = r;
+      }
+      if (items.size() >= limit && last != null) {
+        return Future.succeededFuture(new Cursor.Position(bucket, last.getInstant(0).toEpochMilli(), last.getString(1),
+            last.getString(2)));
+      }
+      return typeBuckets(type, buckets.previous(bucket), oldest, limit, pos, items, visited + 1);
+    });
+  }
+
+  /** The clustering order of events_by_type: ts DESC, device_id ASC, event_id ASC. */
+  static final Comparator<Row> TYPE_ORDER = Comparator.<Row, Instant>comparing(r -> r.getInstant(0)).reversed()
+      .thenComparing(r -> r.getString(1)).thenComparing(r -> r.getString(2));
+
+  /** Columns ts, device_id, event_id, status, code, metrics, tags, payload of events_by_type. */
+  static JsonObject typeJson(String type, Row r) {
+    JsonObject o = new JsonObject().put("deviceId", r.getString(1)).put("ts", r.getInstant(0).toEpochMilli())
+        .put("eventId", r.getString(2)).put("deviceType", type);
+    putOptional(o, r, 3);
+    return o;
+  }
+
+  /** status, code, metrics, tags, payload from column {@code i}. */
+  static void putOptional(JsonObject o, Row r, int i) {
+    if (!r.isNull(i)) {
+      o.put("status", r.getString(i));
+    }
+    if (!r.isNull(i + 1)) {
+      o.put("code", r.getInt(i + 1));
+    }
+    Map<String, Double> metrics = r.getMap(i + 2, String.class, Double.class);
+    if (!metrics.isEmpty()) {
+      o.put("metrics", new JsonObject(new java.util.LinkedHashMap<String, Object>(metrics)));
+    }
+    Map<String, String> tags = r.getMap(i + 3, String.class, String.class);
+    if (!tags.isEmpty()) {
+      o.put("tags", new JsonObject(new java.util.LinkedHashMap<String, Object>(tags)));
+    }
+    if (!r.isNull(i + 4)) {
+      o.put("payload", Json.decodeValue(r.getString(i + 4)));
+    }
   }
 
   private void deviceLatest(Message<JsonObject> msg) {
@@ -113,23 +282,7 @@ public final class QueryVerticle extends VerticleBase {
     if (!r.isNull(2)) {
       o.put("deviceType", r.getString(2));
     }
-    if (!r.isNull(3)) {
-      o.put("status", r.getString(3));
-    }
-    if (!r.isNull(4)) {
-      o.put("code", r.getInt(4));
-    }
-    Map<String, Double> metrics = r.getMap(5, String.class, Double.class);
-    if (!metrics.isEmpty()) {
-      o.put("metrics", new JsonObject(new java.util.LinkedHashMap<String, Object>(metrics)));
-    }
-    Map<String, String> tags = r.getMap(6, String.class, String.class);
-    if (!tags.isEmpty()) {
-      o.put("tags", new JsonObject(new java.util.LinkedHashMap<String, Object>(tags)));
-    }
-    if (!r.isNull(7)) {
-      o.put("payload", Json.decodeValue(r.getString(7)));
-    }
+    putOptional(o, r, 3);
     return o;
   }
 }

@@ -2,6 +2,7 @@ package io.ambergarden.web;
 
 import io.ambergarden.bus.Addresses;
 import io.ambergarden.config.AmberConfig;
+import io.ambergarden.query.Cursor;
 import io.ambergarden.event.EventParser;
 import io.ambergarden.ingest.HttpIngestHandler;
 import io.ambergarden.ingest.KafkaSettings;
@@ -31,7 +32,11 @@ public final class HttpVerticle extends VerticleBase {
   private KafkaProducer<byte[], byte[]> producer;
   private HttpServer server;
 
-  public HttpVerticle(AmberConfig config, EventParser parser, HealthState health, PrometheusMeterRegistry registry) {
+  private final Cursor cursor;
+
+  public HttpVerticle(AmberConfig config, EventParser parser, HealthState health, PrometheusMeterRegistry registry,
+                      Cursor cursor) {
+    this.cursor = cursor;
     this.config = config;
     this.parser = parser;
     this.health = health;
@@ -53,6 +58,7 @@ public final class HttpVerticle extends VerticleBase {
         .handler(ingest::handle);
     router.get("/api/v1/devices/:id/events").handler(this::deviceEvents);
     router.get("/api/v1/devices/:id/latest").handler(this::deviceLatest);
+    router.get("/api/v1/device-types/:type/events").handler(this::typeEvents);
     router.get("/api/v1/devices/:id/counters").handler(ctx -> ask(ctx, Addresses.QUERY_DEVICE_COUNTERS,
         new JsonObject().put("deviceId", QueryParams.id("id", ctx.pathParam("id")))));
     router.get("/api/v1/devices/:id/rollups").handler(this::rollups);
@@ -87,15 +93,49 @@ public final class HttpVerticle extends VerticleBase {
     long now = System.currentTimeMillis();
     AmberConfig.Events ev = config.events();
     String id = QueryParams.id("id", ctx.pathParam("id"));
-    long from = QueryParams.time("from", ctx.request().getParam("from"), now - ev.retention().toMillis());
-    long to = QueryParams.time("to", ctx.request().getParam("to"), now + ev.futureSkew().toMillis() + 1);
+    String rawFrom = ctx.request().getParam("from");
+    String rawTo = ctx.request().getParam("to");
+    long from = Math.max(now - ev.retention().toMillis(), QueryParams.time("from", rawFrom, now - ev.retention().toMillis()));
+    long to = QueryParams.time("to", rawTo, now + ev.futureSkew().toMillis() + 1);
     if (from >= to) {
-      throw ApiException.invalidParameter("from", "must be before to");
+      throw ApiException.invalidParameter("from", "must be before to, and within the retention");
     }
     int limit = QueryParams.limit(ctx.request().getParam("limit"), config.query().defaultLimit(),
         config.query().maxLimit());
-    ask(ctx, Addresses.QUERY_DEVICE_EVENTS, new JsonObject().put("deviceId", id).put("from", from).put("to", to)
-        .put("limit", limit));
+    String query = String.join("|", "device", id, nullToEmpty(rawFrom), nullToEmpty(rawTo), Integer.toString(limit));
+    JsonObject q = new JsonObject().put("deviceId", id).put("from", from).put("to", to).put("limit", limit);
+    paged(ctx, Addresses.QUERY_DEVICE_EVENTS, query, q);
+  }
+
+  private void typeEvents(RoutingContext ctx) {
+    String type = QueryParams.id("type", ctx.pathParam("type"));
+    int limit = QueryParams.limit(ctx.request().getParam("limit"), config.query().defaultLimit(),
+        config.query().maxLimit());
+    String query = String.join("|", "type", type, Integer.toString(limit));
+    paged(ctx, Addresses.QUERY_TYPE_EVENTS, query, new JsonObject().put("deviceType", type).put("limit", limit));
+  }
+
+  /** Verifies the cursor against the query, asks the query verticle, and signs the next position. */
+  private void paged(RoutingContext ctx, String address, String query, JsonObject q) {
+    String given = ctx.request().getParam("cursor");
+    if (given != null) {
+      Cursor.Position pos = cursor.decode(query, given).orElseThrow(() -> ApiException.invalidParameter("cursor",
+          "is not a cursor issued for this query (repeat the same parameters with it)"));
+      q.put("pos", pos.toJson());
+    }
+    DeliveryOptions opts = new DeliveryOptions().setSendTimeout(config.cassandra().requestTimeout().toMillis() * 3);
+    vertx.eventBus().<JsonObject>request(address, q, opts)
+        .onSuccess(reply -> {
+          JsonObject page = reply.body();
+          Cursor.Position next = Cursor.Position.fromJson(page.getJsonObject("next"));
+          json(ctx, 200, new JsonObject().put("items", page.getJsonArray("items"))
+              .put("next", next == null ? null : cursor.encode(query, next)));
+        })
+        .onFailure(ctx::fail);
+  }
+
+  private static String nullToEmpty(String s) {
+    return s == null ? "" : s;
   }
 
   private void rollups(RoutingContext ctx) {
