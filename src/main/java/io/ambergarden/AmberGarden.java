@@ -97,7 +97,7 @@ public final class AmberGarden {
 
   private Future<Void> createTopics() {
     KafkaAdminClient admin = KafkaAdminClient.create(vertx, KafkaSettings.admin(config.kafka()));
-    return KafkaTopics.ensure(admin, config.kafka()).eventually(() -> admin.close(2000));
+    return KafkaTopics.ensure(admin, config.kafka(), config.live().enabled() ? config.live().topic() : null).eventually(() -> admin.close(2000));
   }
 
   private Future<Void> deploy(Supplier<io.vertx.core.Deployable> verticle, int instances) {

@@ -6,6 +6,8 @@ public final class Addresses {
   public static final String WRITER_PERSIST = "amber.writer.persist";
   /** Published after a durable write: one {@link DurableEvents} per write request (live feed, counters). */
   public static final String EVENTS_DURABLE = "amber.events.durable";
+  /** Published for WebSocket clients: {@link DurableEvents} of every instance, read from the live topic. */
+  public static final String LIVE_EVENTS = "amber.live.events";
   /** {@link CountRequest} → event count: apply counter increments; replies when they are written. */
   public static final String COUNTERS_INCREMENT = "amber.counters.increment";
   /** JSON query request → JSON page. */

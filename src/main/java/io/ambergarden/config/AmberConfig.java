@@ -13,7 +13,8 @@ import java.util.stream.Collectors;
 
 /** The whole validated configuration. Built once at startup by {@link ConfigLoader}; immutable. */
 public record AmberConfig(Http http, Ingest ingest, Events events, Cassandra cassandra, Writer writer,
-                          Kafka kafka, Query query, Counters counters, Rollups rollups, RawConfig raw) {
+                          Kafka kafka, Query query, Counters counters, Rollups rollups, Live live, Simulator simulator,
+                          RawConfig raw) {
 
   public enum IngestMode { KAFKA, DIRECT }
 
@@ -69,6 +70,13 @@ public record AmberConfig(Http http, Ingest ingest, Events events, Cassandra cas
 
   public record Rollups(boolean enabled, Duration grace, Duration scanInterval, int shards, Duration leaseTtl,
                         Duration markBucket, Duration markSafety, int maxConcurrentRecomputes) {
+  }
+
+  public record Live(boolean enabled, String topic, int maxConnections, int maxBufferedBytes, Duration heartbeatInterval,
+                     int maxReplayEvents, int maxFilterValues, List<String> allowedOrigins) {
+  }
+
+  public record Simulator(boolean enabled, int devices, int eventsPerSecond) {
   }
 
   public record Query(int instances, int defaultLimit, int maxLimit, int maxBucketsPerPage, String cursorKey) {
@@ -164,8 +172,18 @@ public record AmberConfig(Http http, Ingest ingest, Events events, Cassandra cas
     if (rollups.markSafety().compareTo(writer.requestTimeout()) < 0) {
       throw new ConfigException("rollup.mark-safety", "must be at least writer.request-timeout, or a slow mark write can be missed");
     }
+    Live live = new Live(c.bool("live.enabled"), c.matching("live.topic", TOPIC, "a Kafka topic name"),
+        c.intIn("live.max-connections", 0, 1_000_000), c.intIn("live.max-buffered-bytes", 1024, 64 << 20),
+        c.duration("live.heartbeat-interval", Duration.ofMillis(100), Duration.ofMinutes(10)),
+        c.intIn("live.max-replay-events", 1, 1_000_000), c.intIn("live.max-filter-values", 1, 10_000),
+        c.list("live.allowed-origins"));
+    if (live.topic().equals(kafka.topic()) || live.topic().equals(kafka.dlqTopic())) {
+      throw new ConfigException("live.topic", "must differ from kafka.topic and kafka.dlq-topic");
+    }
+    Simulator simulator = new Simulator(c.bool("simulator.enabled"), c.intIn("simulator.devices", 1, 1_000_000),
+        c.intIn("simulator.events-per-second", 1, 1_000_000));
     c.matching("log.format", Pattern.compile("text|json"), "text or json");
-    return new AmberConfig(http, ingest, events, cassandra, writer, kafka, query, counters, rollups, c);
+    return new AmberConfig(http, ingest, events, cassandra, writer, kafka, query, counters, rollups, live, simulator, c);
   }
 
   private static List<InetSocketAddress> contactPoints(RawConfig c, String key) {

@@ -16,13 +16,21 @@ public final class KafkaTopics {
   private KafkaTopics() {
   }
 
-  public static Future<Void> ensure(KafkaAdminClient admin, AmberConfig.Kafka cfg) {
+  public static Future<Void> ensure(KafkaAdminClient admin, AmberConfig.Kafka cfg, String liveTopic) {
+    String minIsr = Integer.toString(Math.max(1, cfg.topicReplication() - 1));
     return admin.listTopics().compose(existing -> {
-      List<NewTopic> missing = List.of(cfg.topic(), cfg.dlqTopic()).stream()
-          .filter(t -> !existing.contains(t))
-          .map(t -> new NewTopic(t, cfg.topicPartitions(), cfg.topicReplication())
-              .setConfig(Map.of("min.insync.replicas", Integer.toString(Math.max(1, cfg.topicReplication() - 1)))))
-          .toList();
+      List<NewTopic> missing = new java.util.ArrayList<>();
+      for (String t : List.of(cfg.topic(), cfg.dlqTopic())) {
+        if (!existing.contains(t)) {
+          missing.add(new NewTopic(t, cfg.topicPartitions(), cfg.topicReplication())
+              .setConfig(Map.of("min.insync.replicas", minIsr)));
+        }
+      }
+      if (liveTopic != null && !existing.contains(liveTopic)) {
+        // the live feed is transient: a client that was away longer resumes from Cassandra with since=
+        missing.add(new NewTopic(liveTopic, 1, cfg.topicReplication())
+            .setConfig(Map.of("retention.ms", "3600000", "min.insync.replicas", minIsr)));
+      }
       if (missing.isEmpty()) {
         return Future.succeededFuture();
       }

@@ -1,0 +1,137 @@
+package io.ambergarden.live;
+
+import io.ambergarden.bus.Addresses;
+import io.ambergarden.bus.DurableEvents;
+import io.ambergarden.bus.PersistRequest;
+import io.ambergarden.config.AmberConfig;
+import io.ambergarden.event.Event;
+import io.ambergarden.event.EventJson;
+import io.ambergarden.event.EventParser;
+import io.ambergarden.ingest.KafkaSettings;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.kafka.client.common.TopicPartition;
+import io.vertx.kafka.client.consumer.KafkaConsumer;
+import io.vertx.kafka.client.consumer.KafkaConsumerRecord;
+import io.vertx.kafka.client.consumer.KafkaConsumerRecords;
+import io.vertx.kafka.client.producer.KafkaProducer;
+import io.vertx.kafka.client.producer.KafkaProducerRecord;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Cross-instance fan-out of the live feed through a Kafka topic. Durable events of this instance are
+ * produced to live.topic; every instance reads the whole topic from its end (no consumer group, nothing
+ * committed) and publishes what it reads on {@link Addresses#LIVE_EVENTS} for its WebSocket clients.
+ * The feed is best effort: an event that misses it is still in Cassandra, and since= replays it.
+ */
+public final class LiveRelayVerticle extends VerticleBase {
+  private static final Logger LOG = LoggerFactory.getLogger(LiveRelayVerticle.class);
+  private static final Duration POLL = Duration.ofMillis(100);
+
+  private final AmberConfig config;
+  private final EventParser parser;
+  private final MeterRegistry registry;
+  private KafkaProducer<byte[], byte[]> producer;
+  private KafkaConsumer<byte[], byte[]> consumer;
+  private MessageConsumer<DurableEvents> durable;
+  private Counter dropped;
+  private boolean stopping;
+
+  public LiveRelayVerticle(AmberConfig config, EventParser parser, MeterRegistry registry) {
+    this.config = config;
+    this.parser = parser;
+    this.registry = registry;
+  }
+
+  @Override
+  public Future<?> start() {
+    dropped = Counter.builder("amber.live.relay.dropped").description("Durable events that could not be fanned out")
+        .register(registry);
+    Map<String, String> p = KafkaSettings.producer(config.kafka(), "amber-live");
+    // low latency, and never holding up the write path: acks=1, small linger, bounded buffer
+    p.put("acks", "1");
+    p.put("enable.idempotence", "false");
+    p.put("linger.ms", "2");
+    p.put("buffer.memory", Long.toString(16L << 20));
+    producer = KafkaProducer.create(vertx, p, new ByteArraySerializer(), new ByteArraySerializer());
+    Map<String, String> c = KafkaSettings.consumer(config.kafka());
+    c.put("group.id", "amber-live-" + UUID.randomUUID());
+    c.put("client.id", "amber-live");
+    c.put("auto.offset.reset", "latest");
+    c.put("fetch.max.wait.ms", "20");
+    consumer = KafkaConsumer.create(vertx, c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    durable = vertx.eventBus().consumer(Addresses.EVENTS_DURABLE, m -> relay(m.body()));
+    return consumer.partitionsFor(config.live().topic())
+        .compose(infos -> {
+          Set<TopicPartition> tps = infos.stream().map(i -> new TopicPartition(i.getTopic(), i.getPartition()))
+              .collect(Collectors.toSet());
+          return consumer.assign(tps).compose(v -> consumer.seekToEnd(tps)).compose(v -> {
+            // position() resolves the lazy seek now, so events durable after start() are all read
+            List<Future<Long>> positions = tps.stream().map(consumer::position).toList();
+            return Future.all(positions);
+          });
+        })
+        .compose(v -> durable.completion())
+        .onSuccess(v -> poll());
+  }
+
+  @Override
+  public Future<?> stop() {
+    stopping = true;
+    return durable.unregister().eventually(() -> consumer.close()).eventually(() -> producer.close());
+  }
+
+  private void relay(DurableEvents batch) {
+    for (Event e : batch.events()) {
+      producer.write(KafkaProducerRecord.create(config.live().topic(), e.deviceId().getBytes(StandardCharsets.UTF_8),
+          EventJson.toJsonBytes(e))).onFailure(err -> dropped.increment());
+    }
+  }
+
+  private void poll() {
+    if (stopping) {
+      return;
+    }
+    consumer.poll(POLL).onComplete(ar -> {
+      if (ar.succeeded()) {
+        publish(ar.result());
+      } else if (!stopping) {
+        LOG.warn("live feed poll failed: {}", ar.cause().toString());
+      }
+      if (!stopping) {
+        vertx.runOnContext(v -> poll());
+      }
+    });
+  }
+
+  private void publish(KafkaConsumerRecords<byte[], byte[]> records) {
+    if (records.isEmpty()) {
+      return;
+    }
+    List<Event> events = new ArrayList<>(records.size());
+    for (int i = 0; i < records.size(); i++) {
+      KafkaConsumerRecord<byte[], byte[]> r = records.recordAt(i);
+      EventParser.SingleResult parsed = parser.parseOne(r.value());
+      if (parsed.ok()) {
+        events.add(parsed.event());
+      }
+    }
+    if (!events.isEmpty()) {
+      vertx.eventBus().publish(Addresses.LIVE_EVENTS, new DurableEvents(events, PersistRequest.Source.KAFKA));
+    }
+  }
+}
