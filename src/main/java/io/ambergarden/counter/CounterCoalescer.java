@@ -27,7 +27,9 @@ public final class CounterCoalescer {
 
   /**
    * Adds all cells (+1 each), or none when they would take the pending updates past the limit; the
-   * caller then refuses the request. Checked against the worst case, so the limit always holds.
+   * caller then refuses the request. Checked against the worst case (no merging), so the limit holds, with one
+   * exception: a request bigger than the whole limit is accepted into an empty coalescer (it could never fit
+   * otherwise), and nothing is added after it until the next drain.
    */
   public boolean add(List<CounterCell> cells) {
     if (pending() + cells.size() > maxPending && pending() > 0) {

@@ -1,0 +1,222 @@
+package io.ambergarden.rollup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ambergarden.event.Event;
+import io.ambergarden.rollup.RollupMarks.Mark;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class RollupMarksTest {
+  private static final long HOUR = 3_600_000L;
+  private static final long SECOND = 1_000L;
+  /** 10:00Z, the hour the events belong to. */
+  private static final long H = Instant.parse("2026-03-01T10:00:00Z").toEpochMilli();
+  private static final long H_END = H + HOUR;
+  private static final int SHARDS = 16;
+  /** Grace not a multiple of the bucket, so bucketing is visible: due 11:02:05 is in bucket 11:02:00. */
+  private final RollupMarks marks = new RollupMarks(Duration.ofSeconds(125), Duration.ofSeconds(10), SHARDS);
+
+  private static Event ev(String deviceId, long ts) {
+    return new Event(deviceId, ts, "");
+  }
+
+  private static int shard(String deviceId) {
+    return Math.floorMod(deviceId.hashCode(), SHARDS);
+  }
+
+  private Mark single(Event e, long now) {
+    Set<Mark> m = marks.of(List.of(e), now);
+    assertThat(m).hasSize(1);
+    return m.iterator().next();
+  }
+
+  @Test
+  void onTimeEventsAreDueAtTheHourEndPlusGraceBucketed() {
+    Mark m = single(ev("dev-1", H + 30 * 60 * SECOND), H + 31 * 60 * SECOND);
+
+    assertThat(m).isEqualTo(new Mark(shard("dev-1"), Instant.parse("2026-03-01T11:02:00Z").toEpochMilli(), H, "dev-1"));
+  }
+
+  @Test
+  void theFirstAndLastMillisecondOfAnHourBelongToThatHour() {
+    long now = H + 10 * SECOND;
+    assertThat(single(ev("d", H), now).hour()).isEqualTo(H);
+    assertThat(single(ev("d", H_END - 1), now).hour()).isEqualTo(H);
+    assertThat(single(ev("d", H_END), now).hour()).isEqualTo(H_END);
+    assertThat(single(ev("d", H - 1), now).hour()).isEqualTo(H - HOUR);
+  }
+
+  @Test
+  void anEventWithinTheGraceAfterItsHourClosedLandsInTheSameMarkAsOnTimeEvents() {
+    Mark onTime = single(ev("dev-1", H + 59 * 60 * SECOND), H + 59 * 60 * SECOND + 1);
+
+    assertThat(single(ev("dev-1", H + 5 * 60 * SECOND), H_END)).isEqualTo(onTime);
+    assertThat(single(ev("dev-1", H + 5 * 60 * SECOND), H_END + 60 * SECOND)).isEqualTo(onTime);
+    assertThat(single(ev("dev-1", H + 5 * 60 * SECOND), H_END + 125 * SECOND - 1)).isEqualTo(onTime);
+    assertThat(single(ev("dev-1", H + 5 * 60 * SECOND), H_END + 125 * SECOND)).as("exactly at the due time")
+        .isEqualTo(onTime);
+  }
+
+  @Test
+  void anEventAfterTheGraceIsDueNowBucketed() {
+    long now = H_END + 125 * SECOND + 7 * SECOND + 300; // 11:02:12.300
+    Mark m = single(ev("dev-1", H + 5 * 60 * SECOND), now);
+
+    assertThat(m.hour()).isEqualTo(H);
+    assertThat(m.dueBucket()).isEqualTo(Instant.parse("2026-03-01T11:02:10Z").toEpochMilli());
+  }
+
+  @Test
+  void anEventForAnHourClosedLongAgoIsDueNowBucketed() {
+    long now = Instant.parse("2026-03-04T17:45:33.999Z").toEpochMilli();
+    Mark m = single(ev("dev-1", H + 1234), now);
+
+    assertThat(m).isEqualTo(new Mark(shard("dev-1"), Instant.parse("2026-03-04T17:45:30Z").toEpochMilli(), H, "dev-1"));
+  }
+
+  @Test
+  void aFutureEventIsDueAfterItsOwnHourPlusGrace() {
+    long now = H + 10 * SECOND;
+    Mark m = single(ev("dev-1", H + 2 * HOUR + 1), now);
+    assertThat(m.hour()).isEqualTo(H + 2 * HOUR);
+    assertThat(m.dueBucket()).isEqualTo(H + 3 * HOUR + 120 * SECOND);
+  }
+
+  @Test
+  void marksAreDistinctPerDeviceAndHour() {
+    long now = H + 40 * 60 * SECOND;
+    Set<Mark> m = marks.of(List.of(
+        ev("a", H + 1), ev("a", H + 2), ev("a", H + 30 * 60 * SECOND), // one (a, H)
+        ev("a", H - HOUR + 5), // (a, H-1h), late: due now
+        ev("b", H + 1), ev("b", H + 3), // one (b, H)
+        ev("c", H - 3 * HOUR), ev("c", H - 3 * HOUR + 999)), now); // one (c, H-3h)
+
+    assertThat(m).containsExactlyInAnyOrder(
+        new Mark(shard("a"), H_END + 120 * SECOND, H, "a"),
+        new Mark(shard("a"), marks.bucketOf(now), H - HOUR, "a"),
+        new Mark(shard("b"), H_END + 120 * SECOND, H, "b"),
+        new Mark(shard("c"), marks.bucketOf(now), H - 3 * HOUR, "c"));
+  }
+
+  @Test
+  void noEventsNoMarks() {
+    assertThat(marks.of(List.of(), H)).isEmpty();
+  }
+
+  @Test
+  void theShardIsTheDevicesSalt() {
+    Set<Integer> seen = new HashSet<>();
+    for (int i = 0; i < 300; i++) {
+      String dev = "device-" + i;
+      assertThat(marks.shardOf(dev)).isEqualTo(shard(dev)).isBetween(0, SHARDS - 1);
+      assertThat(single(ev(dev, H), H).shard()).isEqualTo(shard(dev));
+      seen.add(marks.shardOf(dev));
+    }
+    assertThat(seen).hasSize(SHARDS);
+  }
+
+  @Test
+  void bucketsAreAlignedStartsAndFloorBeforeTheEpoch() {
+    assertThat(marks.bucketMillis()).isEqualTo(10_000L);
+    assertThat(marks.bucketOf(H + 9_999)).isEqualTo(H);
+    assertThat(marks.bucketOf(H + 10_000)).isEqualTo(H + 10_000);
+    assertThat(marks.bucketOf(-1)).isEqualTo(-10_000);
+  }
+
+  @Test
+  void aBucketIsProcessableOnlyOnceItEndedAtLeastTheSafetyAgo() {
+    long b = H + 10_000;
+    Duration safety = Duration.ofSeconds(20);
+    assertThat(marks.processable(b, b + 10_000 + 20_000, safety)).isTrue();
+    assertThat(marks.processable(b, b + 10_000 + 20_000 - 1, safety)).isFalse();
+    assertThat(marks.processable(b, b + 10_000 + 20_000 + 5 * HOUR, safety)).isTrue();
+    assertThat(marks.processable(b, b + 9_999, Duration.ZERO)).isFalse();
+    assertThat(marks.processable(b, b + 10_000, Duration.ZERO)).isTrue();
+  }
+
+  /**
+   * For any now: the bucket a mark written at {@code now} goes to is not processable at now, nor at now + d
+   * for a write delay d up to the safety, and it does become processable once it ended plus the safety.
+   */
+  @Test
+  void aBucketThatCanStillReceiveAMarkIsNeverProcessable() {
+    Random rnd = new Random(7);
+    for (int round = 0; round < 2_000; round++) {
+      Duration grace = Duration.ofMillis(rnd.nextInt(3) == 0 ? 0 : rnd.nextLong(24 * HOUR + 1));
+      Duration bucket = Duration.ofMillis(SECOND + rnd.nextLong(HOUR));
+      Duration safety = Duration.ofMillis(rnd.nextInt(4) == 0 ? 0 : rnd.nextLong(HOUR + 1));
+      RollupMarks rm = new RollupMarks(grace, bucket, SHARDS);
+      long now = H + rnd.nextLong(30L * 24 * HOUR) - 15L * 24 * HOUR;
+      List<Event> events = new ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        // mostly recent and late events, some far in the past, a few in the future, some right at hour edges
+        long ts = switch (rnd.nextInt(4)) {
+          case 0 -> now - rnd.nextLong(3 * HOUR);
+          case 1 -> now - rnd.nextLong(7L * 24 * HOUR);
+          case 2 -> now + rnd.nextLong(HOUR);
+          default -> Math.floorDiv(now, HOUR) * HOUR - (rnd.nextBoolean() ? 0 : 1);
+        };
+        events.add(ev("dev-" + rnd.nextInt(5), ts));
+      }
+      for (Mark m : rm.of(events, now)) {
+        long d = rnd.nextLong(safety.toMillis() + 1);
+        assertThat(m.dueBucket()).isEqualTo(rm.bucketOf(m.dueBucket()));
+        assertThat(m.dueBucket()).isGreaterThanOrEqualTo(rm.bucketOf(now));
+        assertThat(rm.processable(m.dueBucket(), now, safety)).as("at now, %s", m).isFalse();
+        assertThat(rm.processable(m.dueBucket(), now + safety.toMillis(), safety)).as("at now + safety").isFalse();
+        assertThat(rm.processable(m.dueBucket(), now + d, safety)).as("at now + %d", d).isFalse();
+        long end = m.dueBucket() + bucket.toMillis() + safety.toMillis();
+        assertThat(rm.processable(m.dueBucket(), end, safety)).isTrue();
+        // and never before the hour closed plus grace
+        assertThat(end).isGreaterThan(m.hour() + HOUR + grace.toMillis());
+      }
+    }
+  }
+
+  /**
+   * A processor that advances done_until the way RollupVerticle does, and a writer whose marks land up to the
+   * safety after they were computed: no mark ever lands in a bucket that was already processed.
+   */
+  @Test
+  void noMarkLandsInABucketThatWasAlreadyProcessed() {
+    Duration safety = Duration.ofSeconds(20);
+    long delay = safety.toMillis();
+    long start = H + 17 * 60 * SECOND + 3;
+    long doneUntil = marks.bucketOf(start) - marks.bucketMillis(); // as RollupVerticle initialises it
+    Random rnd = new Random(11);
+    List<long[]> inFlight = new ArrayList<>(); // {landsAt, dueBucket}
+    int landed = 0;
+    int processed = 0;
+    for (long t = start; t < start + 3 * HOUR; t += 1 + rnd.nextInt(3_000)) {
+      // marks whose write was issued earlier land now
+      for (var it = inFlight.iterator(); it.hasNext(); ) {
+        long[] w = it.next();
+        if (w[0] <= t) {
+          assertThat(w[1]).as("mark landing at %d in bucket %d, done until %d", t, w[1], doneUntil)
+              .isGreaterThanOrEqualTo(doneUntil);
+          landed++;
+          it.remove();
+        }
+      }
+      // the processor: each processable bucket in turn
+      while (marks.processable(doneUntil, t, safety)) {
+        doneUntil += marks.bucketMillis();
+        processed++;
+      }
+      // a writer computes marks now; the write takes up to the safety
+      long ts = rnd.nextBoolean() ? t - rnd.nextLong(2 * HOUR) : t;
+      for (Mark m : marks.of(List.of(ev("d" + rnd.nextInt(3), ts)), t)) {
+        inFlight.add(new long[] {t + rnd.nextLong(delay + 1), m.dueBucket()});
+      }
+    }
+    assertThat(landed).isGreaterThan(1000);
+    assertThat(processed).isGreaterThan(1000);
+  }
+}
