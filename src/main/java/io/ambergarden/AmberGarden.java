@@ -5,7 +5,10 @@ import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.cassandra.SchemaMigrator;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.counter.CounterVerticle;
+import io.ambergarden.live.LiveRelayVerticle;
 import io.ambergarden.query.Cursor;
+import io.ambergarden.sim.SimulatorVerticle;
+import io.ambergarden.web.LiveConnections;
 import io.ambergarden.query.StatsVerticle;
 import io.ambergarden.rollup.RollupVerticle;
 import io.ambergarden.config.ConfigException;
@@ -49,6 +52,7 @@ public final class AmberGarden {
   private final HealthState health = new HealthState();
   private final PrometheusMeterRegistry registry;
   private final Cursor cursor;
+  private final LiveConnections liveConnections;
   /** Names this process in rollup leases. */
   private final String instanceId = java.lang.management.ManagementFactory.getRuntimeMXBean().getName() + "-"
       + java.util.UUID.randomUUID().toString().substring(0, 8);
@@ -59,6 +63,7 @@ public final class AmberGarden {
     this.config = config;
     this.registry = registry;
     this.cursor = new Cursor(cursorKey(config));
+    this.liveConnections = new LiveConnections(config.live().maxConnections(), registry);
     this.vertx = Vertx.builder()
         .with(new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
         .withMetrics(new MicrometerMetricsFactory(registry))
@@ -84,12 +89,16 @@ public final class AmberGarden {
         .compose(v -> deploy(() -> new WriterVerticle(config), config.writer().instances()))
         .compose(v -> deploy(() -> new QueryVerticle(config), config.query().instances()))
         .compose(v -> deploy(() -> new StatsVerticle(config), config.query().instances()))
+        .compose(v -> config.live().enabled()
+            ? deploy(() -> new LiveRelayVerticle(config, parser, registry), 1) : Future.succeededFuture())
         .compose(v -> config.rollups().enabled()
             ? deploy(() -> new RollupVerticle(config, instanceId, registry), 1) : Future.succeededFuture())
         .compose(v -> deploy(() -> new HealthProbeVerticle(config, health), 1))
         .compose(v -> config.kafka().consumerEnabled()
             ? deploy(() -> new KafkaIngestVerticle(config, parser, health), 1) : Future.succeededFuture())
-        .compose(v -> deploy(() -> new HttpVerticle(config, parser, health, registry, cursor), config.http().instances()))
+        .compose(v -> deploy(() -> new HttpVerticle(config, parser, health, registry, cursor, liveConnections), config.http().instances()))
+        .compose(v -> config.simulator().enabled()
+            ? deploy(() -> new SimulatorVerticle(config, config.http().port()), 1) : Future.succeededFuture())
         .onSuccess(v -> LOG.info("Amber Garden is up on http://{}:{} (ingest mode {})", config.http().host(),
             config.http().port(), config.ingest().mode()))
         .mapEmpty();

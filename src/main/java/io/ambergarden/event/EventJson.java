@@ -39,6 +39,27 @@ public final class EventJson {
     private EventJson() {
     }
 
+    /**
+     * Reads back trusted JSON of this shape (from the service's own queries; not validated, so never use it
+     * on client input: that is {@link EventParser}'s job).
+     */
+    public static Event fromTrustedJson(io.vertx.core.json.JsonObject o) {
+        Map<String, Double> metrics = new java.util.LinkedHashMap<>();
+        io.vertx.core.json.JsonObject m = o.getJsonObject("metrics");
+        if (m != null) {
+            m.forEach(en -> metrics.put(en.getKey(), ((Number) en.getValue()).doubleValue()));
+        }
+        Map<String, String> tags = new java.util.LinkedHashMap<>();
+        io.vertx.core.json.JsonObject t = o.getJsonObject("tags");
+        if (t != null) {
+            t.forEach(en -> tags.put(en.getKey(), String.valueOf(en.getValue())));
+        }
+        Object payload = o.getValue("payload");
+        return new Event(o.getString("deviceId"), o.getLong("ts"), o.getString("eventId", ""), o.getString("deviceType"),
+                o.getString("status"), o.getInteger("code"), metrics, tags,
+                payload == null ? null : io.vertx.core.json.Json.encode(payload));
+    }
+
     /** Compact JSON text of the event. */
     public static String toJson(Event e) {
         return new String(toJsonBytes(e), StandardCharsets.UTF_8);

@@ -178,17 +178,18 @@ public final class QueryVerticle extends VerticleBase {
     String type = q.getString("deviceType");
     int limit = q.getInteger("limit");
     long now = System.currentTimeMillis();
-    long oldest = buckets.bucketOf(now - config.events().retention().toMillis());
+    long from = Math.max(now - config.events().retention().toMillis(), q.getLong("from", Long.MIN_VALUE));
+    long oldest = buckets.bucketOf(from);
     Cursor.Position pos = position(q);
     long first = pos != null ? pos.bucket() : buckets.bucketOf(now + config.events().futureSkew().toMillis());
     JsonArray items = new JsonArray();
-    typeBuckets(type, first, oldest, limit, pos, items, 0)
+    typeBuckets(type, first, oldest, from, limit, pos, items, 0)
         .onSuccess(next -> msg.reply(new JsonObject().put("items", items).put("next", toJson(next))))
         .onFailure(err -> msg.fail(FailureCodes.UNAVAILABLE, "read failed: " + err.getMessage()));
   }
 
-  private Future<Cursor.Position> typeBuckets(String type, long bucket, long oldest, int limit, Cursor.Position pos,
-                                              JsonArray items, int visited) {
+  private Future<Cursor.Position> typeBuckets(String type, long bucket, long oldest, long from, int limit,
+                                              Cursor.Position pos, JsonArray items, int visited) {
     if (bucket < oldest) {
       return Future.succeededFuture(null);
     }
@@ -210,7 +211,7 @@ public final class QueryVerticle extends VerticleBase {
     }
     return Future.all(reads).compose(v -> {
       List<Row> rows = new ArrayList<>();
-      reads.forEach(f -> rows.addAll(f.result()));
+      reads.forEach(f -> f.result().stream().filter(r -> r.getInstant(0).toEpochMilli() >= from).forEach(rows::add));
       rows.sort(TYPE_ORDER);
       Row last = null;
       for (Row r : rows.subList(0, Math.min(want, rows.size()))) {
@@ -221,7 +222,7 @@ public final class QueryVerticle extends VerticleBase {
         return Future.succeededFuture(new Cursor.Position(bucket, last.getInstant(0).toEpochMilli(), last.getString(1),
             last.getString(2)));
       }
-      return typeBuckets(type, buckets.previous(bucket), oldest, limit, pos, items, visited + 1);
+      return typeBuckets(type, buckets.previous(bucket), oldest, from, limit, pos, items, visited + 1);
     });
   }
 

@@ -33,10 +33,13 @@ public final class HttpVerticle extends VerticleBase {
   private HttpServer server;
 
   private final Cursor cursor;
+  private final LiveConnections liveConnections;
+  private LiveSockets live;
 
   public HttpVerticle(AmberConfig config, EventParser parser, HealthState health, PrometheusMeterRegistry registry,
-                      Cursor cursor) {
+                      Cursor cursor, LiveConnections liveConnections) {
     this.cursor = cursor;
+    this.liveConnections = liveConnections;
     this.config = config;
     this.parser = parser;
     this.health = health;
@@ -59,6 +62,10 @@ public final class HttpVerticle extends VerticleBase {
     router.get("/api/v1/devices/:id/events").handler(this::deviceEvents);
     router.get("/api/v1/devices/:id/latest").handler(this::deviceLatest);
     router.get("/api/v1/device-types/:type/events").handler(this::typeEvents);
+    if (config.live().enabled()) {
+      live = new LiveSockets(vertx, config, liveConnections);
+      router.get("/api/v1/live").handler(live::handle);
+    }
     router.get("/api/v1/devices/:id/counters").handler(ctx -> ask(ctx, Addresses.QUERY_DEVICE_COUNTERS,
         new JsonObject().put("deviceId", QueryParams.id("id", ctx.pathParam("id")))));
     router.get("/api/v1/devices/:id/rollups").handler(this::rollups);
@@ -76,12 +83,14 @@ public final class HttpVerticle extends VerticleBase {
     }
     server = vertx.createHttpServer(new HttpServerOptions().setHost(config.http().host())
         .setPort(config.http().port()).setCompressionSupported(true).setMaxWebSocketFrameSize(65536));
-    return server.requestHandler(router).listen();
+    Future<Void> liveStarted = live == null ? Future.succeededFuture() : live.start();
+    return liveStarted.compose(v -> server.requestHandler(router).listen());
   }
 
   @Override
   public Future<?> stop() {
-    Future<Void> closed = server == null ? Future.succeededFuture() : server.close();
+    Future<Void> liveStopped = live == null ? Future.succeededFuture() : live.stop();
+    Future<Void> closed = liveStopped.compose(v -> server == null ? Future.succeededFuture() : server.close());
     return producer == null ? closed : closed.eventually(() -> producer.close());
   }
 

@@ -4,6 +4,7 @@ import io.ambergarden.AmberGarden;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.config.ConfigLoader;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -39,7 +40,13 @@ public final class DevRun {
       }
     }, "devrun-shutdown"));
     runtime.start();
-    AmberConfig config = ConfigLoader.load(System.getenv(), System.getProperties(), Map.of(
+    // the simulator makes the dashboard move for a new user; -Damber.simulator.enabled=false turns it off
+    Properties props = new Properties();
+    props.putAll(System.getProperties());
+    if (System.getenv("AMBER_SIMULATOR_ENABLED") == null) {
+      props.putIfAbsent("amber.simulator.enabled", "true");
+    }
+    AmberConfig config = ConfigLoader.load(System.getenv(), props, Map.of(
         "cassandra.contact-points", runtime.cassandraContactPoint(),
         "kafka.bootstrap-servers", runtime.kafkaBootstrap()));
     app[0] = AmberGarden.start(config).await(5, TimeUnit.MINUTES);

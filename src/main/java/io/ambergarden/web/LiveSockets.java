@@ -1,0 +1,232 @@
+package io.ambergarden.web;
+
+import io.ambergarden.bus.Addresses;
+import io.ambergarden.bus.DurableEvents;
+import io.ambergarden.config.AmberConfig;
+import io.ambergarden.event.Event;
+import io.ambergarden.event.EventJson;
+import io.ambergarden.query.Cursor;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * WS /api/v1/live for one HTTP verticle instance: checks the Origin and the connection cap, replays stored
+ * events for since=, then forwards live events that match each client's filter. Every client's outbound
+ * queue is bounded: a client that cannot keep up is closed with 1013 (try again later).
+ */
+final class LiveSockets {
+  static final short SLOW_CONSUMER = 1013;
+  static final short POLICY = 1008;
+
+  private final Vertx vertx;
+  private final AmberConfig config;
+  private final LiveConnections connections;
+  private final Set<Session> sessions = new HashSet<>();
+  private MessageConsumer<DurableEvents> live;
+  private long heartbeat = -1;
+
+  LiveSockets(Vertx vertx, AmberConfig config, LiveConnections connections) {
+    this.vertx = vertx;
+    this.config = config;
+    this.connections = connections;
+  }
+
+  Future<Void> start() {
+    live = vertx.eventBus().consumer(Addresses.LIVE_EVENTS, m -> m.body().events().forEach(this::dispatch));
+    heartbeat = vertx.setPeriodic(config.live().heartbeatInterval().toMillis(), id -> {
+      String beat = new JsonObject().put("type", "heartbeat").put("ts", System.currentTimeMillis()).encode();
+      List.copyOf(sessions).forEach(s -> s.sendText(beat));
+    });
+    return live.completion();
+  }
+
+  Future<Void> stop() {
+    vertx.cancelTimer(heartbeat);
+    List.copyOf(sessions).forEach(s -> s.ws.close((short) 1001, "server shutting down"));
+    return live == null ? Future.succeededFuture() : live.unregister();
+  }
+
+  void handle(RoutingContext ctx) {
+    long now = System.currentTimeMillis();
+    var req = ctx.request();
+    if (!originAllowed(req.getHeader(HttpHeaders.ORIGIN), req.getHeader(HttpHeaders.HOST))) {
+      throw new ApiException(403, "Forbidden", "origin not allowed: " + req.getHeader(HttpHeaders.ORIGIN), null, null);
+    }
+    LiveFilter filter = LiveFilter.parse(req.getParam("devices"), req.getParam("types"), req.getParam("codes"),
+        req.getParam("since"), config.live().maxFilterValues(), now, config.events().retention().toMillis());
+    if (!connections.tryOpen()) {
+      throw ApiException.unavailable("too many live-feed clients", config.ingest().retryAfterSeconds());
+    }
+    req.toWebSocket().onFailure(err -> connections.closed()).onSuccess(ws -> {
+      ws.setWriteQueueMaxSize(config.live().maxBufferedBytes());
+      Session s = new Session(ws, filter);
+      sessions.add(s);
+      ws.closeHandler(v -> {
+        sessions.remove(s);
+        connections.closed();
+      });
+      ws.exceptionHandler(err -> ws.close());
+      // text from the client is not part of the protocol; it is read and dropped so it cannot pile up
+      ws.handler(buf -> { });
+      if (filter.since() != null) {
+        s.replay(now);
+      } else {
+        s.sendText(new JsonObject().put("type", "live").encode());
+      }
+    });
+  }
+
+  boolean originAllowed(String origin, String host) {
+    if (origin == null) {
+      return true; // not a browser; browsers always send Origin on WebSocket upgrades
+    }
+    if (config.live().allowedOrigins().contains(origin)) {
+      return true;
+    }
+    try {
+      URI u = URI.create(origin);
+      String authority = u.getPort() < 0 ? u.getHost() : u.getHost() + ":" + u.getPort();
+      return host != null && authority != null && authority.equalsIgnoreCase(host);
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  private void dispatch(Event e) {
+    for (Session s : sessions) {
+      s.onLive(e);
+    }
+  }
+
+  static String identity(Event e) {
+    return e.deviceId() + '\u0000' + e.ts() + '\u0000' + e.eventId();
+  }
+
+  private final class Session {
+    final ServerWebSocket ws;
+    final LiveFilter filter;
+    /** Live events that arrived during the replay; bounded by live.max-replay-events. */
+    List<Event> held;
+    boolean closed;
+
+    Session(ServerWebSocket ws, LiveFilter filter) {
+      this.ws = ws;
+      this.filter = filter;
+    }
+
+    void onLive(Event e) {
+      if (closed || !filter.matches(e)) {
+        return;
+      }
+      if (held != null) {
+        if (held.size() >= config.live().maxReplayEvents()) {
+          slow();
+          return;
+        }
+        held.add(e);
+        return;
+      }
+      sendEvent(e);
+    }
+
+    void sendEvent(Event e) {
+      sendText("{\"type\":\"event\",\"event\":" + EventJson.toJson(e) + "}");
+    }
+
+    void sendText(String text) {
+      if (closed) {
+        return;
+      }
+      if (ws.writeQueueFull()) {
+        slow();
+        return;
+      }
+      ws.writeTextMessage(text);
+    }
+
+    void slow() {
+      if (!closed) {
+        closed = true;
+        connections.slowConsumerClosed();
+        ws.close(SLOW_CONSUMER, "client too slow: outbound buffer full");
+      }
+    }
+
+    /** Subscribed first (held), then reads the store, so nothing durable after connect can fall in between. */
+    void replay(long now) {
+      held = new ArrayList<>();
+      List<Event> stored = new ArrayList<>();
+      long to = now + config.events().futureSkew().toMillis() + 1;
+      List<Future<Void>> reads = new ArrayList<>();
+      for (String d : filter.devices()) {
+        reads.add(page(Addresses.QUERY_DEVICE_EVENTS, new JsonObject().put("deviceId", d).put("from", filter.since())
+            .put("to", to), null, stored));
+      }
+      if (filter.devices().isEmpty()) {
+        for (String t : filter.types()) {
+          reads.add(page(Addresses.QUERY_TYPE_EVENTS, new JsonObject().put("deviceType", t).put("from", filter.since()),
+              null, stored));
+        }
+      }
+      Future.all(reads).onComplete(ar -> {
+        if (closed) {
+          return;
+        }
+        if (ar.failed()) {
+          sendText(new JsonObject().put("type", "error").put("message", ar.cause().getMessage()).encode());
+          closed = true;
+          ws.close(POLICY, "replay failed");
+          return;
+        }
+        stored.sort(java.util.Comparator.comparingLong(Event::ts).thenComparing(Event::deviceId)
+            .thenComparing(Event::eventId));
+        Set<String> sent = new HashSet<>();
+        for (Event e : stored) {
+          if (filter.matches(e) && sent.add(identity(e))) {
+            sendEvent(e);
+          }
+        }
+        List<Event> pending = held;
+        held = null;
+        sendText(new JsonObject().put("type", "live").put("replayed", sent.size()).encode());
+        for (Event e : pending) {
+          if (!sent.contains(identity(e))) {
+            sendEvent(e);
+          }
+        }
+      });
+    }
+
+    /** Reads every page of a stored query into {@code out}, up to live.max-replay-events. */
+    Future<Void> page(String address, JsonObject q, Cursor.Position pos, List<Event> out) {
+      JsonObject query = q.copy().put("limit", 1000);
+      if (pos != null) {
+        query.put("pos", pos.toJson());
+      }
+      DeliveryOptions opts = new DeliveryOptions().setSendTimeout(config.cassandra().requestTimeout().toMillis() * 3);
+      return vertx.eventBus().<JsonObject>request(address, query, opts).compose(reply -> {
+        JsonArray items = reply.body().getJsonArray("items");
+        for (int i = 0; i < items.size(); i++) {
+          out.add(EventJson.fromTrustedJson(items.getJsonObject(i)));
+        }
+        if (out.size() > config.live().maxReplayEvents()) {
+          return Future.failedFuture("replay exceeds " + config.live().maxReplayEvents() + " events; use a later since");
+        }
+        Cursor.Position next = Cursor.Position.fromJson(reply.body().getJsonObject("next"));
+        return next == null || closed ? Future.succeededFuture() : page(address, q, next, out);
+      });
+    }
+  }
+}
