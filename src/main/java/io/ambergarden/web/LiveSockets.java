@@ -29,6 +29,8 @@ import java.util.Set;
 final class LiveSockets {
   static final short SLOW_CONSUMER = 1013;
   static final short POLICY = 1008;
+  /** Longer than the live topic's fan-out lag, so a replayed event's live copy is never shown twice. */
+  static final long REPLAY_DEDUP_MILLIS = 30_000;
 
   private final Vertx vertx;
   private final AmberConfig config;
@@ -119,6 +121,8 @@ final class LiveSockets {
     final LiveFilter filter;
     /** Live events that arrived during the replay; bounded by live.max-replay-events. */
     List<Event> held;
+    /** Identities replayed from the store; their live copies may still be on their way, for a while. */
+    Set<String> replayed;
     boolean closed;
 
     Session(ServerWebSocket ws, LiveFilter filter) {
@@ -136,6 +140,9 @@ final class LiveSockets {
           return;
         }
         held.add(e);
+        return;
+      }
+      if (replayed != null && replayed.contains(identity(e))) {
         return;
       }
       sendEvent(e);
@@ -206,6 +213,9 @@ final class LiveSockets {
             sendEvent(e);
           }
         }
+        // the live copy of a replayed event can arrive after the switch; it is dropped for this window
+        replayed = sent;
+        vertx.setTimer(REPLAY_DEDUP_MILLIS, id -> replayed = null);
       });
     }
 

@@ -1,0 +1,176 @@
+package io.ambergarden.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.ambergarden.localrt.RealServers;
+import io.vertx.core.json.JsonObject;
+import java.net.Socket;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(RealServers.class)
+@Timeout(300)
+class LiveFeedIT {
+  static final String LIVE_TOPIC = "it-live-" + UUID.randomUUID().toString().substring(0, 8);
+  static TestService a;
+
+  static Map<String, String> cfg() {
+    return Map.of("ingest.mode", "direct", "kafka.consumer.enabled", "false", "live.topic", LIVE_TOPIC,
+        "live.max-buffered-bytes", "65536", "live.heartbeat-interval", "1s");
+  }
+
+  @BeforeAll
+  static void start() {
+    a = TestService.start(cfg());
+  }
+
+  @AfterAll
+  static void stop() {
+    if (a != null) {
+      a.close();
+    }
+  }
+
+  static String event(String device, long ts, String id, String extra) {
+    return "{\"deviceId\":\"" + device + "\",\"ts\":" + ts + ",\"eventId\":\"" + id + "\",\"code\":200" + extra + "}";
+  }
+
+  static Set<String> ids(List<JsonObject> events) {
+    Set<String> out = new HashSet<>();
+    events.forEach(e -> out.add(e.getString("eventId")));
+    return out;
+  }
+
+  @Test
+  void testFilteredEventsArriveOnceDurableAndHeartbeatsFlow() {
+    String d = "live-" + UUID.randomUUID().toString().substring(0, 8);
+    try (LiveClient mine = LiveClient.connect(a.config().http().port(), "devices=" + d);
+        LiveClient otherCode = LiveClient.connect(a.config().http().port(), "devices=" + d + "&codes=500")) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> mine.sawType("live") && otherCode.sawType("live"));
+      long now = System.currentTimeMillis();
+      assertThat(a.postEvents("[" + event(d, now, "1", "") + "," + event("someone-else", now, "2", "") + "]")
+          .statusCode()).isEqualTo(202);
+      await().atMost(Duration.ofSeconds(10)).until(() -> mine.events().size() == 1);
+      assertThat(mine.events().get(0).getString("deviceId")).isEqualTo(d);
+      await().atMost(Duration.ofSeconds(5)).until(() -> mine.sawType("heartbeat"));
+      assertThat(otherCode.events()).isEmpty();
+    }
+  }
+
+  @Test
+  void testAClientOnAnotherInstanceSeesTheEvent() throws Exception {
+    String d = "cross-" + UUID.randomUUID().toString().substring(0, 8);
+    try (ServiceProcess b = ServiceProcess.start("live-b", cfg());
+        LiveClient onA = LiveClient.connect(a.config().http().port(), "devices=" + d)) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> onA.sawType("live"));
+      HttpResponse<String> r = TestService.send(HttpRequest.newBuilder(b.uri("/api/v1/events"))
+          .header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString(event(d, System.currentTimeMillis(), "via-b", ""))).build());
+      assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+      await().atMost(Duration.ofSeconds(15)).until(() -> ids(onA.events()).contains("via-b"));
+    }
+  }
+
+  @Test
+  void testSlowClientIsClosedAndANormalOneKeepsReceiving() throws Exception {
+    String d = "slow-" + UUID.randomUUID().toString().substring(0, 8);
+    int port = a.config().http().port();
+    try (Socket slow = LiveClient.rawUpgrade(port, "/api/v1/live?devices=" + d, null);
+        LiveClient normal = LiveClient.connect(port, "devices=" + d)) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> normal.sawType("live"));
+      await().atMost(Duration.ofSeconds(10)).until(() -> metric("amber_live_clients") >= 2);
+      double before = metric("amber_live_disconnects_total");
+      String payload = ",\"payload\":{\"blob\":\"" + "x".repeat(12_000) + "\"}";
+      long ts = System.currentTimeMillis() - 60_000;
+      int total = 0;
+      for (int batch = 0; batch < 25; batch++) {
+        StringBuilder body = new StringBuilder("[");
+        for (int i = 0; i < 40; i++, total++) {
+          body.append(i == 0 ? "" : ",").append(event(d, ts + total, "s" + total, payload));
+        }
+        assertThat(a.postEvents(body.append(']').toString()).statusCode()).isEqualTo(202);
+      }
+      int expected = total;
+      await().atMost(Duration.ofSeconds(30)).until(() -> metric("amber_live_disconnects_total") > before);
+      await().atMost(Duration.ofSeconds(30)).until(() -> normal.events().size() == expected);
+      assertThat(normal.isClosed()).isFalse();
+      assertThat(ids(normal.events())).hasSize(expected);
+    }
+  }
+
+  @Test
+  void testResumeWithSinceHasNoGapAndNoDuplicate() throws Exception {
+    String d = "resume-" + UUID.randomUUID().toString().substring(0, 8);
+    long since = System.currentTimeMillis() - 120_000;
+    List<String> posted = new ArrayList<>();
+    StringBuilder body = new StringBuilder("[");
+    // stored before the client connects, one of them older than since
+    body.append(event(d, since - 5000, "too-old", ""));
+    for (int i = 0; i < 30; i++) {
+      body.append(',').append(event(d, since + i * 1000, "stored-" + i, ""));
+      posted.add("stored-" + i);
+    }
+    assertThat(a.postEvents(body.append(']').toString()).statusCode()).isEqualTo(202);
+    // a writer keeps posting while the client connects and replays
+    Thread writer = new Thread(() -> {
+      for (int i = 0; i < 40; i++) {
+        if (a.postEvents(event(d, System.currentTimeMillis(), "during-" + i, "")).statusCode() == 202) {
+          synchronized (posted) {
+            posted.add("during-" + i);
+          }
+        }
+      }
+    });
+    writer.start();
+    try (LiveClient c = LiveClient.connect(a.config().http().port(), "devices=" + d + "&since=" + since)) {
+      writer.join(60_000);
+      await().atMost(Duration.ofSeconds(20)).until(() -> ids(c.events()).containsAll(posted));
+      List<JsonObject> got = c.events();
+      assertThat(ids(got)).containsExactlyInAnyOrderElementsOf(posted);
+      assertThat(got).hasSize(posted.size());
+      assertThat(c.sawType("live")).isTrue();
+    }
+  }
+
+  @Test
+  void testForeignOriginIsRefusedAndBadFiltersAre400() throws Exception {
+    int port = a.config().http().port();
+    try (Socket s = LiveClient.rawUpgrade(port, "/api/v1/live", "http://evil.example")) {
+      assertThat(LiveClient.statusLine(s)).contains("403");
+    }
+    try (Socket s = LiveClient.rawUpgrade(port, "/api/v1/live", "http://127.0.0.1:" + port)) {
+      assertThat(LiveClient.statusLine(s)).contains("101");
+    }
+    try (Socket s = LiveClient.rawUpgrade(port, "/api/v1/live?since=" + System.currentTimeMillis(), null)) {
+      assertThat(LiveClient.statusLine(s)).contains("400");
+    }
+    try (Socket s = LiveClient.rawUpgrade(port, "/api/v1/live?codes=abc", null)) {
+      assertThat(LiveClient.statusLine(s)).contains("400");
+    }
+  }
+
+  static double metric(String name) {
+    String body = a.get("/metrics").body();
+    double sum = 0;
+    for (String line : body.split("\n")) {
+      if (line.startsWith(name + " ") || line.startsWith(name + "{")) {
+        sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return sum;
+  }
+
+}
