@@ -6,6 +6,7 @@ import io.ambergarden.cassandra.SchemaMigrator;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.counter.CounterVerticle;
 import io.ambergarden.live.LiveRelayVerticle;
+import io.ambergarden.metrics.AmberMeters;
 import io.ambergarden.query.Cursor;
 import io.ambergarden.sim.SimulatorVerticle;
 import io.ambergarden.web.LiveConnections;
@@ -53,6 +54,7 @@ public final class AmberGarden {
   private final PrometheusMeterRegistry registry;
   private final Cursor cursor;
   private final LiveConnections liveConnections;
+  private final AmberMeters meters;
   /** Names this process in rollup leases. */
   private final String instanceId = java.lang.management.ManagementFactory.getRuntimeMXBean().getName() + "-"
       + java.util.UUID.randomUUID().toString().substring(0, 8);
@@ -64,6 +66,7 @@ public final class AmberGarden {
     this.registry = registry;
     this.cursor = new Cursor(cursorKey(config));
     this.liveConnections = new LiveConnections(config.live().maxConnections(), registry);
+    this.meters = new AmberMeters(registry, config.kafka().topic());
     this.vertx = Vertx.builder()
         .with(new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
         .withMetrics(new MicrometerMetricsFactory(registry))
@@ -86,7 +89,7 @@ public final class AmberGarden {
         .compose(v -> config.kafka().createTopics() ? createTopics() : Future.succeededFuture())
         .compose(v -> config.counters().enabled()
             ? deploy(() -> new CounterVerticle(config, registry), 1) : Future.succeededFuture())
-        .compose(v -> deploy(() -> new WriterVerticle(config), config.writer().instances()))
+        .compose(v -> deploy(() -> new WriterVerticle(config, meters), config.writer().instances()))
         .compose(v -> deploy(() -> new QueryVerticle(config), config.query().instances()))
         .compose(v -> deploy(() -> new StatsVerticle(config), config.query().instances()))
         .compose(v -> config.live().enabled()
@@ -95,8 +98,8 @@ public final class AmberGarden {
             ? deploy(() -> new RollupVerticle(config, instanceId, registry), 1) : Future.succeededFuture())
         .compose(v -> deploy(() -> new HealthProbeVerticle(config, health), 1))
         .compose(v -> config.kafka().consumerEnabled()
-            ? deploy(() -> new KafkaIngestVerticle(config, parser, health), 1) : Future.succeededFuture())
-        .compose(v -> deploy(() -> new HttpVerticle(config, parser, health, registry, cursor, liveConnections), config.http().instances()))
+            ? deploy(() -> new KafkaIngestVerticle(config, parser, health, meters), 1) : Future.succeededFuture())
+        .compose(v -> deploy(() -> new HttpVerticle(config, parser, health, registry, cursor, liveConnections, meters), config.http().instances()))
         .compose(v -> config.simulator().enabled()
             ? deploy(() -> new SimulatorVerticle(config, config.http().port()), 1) : Future.succeededFuture())
         .onSuccess(v -> LOG.info("Amber Garden is up on http://{}:{} (ingest mode {})", config.http().host(),
@@ -180,7 +183,8 @@ public final class AmberGarden {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       LOG.info("SIGTERM: stopping");
       try {
-        app.stop().await(60, TimeUnit.SECONDS);
+        app.stop().await(config.shutdownGrace().toMillis(), TimeUnit.MILLISECONDS);
+        LOG.info("stopped cleanly");
       } catch (Exception e) {
         LOG.warn("shutdown did not finish cleanly: {}", e.toString());
       }

@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
 /** The whole validated configuration. Built once at startup by {@link ConfigLoader}; immutable. */
 public record AmberConfig(Http http, Ingest ingest, Events events, Cassandra cassandra, Writer writer,
                           Kafka kafka, Query query, Counters counters, Rollups rollups, Live live, Simulator simulator,
-                          RawConfig raw) {
+                          Duration shutdownGrace, RawConfig raw) {
 
   public enum IngestMode { KAFKA, DIRECT }
 
@@ -61,7 +61,7 @@ public record AmberConfig(Http http, Ingest ingest, Events events, Cassandra cas
                       int maxPollRecords, int writeBatch, Duration commitInterval, Duration maxPollInterval,
                       int breakerFailureThreshold, Duration breakerResetTimeout, Duration retryMaxBackoff,
                       int dlqGuardWindow, int dlqGuardMinSamples, double dlqGuardMaxRatio,
-                      Duration producerLinger, Duration producerDeliveryTimeout) {
+                      Duration producerLinger, Duration producerDeliveryTimeout, Duration stallTimeout) {
   }
 
   public record Counters(boolean enabled, int shards, boolean coalesce, Duration flushInterval, int flushMaxCells,
@@ -131,7 +131,8 @@ public record AmberConfig(Http http, Ingest ingest, Events events, Cassandra cas
         c.intIn("kafka.dlq-guard.window", 1, 1_000_000), c.intIn("kafka.dlq-guard.min-samples", 1, 1_000_000),
         c.doubleIn("kafka.dlq-guard.max-ratio", 0.0, 1.0),
         c.duration("kafka.producer.linger", Duration.ZERO, Duration.ofSeconds(10)),
-        c.duration("kafka.producer.delivery-timeout", Duration.ofSeconds(1), Duration.ofMinutes(10)));
+        c.duration("kafka.producer.delivery-timeout", Duration.ofSeconds(1), Duration.ofMinutes(10)),
+        c.duration("kafka.consumer.stall-timeout", Duration.ofSeconds(1), Duration.ofHours(1)));
     if (kafka.dlqGuardMinSamples() > kafka.dlqGuardWindow()) {
       throw new ConfigException("kafka.dlq-guard.min-samples", "must not exceed kafka.dlq-guard.window");
     }
@@ -183,7 +184,9 @@ public record AmberConfig(Http http, Ingest ingest, Events events, Cassandra cas
     Simulator simulator = new Simulator(c.bool("simulator.enabled"), c.intIn("simulator.devices", 1, 1_000_000),
         c.intIn("simulator.events-per-second", 1, 1_000_000));
     c.matching("log.format", Pattern.compile("text|json"), "text or json");
-    return new AmberConfig(http, ingest, events, cassandra, writer, kafka, query, counters, rollups, live, simulator, c);
+    Duration grace = c.duration("shutdown.grace-period", Duration.ofSeconds(1), Duration.ofMinutes(30));
+    return new AmberConfig(http, ingest, events, cassandra, writer, kafka, query, counters, rollups, live, simulator, grace,
+        c);
   }
 
   private static List<InetSocketAddress> contactPoints(RawConfig c, String key) {

@@ -8,7 +8,9 @@ import io.ambergarden.event.Event;
 import io.ambergarden.event.EventJson;
 import io.ambergarden.event.EventParser;
 import io.ambergarden.event.FieldError;
+import io.ambergarden.metrics.AmberMeters;
 import io.ambergarden.web.ApiException;
+import io.ambergarden.web.RequestIds;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -32,11 +34,14 @@ public final class HttpIngestHandler {
   private final EventParser parser;
   private final Vertx vertx;
   private final KafkaProducer<byte[], byte[]> producer;
+  private final AmberMeters meters;
   private int inFlight;
 
   /** {@code producer} is null in direct mode. */
-  public HttpIngestHandler(Vertx vertx, AmberConfig config, EventParser parser, KafkaProducer<byte[], byte[]> producer) {
+  public HttpIngestHandler(Vertx vertx, AmberConfig config, EventParser parser, KafkaProducer<byte[], byte[]> producer,
+                           AmberMeters meters) {
     this.vertx = vertx;
+    this.meters = meters;
     this.config = config;
     this.parser = parser;
     this.producer = producer;
@@ -59,15 +64,17 @@ public final class HttpIngestHandler {
     byte[] body = ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
     EventParser.BatchResult parsed = parser.parseBatch(body, format);
     if (!parsed.ok()) {
+      meters.invalid(AmberMeters.Path.HTTP);
       ctx.fail(invalid(parsed.errors()));
       return;
     }
     List<Event> events = parsed.events();
     inFlight++;
-    Future<Void> durable = producer != null ? produce(events) : persist(events);
+    Future<Void> durable = producer != null ? produce(events, RequestIds.of(ctx)) : persist(events, ctx);
     durable.onComplete(ar -> {
       inFlight--;
       if (ar.succeeded()) {
+        meters.ingested(AmberMeters.Path.HTTP, events.size());
         ctx.response().setStatusCode(202).putHeader("Content-Type", "application/json")
             .end(new JsonObject().put("accepted", events.size()).encode());
       } else if (ar.cause() instanceof io.vertx.core.eventbus.ReplyException || ar.cause() instanceof ApiException) {
@@ -79,17 +86,18 @@ public final class HttpIngestHandler {
     });
   }
 
-  private Future<Void> produce(List<Event> events) {
+  private Future<Void> produce(List<Event> events, String requestId) {
     List<Future<?>> acks = new ArrayList<>(events.size());
     for (Event e : events) {
       acks.add(producer.send(KafkaProducerRecord.create(config.kafka().topic(),
-          e.deviceId().getBytes(StandardCharsets.UTF_8), EventJson.toJsonBytes(e))));
+          e.deviceId().getBytes(StandardCharsets.UTF_8), EventJson.toJsonBytes(e))
+          .addHeader("amber.request-id", requestId)));
     }
     return Future.join(acks).mapEmpty();
   }
 
-  private Future<Void> persist(List<Event> events) {
-    DeliveryOptions opts = new DeliveryOptions().setSendTimeout(config.writer().requestTimeout().toMillis());
+  private Future<Void> persist(List<Event> events, RoutingContext ctx) {
+    DeliveryOptions opts = RequestIds.options(ctx, config.writer().requestTimeout().toMillis());
     return vertx.eventBus().request(Addresses.WRITER_PERSIST, new PersistRequest(events, PersistRequest.Source.HTTP),
         opts).mapEmpty();
   }

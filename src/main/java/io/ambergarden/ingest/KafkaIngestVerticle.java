@@ -6,6 +6,7 @@ import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.Event;
 import io.ambergarden.event.EventParser;
 import io.ambergarden.event.FieldError;
+import io.ambergarden.metrics.AmberMeters;
 import io.ambergarden.web.HealthState;
 import io.vertx.circuitbreaker.CircuitBreaker;
 import io.vertx.circuitbreaker.CircuitBreakerOptions;
@@ -39,6 +40,7 @@ import org.slf4j.LoggerFactory;
 public final class KafkaIngestVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaIngestVerticle.class);
   private static final long LINGER_MS = 2;
+  private static final long LAG_INTERVAL_MS = 5000;
 
   private record Pending(OffsetTracker.Entry entry, Event event) {
   }
@@ -56,11 +58,16 @@ public final class KafkaIngestVerticle extends VerticleBase {
   private List<Pending> pending = new ArrayList<>();
   private long lingerTimer = -1;
   private long commitTimer = -1;
+  private final AmberMeters meters;
+  private long lagTimer = -1;
+  /** When a record last finished, or the consumer last had nothing in flight: the stall detector's clock. */
+  private long lastProgress = System.currentTimeMillis();
   private boolean paused;
   private boolean stopping;
 
-  public KafkaIngestVerticle(AmberConfig config, EventParser parser, HealthState health) {
+  public KafkaIngestVerticle(AmberConfig config, EventParser parser, HealthState health, AmberMeters meters) {
     this.config = config;
+    this.meters = meters;
     this.cfg = config.kafka();
     this.parser = parser;
     this.health = health;
@@ -103,6 +110,7 @@ public final class KafkaIngestVerticle extends VerticleBase {
     consumer.exceptionHandler(err -> LOG.warn("kafka consumer error: {}", err.toString()));
     consumer.handler(this::onRecord);
     commitTimer = vertx.setPeriodic(cfg.commitInterval().toMillis(), id -> commit());
+    lagTimer = vertx.setPeriodic(LAG_INTERVAL_MS, id -> observe());
     return consumer.subscribe(cfg.topic());
   }
 
@@ -110,6 +118,7 @@ public final class KafkaIngestVerticle extends VerticleBase {
   public Future<?> stop() {
     stopping = true;
     vertx.cancelTimer(commitTimer);
+    vertx.cancelTimer(lagTimer);
     pauseAll();
     flush();
     long deadline = System.currentTimeMillis() + config.writer().requestTimeout().toMillis();
@@ -140,6 +149,7 @@ public final class KafkaIngestVerticle extends VerticleBase {
     }
     EventParser.SingleResult parsed = parser.parseOne(rec.value() == null ? new byte[0] : rec.value());
     if (!parsed.ok()) {
+      meters.invalid(AmberMeters.Path.KAFKA);
       if (guard.record(true)) {
         LOG.error("dead-letter guard tripped: {} of recent records are poison; consumption stopped",
             String.format("%.0f%%", guard.ratio() * 100));
@@ -148,6 +158,8 @@ public final class KafkaIngestVerticle extends VerticleBase {
         return;
       }
       deadLetter(rec, parsed.errors(), 1).onSuccess(v -> {
+        meters.deadLettered();
+        progressed();
         entry.finish();
         maybeResume();
       });
@@ -188,6 +200,8 @@ public final class KafkaIngestVerticle extends VerticleBase {
             new PersistRequest(events, PersistRequest.Source.KAFKA), opts).map(m -> m.body()))
         .onSuccess(v -> {
           batch.forEach(p -> p.entry().finish());
+          meters.ingested(AmberMeters.Path.KAFKA, batch.size());
+          progressed();
           maybeResume();
         })
         .onFailure(err -> {
@@ -229,6 +243,25 @@ public final class KafkaIngestVerticle extends VerticleBase {
         .onSuccess(v -> tracker.committed(offsets))
         .onFailure(err -> LOG.warn("offset commit failed (will retry): {}", err.toString()))
         .mapEmpty();
+  }
+
+  private void progressed() {
+    lastProgress = System.currentTimeMillis();
+  }
+
+  /** Lag per assigned partition, and the stall check: records in flight but none finished for too long. */
+  private void observe() {
+    long now = System.currentTimeMillis();
+    if (tracker.inFlight() == 0) {
+      lastProgress = now;
+    }
+    health.consumerStalled(now - lastProgress > cfg.stallTimeout().toMillis());
+    if (assigned.isEmpty()) {
+      return;
+    }
+    Set<TopicPartition> tps = Set.copyOf(assigned);
+    consumer.endOffsets(tps).onSuccess(ends -> ends.forEach((tp, end) -> consumer.position(tp)
+        .onSuccess(pos -> meters.consumerLag(tp.getPartition(), Math.max(0, end - pos)))));
   }
 
   private void pauseAll() {

@@ -10,6 +10,7 @@ public final class HealthState {
   private volatile boolean consumerJoined;
   private volatile boolean deadLetterGuardTripped;
   private volatile boolean writesBlocked;
+  private volatile boolean consumerStalled;
   private volatile boolean shuttingDown;
 
   public void cassandraUsable(boolean v) {
@@ -37,6 +38,11 @@ public final class HealthState {
     writesBlocked = v;
   }
 
+  /** Records are in flight but none finished within kafka.consumer.stall-timeout. */
+  public void consumerStalled(boolean v) {
+    consumerStalled = v;
+  }
+
   public void shuttingDown(boolean v) {
     shuttingDown = v;
   }
@@ -47,7 +53,7 @@ public final class HealthState {
 
   public boolean ready() {
     return !shuttingDown && cassandraUsable && kafkaUsable && !deadLetterGuardTripped && !writesBlocked
-        && (!consumerExpected || consumerJoined);
+        && (!consumerExpected || (consumerJoined && !consumerStalled));
   }
 
   public JsonObject toJson() {
@@ -57,7 +63,7 @@ public final class HealthState {
         .put("writes", writesBlocked ? "FAILING" : "UP")
         .put("deadLetterGuard", deadLetterGuardTripped ? "TRIPPED" : "OK");
     if (consumerExpected) {
-      checks.put("consumer", consumerJoined ? "JOINED" : "NOT_JOINED");
+      checks.put("consumer", !consumerJoined ? "NOT_JOINED" : consumerStalled ? "STALLED" : "JOINED");
     }
     if (shuttingDown) {
       checks.put("lifecycle", "SHUTTING_DOWN");

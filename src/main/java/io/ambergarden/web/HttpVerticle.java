@@ -2,6 +2,7 @@ package io.ambergarden.web;
 
 import io.ambergarden.bus.Addresses;
 import io.ambergarden.config.AmberConfig;
+import io.ambergarden.metrics.AmberMeters;
 import io.ambergarden.query.Cursor;
 import io.ambergarden.event.EventParser;
 import io.ambergarden.ingest.HttpIngestHandler;
@@ -33,11 +34,13 @@ public final class HttpVerticle extends VerticleBase {
   private HttpServer server;
 
   private final Cursor cursor;
+  private final AmberMeters meters;
   private final LiveConnections liveConnections;
   private LiveSockets live;
 
   public HttpVerticle(AmberConfig config, EventParser parser, HealthState health, PrometheusMeterRegistry registry,
-                      Cursor cursor, LiveConnections liveConnections) {
+                      Cursor cursor, LiveConnections liveConnections, AmberMeters meters) {
+    this.meters = meters;
     this.cursor = cursor;
     this.liveConnections = liveConnections;
     this.config = config;
@@ -53,9 +56,10 @@ public final class HttpVerticle extends VerticleBase {
           new ByteArraySerializer(), new ByteArraySerializer());
     }
     Problems problems = new Problems(config.ingest().retryAfterSeconds());
-    HttpIngestHandler ingest = new HttpIngestHandler(vertx, config, parser, producer);
+    HttpIngestHandler ingest = new HttpIngestHandler(vertx, config, parser, producer, meters);
     Router router = Router.router(vertx);
     // two routes: Vert.x wants the body handler first on a route, and admission must run before the body is read
+    router.route().handler(RequestIds::assign);
     router.post("/api/v1/events").handler(ingest::admit);
     router.post("/api/v1/events").handler(BodyHandler.create(false).setBodyLimit(config.http().maxBodyBytes()))
         .handler(ingest::handle);
@@ -90,7 +94,10 @@ public final class HttpVerticle extends VerticleBase {
   @Override
   public Future<?> stop() {
     Future<Void> liveStopped = live == null ? Future.succeededFuture() : live.stop();
-    Future<Void> closed = liveStopped.compose(v -> server == null ? Future.succeededFuture() : server.close());
+    // stop accepting at once; requests already in flight get a bounded time to finish (202 or error)
+    long drain = Math.max(1, config.shutdownGrace().toSeconds() / 3);
+    Future<Void> closed = liveStopped.compose(v -> server == null ? Future.succeededFuture()
+        : server.shutdown(drain, java.util.concurrent.TimeUnit.SECONDS));
     return producer == null ? closed : closed.eventually(() -> producer.close());
   }
 
@@ -132,7 +139,7 @@ public final class HttpVerticle extends VerticleBase {
           "is not a cursor issued for this query (repeat the same parameters with it)"));
       q.put("pos", pos.toJson());
     }
-    DeliveryOptions opts = new DeliveryOptions().setSendTimeout(config.cassandra().requestTimeout().toMillis() * 3);
+    DeliveryOptions opts = RequestIds.options(ctx, config.cassandra().requestTimeout().toMillis() * 3);
     vertx.eventBus().<JsonObject>request(address, q, opts)
         .onSuccess(reply -> {
           JsonObject page = reply.body();
@@ -181,7 +188,7 @@ public final class HttpVerticle extends VerticleBase {
   }
 
   private void ask(RoutingContext ctx, String address, JsonObject query) {
-    DeliveryOptions opts = new DeliveryOptions().setSendTimeout(config.cassandra().requestTimeout().toMillis() * 3);
+    DeliveryOptions opts = RequestIds.options(ctx, config.cassandra().requestTimeout().toMillis() * 3);
     vertx.eventBus().<JsonObject>request(address, query, opts)
         .onSuccess(reply -> json(ctx, 200, reply.body()))
         .onFailure(ctx::fail);

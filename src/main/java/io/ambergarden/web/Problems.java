@@ -23,7 +23,8 @@ public final class Problems {
   public void handle(RoutingContext ctx) {
     ApiException e = toApi(ctx.failure(), ctx.statusCode());
     if (e.status() >= 500) {
-      LOG.warn("{} {} -> {}: {}", ctx.request().method(), ctx.request().path(), e.status(), e.getMessage(),
+      LOG.warn("{} {} (request {}) -> {}: {}", ctx.request().method(), ctx.request().path(), RequestIds.of(ctx),
+          e.status(), e.getMessage(),
           ctx.failure() instanceof ApiException ? null : ctx.failure());
     }
     send(ctx, e);
@@ -39,7 +40,8 @@ public final class Problems {
         .put("title", e.title())
         .put("status", e.status())
         .put("detail", e.getMessage())
-        .put("instance", ctx.request().path());
+        .put("instance", ctx.request().path())
+        .put("requestId", RequestIds.of(ctx));
     if (e.errors() != null) {
       body.put("errors", e.errors());
     }

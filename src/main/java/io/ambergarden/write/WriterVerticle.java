@@ -15,6 +15,10 @@ import io.ambergarden.bus.PersistResult;
 import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.Event;
+import io.ambergarden.metrics.AmberMeters;
+import io.ambergarden.web.RequestIds;
+import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.TimeUnit;
 import io.ambergarden.rollup.RollupMarks;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.cassandra.CassandraClient;
@@ -41,6 +45,7 @@ public final class WriterVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(WriterVerticle.class);
 
   private final AmberConfig config;
+  private final AmberMeters meters;
   private final AmberConfig.Writer cfg;
   private final TimeBuckets buckets;
   private CassandraClient client;
@@ -57,8 +62,9 @@ public final class WriterVerticle extends VerticleBase {
   private PreparedStatement mark;
   private final RollupMarks marks;
 
-  public WriterVerticle(AmberConfig config) {
+  public WriterVerticle(AmberConfig config, AmberMeters meters) {
     this.config = config;
+    this.meters = meters;
     this.cfg = config.writer();
     this.buckets = new TimeBuckets(config.cassandra().bucket().length);
     this.marks = new RollupMarks(config.rollups().grace(), config.rollups().markBucket(), config.rollups().shards());
@@ -100,17 +106,19 @@ public final class WriterVerticle extends VerticleBase {
       return;
     }
     inFlightEvents += n;
+    meters.writesInFlight().addAndGet(n);
     long now = System.currentTimeMillis();
     // detail first: a rollup mark or counter increment is written only for events that are stored
     Future.join(writeAll(events, now)).compose(v -> Future.join(afterStored(events))).onComplete(ar -> {
       inFlightEvents -= n;
+      meters.writesInFlight().addAndGet(-n);
       if (ar.succeeded()) {
         msg.reply(new PersistResult(n));
         vertx.eventBus().publish(Addresses.EVENTS_DURABLE, new DurableEvents(events, msg.body().source()));
       } else {
         Throwable cause = ar.cause();
         boolean invalid = causedBy(cause, QueryValidationException.class);
-        LOG.warn("write of {} events failed: {}", n, cause.toString());
+        LOG.warn("write of {} events failed (request {}): {}", n, RequestIds.of(msg), cause.toString());
         msg.fail(invalid ? FailureCodes.INTERNAL : FailureCodes.UNAVAILABLE, "store write failed: " + cause.getMessage());
       }
     });
@@ -132,7 +140,7 @@ public final class WriterVerticle extends VerticleBase {
       long now = System.currentTimeMillis();
       for (RollupMarks.Mark m : marks.of(events, now)) {
         if (!writtenMarks.containsKey(m)) {
-          out.add(write(mark.bind(m.shard(), Instant.ofEpochMilli(m.dueBucket()), Instant.ofEpochMilli(m.hour()),
+          out.add(write("mark", mark.bind(m.shard(), Instant.ofEpochMilli(m.dueBucket()), Instant.ofEpochMilli(m.hour()),
               m.deviceId())).onSuccess(v -> writtenMarks.put(m, Boolean.TRUE)));
         }
       }
@@ -149,20 +157,20 @@ public final class WriterVerticle extends VerticleBase {
     WritePlan plan = new WritePlan(events, buckets, config.events(), c.typeSalts(), c.abnormalSalts());
     List<Future<?>> writes = new ArrayList<>();
     plan.detailChunks(cfg.batchMaxRows()).forEach((key, chunks) -> chunks.forEach(chunk ->
-        writes.add(write(batch(chunk, e -> detailRow(e, key.bucket(), now))))));
+        writes.add(write("detail", batch(chunk, e -> detailRow(e, key.bucket(), now))))));
     for (WritePlan.DetailKey key : plan.detailPartitions()) {
       if (!knownBuckets.containsKey(key)) {
         Statement<?> s = bucket.boundStatementBuilder().setString(0, key.deviceId())
             .setInstant(1, Instant.ofEpochMilli(key.bucket()))
             .setInt(2, RowKeys.ttlSeconds(key.bucket() + buckets.lengthMillis(), now, config.events().retention()))
             .build();
-        writes.add(write(s).onSuccess(v -> knownBuckets.put(key, Boolean.TRUE)));
+        writes.add(write("bucket", s).onSuccess(v -> knownBuckets.put(key, Boolean.TRUE)));
       }
     }
-    plan.latest().values().forEach(e -> writes.add(write(latestRow(e, now))));
+    plan.latest().values().forEach(e -> writes.add(write("latest", latestRow(e, now))));
     plan.typeChunks(cfg.batchMaxRows()).forEach((key, chunks) -> chunks.forEach(chunk ->
-        writes.add(write(batch(chunk, e -> typeRow(e, key, now))))));
-    plan.abnormal().forEach((key, e) -> writes.add(write(abnormal.boundStatementBuilder()
+        writes.add(write("by_type", batch(chunk, e -> typeRow(e, key, now))))));
+    plan.abnormal().forEach((key, e) -> writes.add(write("abnormal", abnormal.boundStatementBuilder()
         .setInstant(0, Instant.ofEpochMilli(key.hour())).setInt(1, key.salt()).setInt(2, key.code())
         .setString(3, key.deviceId()).setInstant(4, Instant.ofEpochMilli(e.ts())).setString(5, e.status())
         .setLong(6, RowKeys.eventTimeWriteTimestamp(e.ts(), e.eventId()))
@@ -233,9 +241,17 @@ public final class WriterVerticle extends VerticleBase {
   }
 
   /** Every write here is idempotent (same key, same cells), so the driver may speculate and we may retry. */
-  private Future<Void> write(Statement<?> statement) {
+  private Future<Void> write(String kind, Statement<?> statement) {
     Statement<?> s = statement.setIdempotent(true);
-    return withRetry(() -> limiter.submit(() -> client.execute(s)).mapEmpty(), 1);
+    Timer latency = meters.writeLatency(kind);
+    return withRetry(() -> limiter.submit(() -> {
+      long t0 = System.nanoTime();
+      return client.execute(s).map(rs -> {
+        latency.record(System.nanoTime() - t0, TimeUnit.NANOSECONDS);
+        meters.speculativeExecutions(rs.getExecutionInfo().getSpeculativeExecutionCount());
+        return rs;
+      });
+    }).mapEmpty(), 1);
   }
 
   private <T> Future<T> withRetry(Supplier<Future<T>> attempt, int attemptNo) {

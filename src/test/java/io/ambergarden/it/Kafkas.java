@@ -71,6 +71,24 @@ public final class Kafkas {
     }
   }
 
+  /** The group's committed offset of each partition of the topic. */
+  public static Map<Integer, Long> committed(String group, String topic) {
+    Properties p = new Properties();
+    p.put("bootstrap.servers", RealServers.kafkaBootstrap());
+    try (Admin admin = Admin.create(p)) {
+      Map<Integer, Long> out = new java.util.TreeMap<>();
+      admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS)
+          .forEach((tp, om) -> {
+            if (tp.topic().equals(topic) && om != null) {
+              out.put(tp.partition(), om.offset());
+            }
+          });
+      return out;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** Sum over partitions of the group's committed offsets on the topic. */
   public static long committedTotal(String group, String topic) {
     Properties p = new Properties();

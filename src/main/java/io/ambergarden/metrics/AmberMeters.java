@@ -1,0 +1,100 @@
+package io.ambergarden.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The service's own amber.* meters, created once per process and shared by the verticles (meters are
+ * thread-safe). Tags are low-cardinality by construction: path, statement kind, partition number.
+ */
+public final class AmberMeters {
+  public enum Path { HTTP, KAFKA }
+
+  private final MeterRegistry registry;
+  private final Counter httpEvents;
+  private final Counter kafkaEvents;
+  private final Counter httpInvalid;
+  private final Counter kafkaInvalid;
+  private final Counter deadLetters;
+  private final Counter speculative;
+  private final AtomicInteger writesInFlight = new AtomicInteger();
+  private final Map<String, Timer> writeTimers = new ConcurrentHashMap<>();
+  private final Map<Integer, AtomicLong> lagByPartition = new ConcurrentHashMap<>();
+  private final String lagTopic;
+
+  public AmberMeters(MeterRegistry registry, String inputTopic) {
+    this.registry = registry;
+    this.lagTopic = inputTopic;
+    httpEvents = ingest(Path.HTTP);
+    kafkaEvents = ingest(Path.KAFKA);
+    httpInvalid = invalidCounter(Path.HTTP);
+    kafkaInvalid = invalidCounter(Path.KAFKA);
+    deadLetters = Counter.builder("amber.dead.letters").description("Records sent to the dead-letter topic")
+        .register(registry);
+    speculative = Counter.builder("amber.cassandra.speculative.executions")
+        .description("Speculative executions the driver started for idempotent statements").register(registry);
+    Gauge.builder("amber.writes.in.flight", writesInFlight, AtomicInteger::get)
+        .description("Events being written by the writer verticles").register(registry);
+  }
+
+  private Counter ingest(Path p) {
+    return Counter.builder("amber.ingest.events").tag("path", p.name().toLowerCase())
+        .description("Events accepted (HTTP: acknowledged; Kafka: written)").register(registry);
+  }
+
+  private Counter invalidCounter(Path p) {
+    return Counter.builder("amber.validation.failures").tag("path", p.name().toLowerCase())
+        .description("Requests (HTTP) or records (Kafka) rejected by validation").register(registry);
+  }
+
+  public MeterRegistry registry() {
+    return registry;
+  }
+
+  public void ingested(Path p, int events) {
+    (p == Path.HTTP ? httpEvents : kafkaEvents).increment(events);
+  }
+
+  public void invalid(Path p) {
+    (p == Path.HTTP ? httpInvalid : kafkaInvalid).increment();
+  }
+
+  public void deadLettered() {
+    deadLetters.increment();
+  }
+
+  public void speculativeExecutions(int n) {
+    if (n > 0) {
+      speculative.increment(n);
+    }
+  }
+
+  public AtomicInteger writesInFlight() {
+    return writesInFlight;
+  }
+
+  /** Latency of one statement kind (detail, latest, by_type, abnormal, bucket, mark), with a histogram. */
+  public Timer writeLatency(String kind) {
+    return writeTimers.computeIfAbsent(kind, k -> Timer.builder("amber.write.latency").tag("kind", k)
+        .description("Latency of write statements by kind").publishPercentileHistogram()
+        .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofSeconds(10)).register(registry));
+  }
+
+  /** Sets the consumer lag of one input partition; the gauge is created on first use. */
+  public void consumerLag(int partition, long lag) {
+    lagByPartition.computeIfAbsent(partition, p -> {
+      AtomicLong v = new AtomicLong();
+      Gauge.builder("amber.kafka.consumer.lag", v, AtomicLong::get).tag("topic", lagTopic)
+          .tag("partition", Integer.toString(p)).description("Records behind the end of the input partition")
+          .register(registry);
+      return v;
+    }).set(lag);
+  }
+}
