@@ -3,6 +3,7 @@ package io.ambergarden.bench;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 /** A deterministic set of realistic events: devices of a few types, three metrics, about 5% abnormal. */
@@ -16,6 +17,10 @@ final class BenchEvents {
           + deviceType + "\",\"status\":\"" + status + "\",\"code\":" + code + ",\"metrics\":{\"temperature\":"
           + temperature + ",\"vibration\":" + vibration + ",\"current\":" + current + "}}")
           .getBytes(StandardCharsets.UTF_8);
+    }
+
+    Map<String, Double> metrics() {
+      return Map.of("temperature", temperature, "vibration", vibration, "current", current);
     }
 
     boolean abnormal() {

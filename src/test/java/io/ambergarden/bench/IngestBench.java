@@ -18,195 +18,298 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Ingest benchmark ({@code mvn -Pbench}): in one run and on the same events, the raw driver ceiling and
- * the service's Kafka -> Cassandra and HTTP ingest throughput. Settings: -Damber.bench.events (200000),
- * .devices (2000), .warmup (300000), .concurrency (256), .http-events (50000).
+ * Ingest benchmark ({@code mvn -Pbench}), one run on the same generated events: (a) the raw driver ceiling,
+ * (b) the service's Kafka -> Cassandra and HTTP ingest, (c) a naive synchronous consumer, (d) a
+ * ThingsBoard-style key-value schema, (e) read latency during (b). Settings: {@link BenchSettings}; results go
+ * to {@code .bench-results/<timestamp>/} under the project directory.
  */
 public final class IngestBench {
   private static final String KEYSPACE = "amber_bench";
+  private static final DateTimeFormatter DIR_NAME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss'Z'")
+      .withZone(ZoneOffset.UTC);
 
-  private IngestBench() {
-  }
+  private final BenchSettings settings;
+  private final LocalRuntime runtime;
+  private final SecondSampler sampler;
+  private final RawWriteLoop.Progress progress = (phase, done, total, t0) -> System.out.printf(
+      "  %-6s %,9d / %,d  %,8.0f events/s%n", phase, done, total, done / ((System.nanoTime() - t0) / 1e9));
+  private final Map<String, String> serverConfig = new HashMap<>();
+  private final AmberConfig base;
+  private final long now = System.currentTimeMillis();
+  private final List<BenchEvents.Spec> measured;
+  private final List<String> measuredDevices;
 
-  static int setting(String name, int def) {
-    String env = System.getenv("AMBER_BENCH_" + name.toUpperCase().replace('-', '_'));
-    return Integer.parseInt(System.getProperty("amber.bench." + name, env == null ? Integer.toString(def) : env));
+  private IngestBench(BenchSettings settings, LocalRuntime runtime, SecondSampler sampler) {
+    this.settings = settings;
+    this.runtime = runtime;
+    this.sampler = sampler;
+    serverConfig.put("cassandra.contact-points", runtime.cassandraContactPoint());
+    serverConfig.put("kafka.bootstrap-servers", runtime.kafkaBootstrap());
+    serverConfig.put("cassandra.keyspace", KEYSPACE);
+    this.base = ConfigLoader.load(Map.of(), new Properties(), serverConfig);
+    this.measured = BenchEvents.generate("dev-" + UUID.randomUUID().toString().substring(0, 6), settings.events(),
+        settings.devices(), now, 2);
+    this.measuredDevices = measured.stream().map(BenchEvents.Spec::deviceId).distinct().toList();
   }
 
   public static void main(String[] args) throws Exception {
-    int events = setting("events", 200_000);
-    int devices = setting("devices", 2_000);
-    int warmup = setting("warmup", 300_000);
-    int concurrency = setting("concurrency", 256);
-    int httpEvents = setting("http-events", 50_000);
-    RawWriteLoop.Progress progress = (phase, done, total, t0) -> System.out.printf("  %-6s %,9d / %,d  %,8.0f events/s%n",
-        phase, done, total, done / ((System.nanoTime() - t0) / 1e9));
-
+    BenchSettings settings = BenchSettings.fromSystem();
+    Instant startedAt = Instant.now();
     LocalRuntimeOptions options = LocalRuntimeOptions.fromEnvironment();
-    try (LocalRuntime runtime = new LocalRuntime(options)) {
+    try (LocalRuntime runtime = new LocalRuntime(options); SecondSampler sampler = new SecondSampler()) {
       runtime.start();
-      Map<String, String> cfg = new HashMap<>();
-      cfg.put("cassandra.contact-points", runtime.cassandraContactPoint());
-      cfg.put("kafka.bootstrap-servers", runtime.kafkaBootstrap());
-      cfg.put("cassandra.keyspace", KEYSPACE);
-      AmberConfig base = ConfigLoader.load(Map.of(), new Properties(), cfg);
+      IngestBench bench = new IngestBench(settings, runtime, sampler);
+      Figures figures = bench.measureAll();
+      BenchReport.Environment env = new BenchReport.Environment(startedAt, Runtime.getRuntime().availableProcessors(),
+          System.getProperty("java.version"), System.getProperty("java.vm.name"), options.cassandraVersion(),
+          options.kafkaVersion(), settings.asMap());
+      List<TimeSeries> allSeries = new ArrayList<>(sampler.rates());
+      allSeries.addAll(sampler.gauges());
+      BenchReport report = report(settings, env, figures, allSeries);
+      Path dir = writeResults(options.projectDir().resolve(".bench-results").resolve(DIR_NAME.format(startedAt)),
+          report, sampler);
+      System.out.println();
+      System.out.print(report.markdown());
+      System.out.println("\nResults: " + dir);
+    }
+  }
 
-      long now = System.currentTimeMillis();
-      List<BenchEvents.Spec> warm = BenchEvents.generate("warm", warmup, devices, now, 1);
-      List<BenchEvents.Spec> measured = BenchEvents.generate("dev-" + UUID.randomUUID().toString().substring(0, 6),
-          events, devices, now, 2);
-      long rowsPerRun = RawWriteLoop.rowsOf(measured);
-
-      RawWriteLoop.Result raw;
-      try (CqlSession session = runtime.cassandra().openSession(Duration.ofSeconds(30))) {
-        for (SchemaScript s : SchemaMigrator.scripts(SchemaMigrator.placeholders(base))) {
-          s.statements().forEach(session::execute);
-        }
-        RawWriteLoop loop = new RawWriteLoop(session, KEYSPACE, base.cassandra().typeSalts(),
-            base.cassandra().abnormalSalts());
-        System.out.printf("Warm-up: %,d events through the raw loop%n", warmup);
-        loop.run(warm, concurrency, progress);
-        System.out.printf("(a) Raw ceiling: %,d events, %,d rows, %d in flight%n", events, rowsPerRun, concurrency);
-        raw = loop.run(measured, concurrency, progress);
+  /** Every phase, in this order: warm-up, (a), (d), (b) with (e), (b) HTTP, (c). */
+  private Figures measureAll() throws Exception {
+    RawWriteLoop.Result raw;
+    RawWriteLoop.Result tsKv;
+    try (CqlSession session = runtime.cassandra().openSession(Duration.ofSeconds(30))) {
+      for (SchemaScript script : SchemaMigrator.scripts(SchemaMigrator.placeholders(base))) {
+        script.statements().forEach(session::execute);
       }
+      TsKvWriteLoop.createTables(session, KEYSPACE);
+      raw = warmUpAndRawCeiling(session);
+      tsKv = thingsBoardStyle(session);
+    }
+    ServiceFigures service = service();
+    RawWriteLoop.Result naive = naiveConsumer();
+    long rowsPerRun = RawWriteLoop.rowsOf(measured);
+    double serviceEps = settings.events() * 0.9 / service.kafkaSeconds();
+    return new Figures(raw, rowsPerRun, serviceEps, serviceEps * rowsPerRun / settings.events(),
+        settings.httpEvents() / service.httpSeconds(), naive, tsKv, settings.events() / service.produceSeconds(),
+        service.reads(), service.liveLatency());
+  }
 
-      String topic = "bench-" + UUID.randomUUID().toString().substring(0, 8);
-      System.out.printf("Producing %,d events to %s%n", events, topic);
-      double produceSeconds = produce(runtime.kafkaBootstrap(), topic, measured);
+  private RawWriteLoop.Result warmUpAndRawCeiling(CqlSession session) throws InterruptedException {
+    RawWriteLoop loop = new RawWriteLoop(session, KEYSPACE, base.cassandra().typeSalts(),
+        base.cassandra().abnormalSalts());
+    System.out.printf("Warm-up: %,d events through the raw loop%n", settings.warmup());
+    TimeSeries warmSeries = sampler.rate("warm-up (raw loop)", loop::eventsSubmitted);
+    loop.run(BenchEvents.generate("warm", settings.warmup(), settings.devices(), now, 1), settings.concurrency(),
+        progress);
+    sampler.stop(warmSeries);
 
-      Map<String, String> svc = new HashMap<>(cfg);
-      svc.put("kafka.topic", topic);
-      svc.put("kafka.dlq-topic", topic + ".dlq");
-      svc.put("kafka.group-id", topic + "-group");
-      svc.put("kafka.consumer.commit-interval", "200ms");
-      svc.put("http.port", "0".equals(System.getProperty("amber.bench.http-port")) ? "0" : "18080");
-      AmberConfig config = ConfigLoader.load(System.getenv(), System.getProperties(), svc);
-      System.out.printf("(b) Service Kafka -> Cassandra: %,d events%n", events);
-      AmberGarden app = AmberGarden.start(config).toCompletionStage().toCompletableFuture().get(5, TimeUnit.MINUTES);
+    System.out.printf("(a) Raw ceiling: %,d events, %,d rows, %d in flight%n", settings.events(),
+        RawWriteLoop.rowsOf(measured), settings.concurrency());
+    TimeSeries rawSeries = sampler.rate("(a) raw driver ceiling", loop::eventsSubmitted);
+    RawWriteLoop.Result raw = loop.run(measured, settings.concurrency(), progress);
+    sampler.stop(rawSeries);
+    return raw;
+  }
+
+  private RawWriteLoop.Result thingsBoardStyle(CqlSession session) throws InterruptedException {
+    TsKvWriteLoop loop = new TsKvWriteLoop(session, KEYSPACE);
+    System.out.printf("(d) ThingsBoard-style ts_kv_cf: %,d events, %,d rows, %d in flight%n", settings.events(),
+        TsKvWriteLoop.rowsOf(measured), settings.concurrency());
+    TimeSeries series = sampler.rate("(d) ThingsBoard-style schema", loop::eventsSubmitted);
+    RawWriteLoop.Result result = loop.run(measured, settings.concurrency(), progress);
+    sampler.stop(series);
+    return result;
+  }
+
+  private record ServiceFigures(double produceSeconds, double kafkaSeconds, double httpSeconds,
+                                List<ReadLatencyProbe.Summary> reads, Optional<String> liveLatency) {
+  }
+
+  /** (b) with (e) during its Kafka part. */
+  private ServiceFigures service() throws Exception {
+    String topic = "bench-" + UUID.randomUUID().toString().substring(0, 8);
+    BenchTopics.create(runtime.kafkaBootstrap(), topic, topic + ".dlq");
+    System.out.printf("Producing %,d events to %s%n", settings.events(), topic);
+    double produceSeconds = BenchTopics.produce(runtime.kafkaBootstrap(), topic, measured);
+
+    Map<String, String> svc = new HashMap<>(serverConfig);
+    svc.put("kafka.topic", topic);
+    svc.put("kafka.dlq-topic", topic + ".dlq");
+    svc.put("kafka.group-id", topic + "-group");
+    svc.put("kafka.consumer.commit-interval", "200ms");
+    svc.put("http.port", Integer.toString(settings.httpPort()));
+    AmberConfig config = ConfigLoader.load(System.getenv(), System.getProperties(), svc);
+    int port = config.http().port();
+    System.out.printf("(b) Service Kafka -> Cassandra: %,d events%s%n", settings.events(), settings.readRate() > 0
+        ? String.format(", (e) reads at %d/s per endpoint", settings.readRate()) : "");
+    AmberGarden app = AmberGarden.start(config).toCompletionStage().toCompletableFuture().get(5, TimeUnit.MINUTES);
+    try {
+      AtomicLong committed = new AtomicLong();
+      TimeSeries kafkaSeries = sampler.rate("(b) service Kafka -> Cassandra", committed::get);
+      ReadLatencyProbe probe = new ReadLatencyProbe(port, measuredDevices);
+      List<TimeSeries> latencySeries = new ArrayList<>();
+      if (settings.readRate() > 0) {
+        probe.start(settings.readRate());
+        probe.endpoints().forEach(e -> latencySeries.add(sampler.gauge("(e) p99 " + e.name(), e::intervalP99Millis)));
+      }
+      Optional<String> liveLatency = liveFeedLatency(port, measuredDevices);
       double kafkaSeconds;
-      double httpSeconds;
       try {
-        kafkaSeconds = awaitCommitted(runtime.kafkaBootstrap(), topic + "-group", topic, events);
-        System.out.printf("(b) Service HTTP ingest (kafka mode, 202 after broker ack): %,d events%n", httpEvents);
-        httpSeconds = http(config.http().port(), BenchEvents.generate("http", httpEvents, devices, now, 3));
+        kafkaSeconds = BenchTopics.awaitCommitted(runtime.kafkaBootstrap(), topic + "-group", topic, settings.events(), committed);
       } finally {
-        app.stop().toCompletionStage().toCompletableFuture().get(2, TimeUnit.MINUTES);
+        probe.close();
+        latencySeries.forEach(sampler::stop);
+        sampler.stop(kafkaSeries);
       }
+      List<ReadLatencyProbe.Summary> reads = settings.readRate() > 0 ? probe.summaries() : List.of();
 
-      double serviceEps = events * 0.9 / kafkaSeconds;
-      double serviceRows = serviceEps * rowsPerRun / events;
-      StringBuilder out = new StringBuilder();
-      out.append(String.format("%nAmber Garden ingest benchmark, %s, %d cores, Java %s%n", Instant.now(),
-          Runtime.getRuntime().availableProcessors(), System.getProperty("java.version")));
-      out.append(String.format("events %,d, devices %,d, rows per event %.2f, warm-up %,d events%n%n", events, devices,
-          (double) rowsPerRun / events, warmup));
-      out.append(String.format("| measurement | events/s | rows/s |%n|---|---|---|%n"));
-      out.append(String.format("| (a) raw driver loop, %d in flight | %,.0f | %,.0f |%n", concurrency,
-          raw.eventsPerSecond(), raw.rowsPerSecond()));
-      out.append(String.format("| (b) service Kafka -> Cassandra | %,.0f | %,.0f |%n", serviceEps, serviceRows));
-      out.append(String.format("| (b) service HTTP ingest (to Kafka) | %,.0f | - |%n", httpEvents / httpSeconds));
-      out.append(String.format("| producer, for reference | %,.0f | - |%n%n", events / produceSeconds));
-      out.append(String.format("service / raw ceiling (rows/s): %.2f%n", serviceRows / raw.rowsPerSecond()));
-      System.out.print(out);
-      Path dir = Path.of("target", "bench");
-      Files.createDirectories(dir);
-      Files.writeString(dir.resolve("ingest-" + System.currentTimeMillis() + ".md"), out.toString());
+      System.out.printf("(b) Service HTTP ingest (kafka mode, 202 after broker ack): %,d events%n",
+          settings.httpEvents());
+      AtomicLong accepted = new AtomicLong();
+      TimeSeries httpSeries = sampler.rate("(b) service HTTP ingest", accepted::get);
+      double httpSeconds = http(port, BenchEvents.generate("http", settings.httpEvents(), settings.devices(), now, 3),
+          accepted);
+      sampler.stop(httpSeries);
+      return new ServiceFigures(produceSeconds, kafkaSeconds, httpSeconds, reads, liveLatency);
+    } finally {
+      app.stop().toCompletionStage().toCompletableFuture().get(2, TimeUnit.MINUTES);
     }
   }
 
-  static double produce(String bootstrap, String topic, List<BenchEvents.Spec> events) throws Exception {
-    Properties p = new Properties();
-    p.put("bootstrap.servers", bootstrap);
-    try (Admin admin = Admin.create(p)) {
-      admin.createTopics(List.of(new NewTopic(topic, 6, (short) 1), new NewTopic(topic + ".dlq", 1, (short) 1)))
-          .all().get(30, TimeUnit.SECONDS);
+  /** (c) on its own topic holding the same events, after the service has stopped. */
+  private RawWriteLoop.Result naiveConsumer() throws Exception {
+    String topic = "bench-naive-" + UUID.randomUUID().toString().substring(0, 8);
+    BenchTopics.create(runtime.kafkaBootstrap(), topic);
+    System.out.printf("Producing %,d events to %s%n", settings.events(), topic);
+    BenchTopics.produce(runtime.kafkaBootstrap(), topic, measured);
+    System.out.printf("(c) Naive consumer (sync inserts, commitSync per poll): up to %,d events or %d s%n",
+        settings.events(), settings.naiveSeconds());
+    try (CqlSession session = runtime.cassandra().openSession(Duration.ofSeconds(30))) {
+      NaiveConsumerLoop loop = new NaiveConsumerLoop(session, KEYSPACE);
+      TimeSeries series = sampler.rate("(c) naive consumer", loop::eventsDone);
+      RawWriteLoop.Result result = loop.run(runtime.kafkaBootstrap(), topic, settings.events(),
+          Duration.ofSeconds(settings.naiveSeconds()), progress);
+      sampler.stop(series);
+      return result;
     }
-    p.put("acks", "all");
-    p.put("enable.idempotence", "true");
-    p.put("linger.ms", "5");
-    p.put("batch.size", "131072");
-    p.put("compression.type", "lz4");
-    long t0 = System.nanoTime();
-    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-      for (BenchEvents.Spec e : events) {
-        producer.send(new ProducerRecord<>(topic, e.deviceId().getBytes(StandardCharsets.UTF_8), e.json()));
-      }
-      producer.flush();
-    }
-    return (System.nanoTime() - t0) / 1e9;
   }
 
-  /** Seconds from 10% to 100% committed: excludes group join and the first poll. */
-  static double awaitCommitted(String bootstrap, String group, String topic, long total) throws Exception {
-    Properties p = new Properties();
-    p.put("bootstrap.servers", bootstrap);
-    long tenPercentAt = 0;
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(20);
-    long lastPrint = 0;
-    try (Admin admin = Admin.create(p)) {
-      while (System.nanoTime() < deadline) {
-        Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(group)
-            .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
-        long committed = offsets.entrySet().stream().filter(e -> e.getKey().topic().equals(topic) && e.getValue() != null)
-            .mapToLong(e -> e.getValue().offset()).sum();
-        long t = System.nanoTime();
-        if (tenPercentAt == 0 && committed >= total / 10) {
-          tenPercentAt = t;
-        }
-        if (committed >= total) {
-          return (t - tenPercentAt) / 1e9;
-        }
-        if (t - lastPrint > 2_000_000_000L) {
-          System.out.printf("  kafka  %,9d / %,d committed%n", committed, total);
-          lastPrint = t;
-        }
-        // polling the broker's committed offsets at 10 Hz is the measurement itself, not a wait for a fixed time
-        TimeUnit.MILLISECONDS.sleep(100);
-      }
-    }
-    throw new IllegalStateException("service did not commit " + total + " records within 20 minutes");
+  /** What one run measured; the events/s and rows/s of (b) are derived from its committed-offset timing. */
+  record Figures(RawWriteLoop.Result raw, long rawRowsPerRun, double serviceEventsPerSecond,
+                 double serviceRowsPerSecond, double httpEventsPerSecond, RawWriteLoop.Result naive,
+                 RawWriteLoop.Result tsKv, double produceEventsPerSecond, List<ReadLatencyProbe.Summary> reads,
+                 Optional<String> liveLatency) {
   }
 
-  static double http(int port, List<BenchEvents.Spec> events) throws Exception {
+  static BenchReport report(BenchSettings s, BenchReport.Environment env, Figures f, List<TimeSeries> series) {
+    List<BenchReport.Measurement> m = List.of(
+        new BenchReport.Measurement("a", "(a) raw driver ceiling, " + s.concurrency() + " in flight",
+            f.raw().eventsPerSecond(), f.raw().rowsPerSecond(),
+            String.format("%.2f rows/event", (double) f.rawRowsPerRun() / f.raw().events())),
+        new BenchReport.Measurement("b-kafka", "(b) service Kafka -> Cassandra", f.serviceEventsPerSecond(),
+            f.serviceRowsPerSecond(), "10% to 100% committed; rows as in (a)"),
+        new BenchReport.Measurement("b-http", "(b) service HTTP ingest (to Kafka)", f.httpEventsPerSecond(),
+            Double.NaN, "NDJSON, 500 per request, 4 clients; 202 after broker ack"),
+        new BenchReport.Measurement("c", "(c) naive consumer, sync inserts", f.naive().eventsPerSecond(),
+            f.naive().rowsPerSecond(), String.format("detail + latest; %,d events in %.0f s", f.naive().events(),
+                f.naive().seconds())),
+        new BenchReport.Measurement("d", "(d) ThingsBoard-style ts_kv_cf, " + s.concurrency() + " in flight",
+            f.tsKv().eventsPerSecond(), f.tsKv().rowsPerSecond(),
+            String.format("%.2f rows/event", (double) f.tsKv().rows() / f.tsKv().events())),
+        new BenchReport.Measurement("produce", "producer, for reference", f.produceEventsPerSecond(), Double.NaN,
+            "acks=all, idempotent, lz4"));
+    List<BenchReport.Ratio> ratios = List.of(
+        BenchReport.ratio("(b) service / (a) raw ceiling, rows/s", f.serviceRowsPerSecond(), f.raw().rowsPerSecond()),
+        BenchReport.ratio("(b) service / (c) naive consumer, events/s", f.serviceEventsPerSecond(),
+            f.naive().eventsPerSecond()),
+        BenchReport.ratio("(b) service / (d) ThingsBoard-style schema, events/s", f.serviceEventsPerSecond(),
+            f.tsKv().eventsPerSecond()));
+    List<String> notes = List.of(
+        "Phases run in this order: warm-up, (a), (d), (b) with (e), (b) HTTP, (c); one Cassandra node and one "
+            + "Kafka broker, on the same cores as the bench and the service.",
+        "(b) runs while (e) reads at " + s.readRate() + " req/s per endpoint; (c) runs alone and last, on the "
+            + "warmest node. Both favour (c) in the service / naive ratio.",
+        "(b) rows/s counts the rows (a) writes per event; the service also writes counter updates and rollup "
+            + "marks, not counted here.",
+        String.format("(c) is timed from its first non-empty poll and stops after %d s or all events, whichever "
+            + "comes first.", s.naiveSeconds()),
+        "(d) writes ts_kv_cf (5 keys per event) and ts_kv_partitions_cf (the first time each entity, key and month "
+            + "is seen); ThingsBoard's ts_kv_latest_cf is left out.",
+        "(e) sends at a fixed rate per endpoint to random devices of the measured set; latency is from send to the "
+            + "last byte; a 'skipped' tick found " + ReadLatencyProbe.MAX_IN_FLIGHT + " requests still open.",
+        "(f) ingest-to-live WebSocket latency: " + f.liveLatency().orElse("not measured, /api/v1/live does not exist yet."),
+        "Per-second throughput: (a) and (d) count events whose rows were all submitted, (b) Kafka the committed "
+            + "offsets, which advance in steps; producer phases are not plotted.");
+    return new BenchReport(env, m, ratios, f.reads(), notes, series);
+  }
+
+  static Path writeResults(Path dir, BenchReport report, SecondSampler sampler) throws IOException {
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve("results.md"), report.markdown());
+    Files.writeString(dir.resolve("results.json"), report.json().encodePrettily() + "\n");
+    Plot.writePng(Plot.render("Amber Garden ingest benchmark", "time since the first phase started (s)", List.of(
+        new Plot.Panel("Ingest throughput, per second", "events/s", sampler.rates()),
+        new Plot.Panel("Read latency p99 during (b), per second", "ms", sampler.gauges())), 1400, 900),
+        dir.resolve(BenchReport.PLOT_FILE));
+    return dir;
+  }
+
+  /**
+   * TODO(live-websocket-latency): hook for (f), ingest-to-live latency over the WebSocket feed. Once
+   * /api/v1/live exists: subscribe to a sample of {@code deviceIds} before (b) starts, record (frame arrival -
+   * produce time) per event in an HdrHistogram and return p50/p99/max, reported next to (e).
+   * Not implemented: the endpoint does not exist yet.
+   */
+  static Optional<String> liveFeedLatency(int httpPort, List<String> deviceIds) {
+    return Optional.empty();
+  }
+
+  static double http(int port, List<BenchEvents.Spec> events, AtomicLong acceptedOut) throws Exception {
     HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     URI uri = URI.create("http://127.0.0.1:" + port + "/api/v1/events");
     int batch = 500;
     List<byte[]> bodies = new ArrayList<>();
+    List<Integer> sizes = new ArrayList<>();
     for (int i = 0; i < events.size(); i += batch) {
       StringBuilder sb = new StringBuilder();
-      for (BenchEvents.Spec e : events.subList(i, Math.min(events.size(), i + batch))) {
+      List<BenchEvents.Spec> chunk = events.subList(i, Math.min(events.size(), i + batch));
+      for (BenchEvents.Spec e : chunk) {
         sb.append(new String(e.json(), StandardCharsets.UTF_8)).append('\n');
       }
       bodies.add(sb.toString().getBytes(StandardCharsets.UTF_8));
+      sizes.add(chunk.size());
     }
     ExecutorService pool = Executors.newFixedThreadPool(4);
     long t0 = System.nanoTime();
     try {
       List<Future<Integer>> results = new ArrayList<>();
-      for (byte[] body : bodies) {
+      for (int i = 0; i < bodies.size(); i++) {
+        byte[] body = bodies.get(i);
+        int size = sizes.get(i);
         results.add(pool.submit(() -> {
           for (int attempt = 0; ; attempt++) {
             HttpResponse<String> r = client.send(HttpRequest.newBuilder(uri).header("Content-Type", "application/x-ndjson")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() == 202) {
+              acceptedOut.addAndGet(size);
+            }
             if (r.statusCode() == 202 || attempt > 20) {
               return r.statusCode();
             }

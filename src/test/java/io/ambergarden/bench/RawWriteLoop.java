@@ -1,8 +1,6 @@
 package io.ambergarden.bench;
 
 import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
-import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import io.ambergarden.write.CqlStatements;
 import io.ambergarden.write.RowKeys;
@@ -12,9 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The raw ceiling: the same rows the service writes for each event, one async prepared INSERT per row,
@@ -30,6 +26,7 @@ final class RawWriteLoop {
   private final PreparedStatement abnormal;
   private final int typeSalts;
   private final int abnormalSalts;
+  private final AtomicLong eventsSubmitted = new AtomicLong();
 
   record Result(long events, long rows, double seconds) {
     double eventsPerSecond() {
@@ -66,60 +63,43 @@ final class RawWriteLoop {
     return rows;
   }
 
+  /** Events whose rows have all been submitted, over every run of this loop; the per-second sampler reads it. */
+  long eventsSubmitted() {
+    return eventsSubmitted.get();
+  }
+
   Result run(List<BenchEvents.Spec> events, int concurrency, Progress progress) throws InterruptedException {
-    Semaphore permits = new Semaphore(concurrency);
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    AtomicLong rows = new AtomicLong();
+    InFlightWrites writes = new InFlightWrites(session, concurrency);
     Set<String> partitions = new HashSet<>();
     int ttl = (int) Duration.ofDays(180).toSeconds();
     long t0 = System.nanoTime();
     long done = 0;
     for (BenchEvents.Spec e : events) {
-      if (failure.get() != null) {
-        throw new IllegalStateException("raw write failed", failure.get());
-      }
       long bucketStart = e.ts() / HOUR * HOUR;
       Instant ts = Instant.ofEpochMilli(e.ts());
-      Map<String, Double> metrics = Map.of("temperature", e.temperature(), "vibration", e.vibration(), "current", e.current());
+      Map<String, Double> metrics = e.metrics();
       long writeTs = RowKeys.eventTimeWriteTimestamp(e.ts(), e.eventId());
-      submit(permits, failure, rows, detail.bind(e.deviceId(), Instant.ofEpochMilli(bucketStart), ts, e.eventId(),
+      writes.submit(detail.bind(e.deviceId(), Instant.ofEpochMilli(bucketStart), ts, e.eventId(),
           e.deviceType(), e.status(), e.code(), metrics, null, null, ttl).unset(8).unset(9));
-      submit(permits, failure, rows, byType.bind(e.deviceType(), Instant.ofEpochMilli(bucketStart),
+      writes.submit(byType.bind(e.deviceType(), Instant.ofEpochMilli(bucketStart),
           RowKeys.salt(e.deviceId(), typeSalts), ts, e.deviceId(), e.eventId(), e.status(), e.code(), metrics, null,
           null, ttl).unset(9).unset(10));
-      submit(permits, failure, rows, latest.bind(e.deviceId(), ts, e.eventId(), e.deviceType(), e.status(), e.code(),
+      writes.submit(latest.bind(e.deviceId(), ts, e.eventId(), e.deviceType(), e.status(), e.code(),
           metrics, Map.of(), null, writeTs, ttl));
       if (e.abnormal()) {
-        submit(permits, failure, rows, abnormal.bind(Instant.ofEpochMilli(bucketStart), RowKeys.salt(e.deviceId(),
+        writes.submit(abnormal.bind(Instant.ofEpochMilli(bucketStart), RowKeys.salt(e.deviceId(),
             abnormalSalts), e.code(), e.deviceId(), ts, e.status(), writeTs, ttl));
       }
       if (partitions.add(e.deviceId() + "/" + bucketStart)) {
-        submit(permits, failure, rows, bucket.bind(e.deviceId(), Instant.ofEpochMilli(bucketStart), ttl));
+        writes.submit(bucket.bind(e.deviceId(), Instant.ofEpochMilli(bucketStart), ttl));
       }
+      eventsSubmitted.incrementAndGet();
       if (++done % 10_000 == 0 && progress != null) {
         progress.report("raw", done, events.size(), t0);
       }
     }
-    permits.acquire(concurrency);
-    permits.release(concurrency);
-    if (failure.get() != null) {
-      throw new IllegalStateException("raw write failed", failure.get());
-    }
-    return new Result(events.size(), rows.get(), (System.nanoTime() - t0) / 1e9);
-  }
-
-  private void submit(Semaphore permits, AtomicReference<Throwable> failure, AtomicLong rows, BoundStatement s)
-      throws InterruptedException {
-    permits.acquire();
-    session.executeAsync(s.setIdempotent(true).setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM))
-        .whenComplete((rs, err) -> {
-          if (err != null) {
-            failure.compareAndSet(null, err);
-          } else {
-            rows.incrementAndGet();
-          }
-          permits.release();
-        });
+    long rows = writes.awaitAll();
+    return new Result(events.size(), rows, (System.nanoTime() - t0) / 1e9);
   }
 
   interface Progress {

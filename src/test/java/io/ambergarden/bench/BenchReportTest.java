@@ -1,0 +1,94 @@
+package io.ambergarden.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.json.JsonObject;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class BenchReportTest {
+  private static final BenchSettings SETTINGS = new BenchSettings(1_000, 10, 1_000, 64, 500, 18_080, 60, 50);
+  private static final BenchReport.Environment ENV = new BenchReport.Environment(Instant.parse("2025-01-02T03:04:05Z"),
+      2, "17.0.15", "OpenJDK 64-Bit Server VM", "5.0.6", "4.1.2", Map.of("amber.bench.events", 1_000));
+
+  @Test
+  void testRatioDividesAndIsUndefinedWithoutAPositiveDenominator() {
+    assertThat(BenchReport.ratio("x", 3_000, 1_500).value()).isEqualTo(2.0);
+    assertThat(BenchReport.ratio("x", 3_000, 0).value()).isNaN();
+    assertThat(BenchReport.ratio("x", Double.NaN, 10).value()).isNaN();
+    assertThat(BenchReport.ratio("x", 3_000, Double.NaN).value()).isNaN();
+  }
+
+  @Test
+  void testFiguresAreFormattedWithDashesAndNaForWhatDoesNotApply() {
+    assertThat(BenchReport.number(12_345.6)).isEqualTo(String.format("%,d", 12_346));
+    assertThat(BenchReport.number(Double.NaN)).isEqualTo("-");
+    assertThat(BenchReport.ratioText(0.456)).isEqualTo(String.format("%.2f", 0.46));
+    assertThat(BenchReport.ratioText(Double.NaN)).isEqualTo("n/a");
+  }
+
+  @Test
+  void testReportHasOneRowPerMeasurementAndTheThreeServiceRatios() {
+    BenchReport report = IngestBench.report(SETTINGS, ENV, figures(), List.of());
+
+    String table = report.throughputTable();
+    assertThat(table.lines()).hasSize(2 + 6);
+    assertThat(table).contains("| (a) raw driver ceiling, 64 in flight | " + BenchReport.number(1_000) + " | "
+        + BenchReport.number(4_000) + " |");
+    assertThat(table).contains("| (b) service HTTP ingest (to Kafka) | " + BenchReport.number(2_000) + " | - |");
+    assertThat(report.ratioTable()).contains(
+        "| (b) service / (a) raw ceiling, rows/s | " + BenchReport.ratioText(0.5) + " |",
+        "| (b) service / (c) naive consumer, events/s | " + BenchReport.ratioText(2.0) + " |",
+        "| (b) service / (d) ThingsBoard-style schema, events/s | " + BenchReport.ratioText(0.625) + " |");
+  }
+
+  @Test
+  void testMarkdownAndJsonCarryEnvironmentSettingsReadsAndTheLiveLatencyTodo() {
+    BenchReport report = IngestBench.report(SETTINGS, ENV, figures(),
+        List.of(new TimeSeries("(a) raw driver ceiling")));
+
+    String md = report.markdown();
+    assertThat(md).contains("2 cores", "Java 17.0.15", "Cassandra 5.0.6", "Kafka 4.1.2", "`amber.bench.events`",
+        "`GET /devices/{id}/latest`", "/api/v1/live does not exist yet", BenchReport.PLOT_FILE);
+    JsonObject json = report.json();
+    assertThat(json.getJsonObject("environment").getInteger("cores")).isEqualTo(2);
+    assertThat(json.getJsonArray("measurements")).hasSize(6);
+    assertThat(json.getJsonArray("measurements").getJsonObject(2).getValue("rowsPerSecond")).isNull();
+    assertThat(json.getJsonArray("ratios").getJsonObject(1).getDouble("value")).isEqualTo(2.0);
+    assertThat(json.getJsonArray("reads").getJsonObject(0).getDouble("p99Millis")).isEqualTo(9.5);
+    assertThat(new JsonObject(json.encode())).isEqualTo(json);
+  }
+
+  @Test
+  void testReadsSectionSaysSoWhenReadsWereOff() {
+    IngestBench.Figures f = figures();
+    IngestBench.Figures noReads = new IngestBench.Figures(f.raw(), f.rawRowsPerRun(), f.serviceEventsPerSecond(),
+        f.serviceRowsPerSecond(), f.httpEventsPerSecond(), f.naive(), f.tsKv(), f.produceEventsPerSecond(), List.of(),
+        Optional.empty());
+
+    assertThat(IngestBench.report(SETTINGS, ENV, noReads, List.of()).readTable())
+        .startsWith("not measured");
+  }
+
+  @Test
+  void testLiveLatencyFromTheHookReplacesTheNotMeasuredNote() {
+    IngestBench.Figures f = figures();
+    IngestBench.Figures withLive = new IngestBench.Figures(f.raw(), f.rawRowsPerRun(), f.serviceEventsPerSecond(),
+        f.serviceRowsPerSecond(), f.httpEventsPerSecond(), f.naive(), f.tsKv(), f.produceEventsPerSecond(), f.reads(),
+        Optional.of("p50 4 ms, p99 9 ms"));
+
+    assertThat(IngestBench.report(SETTINGS, ENV, withLive, List.of()).markdown())
+        .contains("(f) ingest-to-live WebSocket latency: p50 4 ms, p99 9 ms").doesNotContain("does not exist yet");
+  }
+
+  /** raw 1,000 ev/s and 4,000 rows/s; service 500 ev/s and 2,000 rows/s; naive 250 ev/s; ts_kv 800 ev/s. */
+  private static IngestBench.Figures figures() {
+    return new IngestBench.Figures(new RawWriteLoop.Result(1_000, 4_000, 1.0), 4_000, 500, 2_000, 2_000,
+        new RawWriteLoop.Result(500, 1_000, 2.0), new RawWriteLoop.Result(1_000, 5_000, 1.25), 100_000,
+        List.of(new ReadLatencyProbe.Summary("GET /devices/{id}/latest", 100, 2.5, 9.5, 20.0, 0, 0, 0)),
+        Optional.empty());
+  }
+}

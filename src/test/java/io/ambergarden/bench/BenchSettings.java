@@ -1,0 +1,34 @@
+package io.ambergarden.bench;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The bench's knobs: -Damber.bench.NAME or AMBER_BENCH_NAME, the property winning. */
+record BenchSettings(int events, int devices, int warmup, int concurrency, int httpEvents, int httpPort,
+                     int naiveSeconds, int readRate) {
+
+  static BenchSettings fromSystem() {
+    return new BenchSettings(setting("events", 200_000), setting("devices", 2_000), setting("warmup", 300_000),
+        setting("concurrency", 256), setting("http-events", 50_000), setting("http-port", 18_080),
+        setting("naive-seconds", 60), setting("read-rate", 50));
+  }
+
+  static int setting(String name, int def) {
+    String env = System.getenv("AMBER_BENCH_" + name.toUpperCase().replace('-', '_'));
+    return Integer.parseInt(System.getProperty("amber.bench." + name, env == null ? Integer.toString(def) : env));
+  }
+
+  /** Property name to value, in the order the README lists them. */
+  Map<String, Integer> asMap() {
+    Map<String, Integer> m = new LinkedHashMap<>();
+    m.put("amber.bench.events", events);
+    m.put("amber.bench.devices", devices);
+    m.put("amber.bench.warmup", warmup);
+    m.put("amber.bench.concurrency", concurrency);
+    m.put("amber.bench.http-events", httpEvents);
+    m.put("amber.bench.http-port", httpPort);
+    m.put("amber.bench.naive-seconds", naiveSeconds);
+    m.put("amber.bench.read-rate", readRate);
+    return m;
+  }
+}

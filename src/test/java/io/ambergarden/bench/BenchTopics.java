@@ -1,0 +1,123 @@
+package io.ambergarden.bench;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/** The bench's Kafka side: fresh topics, producing the events, and timing a consumer group by its commits. */
+final class BenchTopics {
+  private BenchTopics() {
+  }
+
+  /** Creates the topics and returns once every partition's leader serves it (answers ListOffsets). */
+  static void create(String bootstrap, String... topics) throws Exception {
+    Properties p = new Properties();
+    p.put("bootstrap.servers", bootstrap);
+    try (Admin admin = Admin.create(p)) {
+      List<NewTopic> newTopics = new ArrayList<>();
+      Map<TopicPartition, OffsetSpec> partitions = new HashMap<>();
+      for (String t : topics) {
+        int count = t.endsWith(".dlq") ? 1 : 6;
+        newTopics.add(new NewTopic(t, count, (short) 1));
+        for (int i = 0; i < count; i++) {
+          partitions.put(new TopicPartition(t, i), OffsetSpec.latest());
+        }
+      }
+      admin.createTopics(newTopics).all().get(30, TimeUnit.SECONDS);
+      // the controller names the leader before the broker has loaded the partition; an idempotent producer
+      // that sends in that window can have its first batch refused for good (OutOfOrderSequenceException)
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (true) {
+        try {
+          admin.listOffsets(partitions).all().get(10, TimeUnit.SECONDS);
+          return;
+        } catch (ExecutionException | TimeoutException e) {
+          if (System.nanoTime() > deadline) {
+            throw new IllegalStateException("topics " + List.of(topics) + " not served within 30 s", e);
+          }
+          TimeUnit.MILLISECONDS.sleep(100); // polls a condition with a deadline
+        }
+      }
+    }
+  }
+
+  /** Sends every event and fails if any send failed, so a phase never runs on a topic with missing events. */
+  static double produce(String bootstrap, String topic, List<BenchEvents.Spec> events) {
+    Properties p = new Properties();
+    p.put("bootstrap.servers", bootstrap);
+    p.put("acks", "all");
+    p.put("enable.idempotence", "true");
+    p.put("linger.ms", "5");
+    p.put("batch.size", "131072");
+    p.put("compression.type", "lz4");
+    AtomicLong failed = new AtomicLong();
+    AtomicReference<Exception> firstFailure = new AtomicReference<>();
+    long t0 = System.nanoTime();
+    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+      for (BenchEvents.Spec e : events) {
+        producer.send(new ProducerRecord<>(topic, e.deviceId().getBytes(StandardCharsets.UTF_8), e.json()),
+            (metadata, err) -> {
+              if (err != null) {
+                failed.incrementAndGet();
+                firstFailure.compareAndSet(null, err);
+              }
+            });
+      }
+      producer.flush();
+    }
+    if (failed.get() > 0) {
+      throw new IllegalStateException(failed.get() + " of " + events.size() + " sends to " + topic + " failed",
+          firstFailure.get());
+    }
+    return (System.nanoTime() - t0) / 1e9;
+  }
+
+  /** Seconds from 10% to 100% committed: excludes group join and the first poll. */
+  static double awaitCommitted(String bootstrap, String group, String topic, long total, AtomicLong committedOut)
+      throws Exception {
+    Properties p = new Properties();
+    p.put("bootstrap.servers", bootstrap);
+    long tenPercentAt = 0;
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(20);
+    long lastPrint = 0;
+    try (Admin admin = Admin.create(p)) {
+      while (System.nanoTime() < deadline) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(group)
+            .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+        long committed = offsets.entrySet().stream().filter(e -> e.getKey().topic().equals(topic) && e.getValue() != null)
+            .mapToLong(e -> e.getValue().offset()).sum();
+        committedOut.set(committed);
+        long t = System.nanoTime();
+        if (tenPercentAt == 0 && committed >= total / 10) {
+          tenPercentAt = t;
+        }
+        if (committed >= total) {
+          return (t - tenPercentAt) / 1e9;
+        }
+        if (t - lastPrint > 2_000_000_000L) {
+          System.out.printf("  kafka  %,9d / %,d committed%n", committed, total);
+          lastPrint = t;
+        }
+        // polling the broker's committed offsets at 10 Hz is the measurement itself, not a wait for a fixed time
+        TimeUnit.MILLISECONDS.sleep(100);
+      }
+    }
+    throw new IllegalStateException("service did not commit " + total + " records within 20 minutes");
+  }
+}

@@ -1,0 +1,154 @@
+package io.ambergarden.bench;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * (e) Read latency while the service ingests: each endpoint is asked at a fixed rate for a random device of the
+ * measured set. Requests are sent on schedule, not after the previous answer, so a slow answer cannot hide the
+ * wait of the requests behind it; past {@link #MAX_IN_FLIGHT} open requests a tick is counted as skipped.
+ */
+final class ReadLatencyProbe implements AutoCloseable {
+  static final int MAX_IN_FLIGHT = 64;
+  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+
+  record Summary(String endpoint, long count, double p50Millis, double p99Millis, double maxMillis, long notFound,
+                 long errors, long skipped) {
+  }
+
+  private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+      .connectTimeout(Duration.ofSeconds(5)).build();
+  private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(1, r -> {
+    Thread t = new Thread(r, "bench-reads");
+    t.setDaemon(true);
+    return t;
+  });
+  private final List<Endpoint> endpoints = new ArrayList<>();
+  private final List<String> deviceIds;
+  private final int port;
+
+  ReadLatencyProbe(int port, List<String> deviceIds) {
+    this.port = port;
+    this.deviceIds = List.copyOf(deviceIds);
+    endpoints.add(new Endpoint("GET /devices/{id}/events?limit=100", "/events?limit=100"));
+    endpoints.add(new Endpoint("GET /devices/{id}/latest", "/latest"));
+  }
+
+  List<Endpoint> endpoints() {
+    return endpoints;
+  }
+
+  /** Starts {@code ratePerSecond} requests per second on each endpoint and a progress line every 5 s. */
+  void start(int ratePerSecond) {
+    long periodMicros = 1_000_000L / ratePerSecond;
+    SplittableRandom random = new SplittableRandom(4); // used by the timer's single thread only
+    for (Endpoint e : endpoints) {
+      timer.scheduleAtFixedRate(() -> e.send(deviceIds.get(random.nextInt(deviceIds.size()))), 0, periodMicros,
+          TimeUnit.MICROSECONDS);
+    }
+    timer.scheduleAtFixedRate(this::printProgress, 5, 5, TimeUnit.SECONDS);
+  }
+
+  /** Stops sending and waits a little for the answers still open. */
+  @Override
+  public void close() throws InterruptedException {
+    timer.shutdownNow();
+    long deadline = System.nanoTime() + REQUEST_TIMEOUT.toNanos();
+    while (endpoints.stream().anyMatch(e -> e.inFlight.get() > 0) && System.nanoTime() < deadline) {
+      // open requests end by answer or by their own timeout; this only bounds the wait
+      TimeUnit.MILLISECONDS.sleep(20);
+    }
+  }
+
+  List<Summary> summaries() {
+    return endpoints.stream().map(Endpoint::summary).toList();
+  }
+
+  private void printProgress() {
+    StringBuilder line = new StringBuilder("  reads ");
+    for (Endpoint e : endpoints) {
+      Summary s = e.summary();
+      line.append(String.format(" | %s n=%,d p99 %.1f ms", s.endpoint(), s.count(), s.p99Millis()));
+    }
+    System.out.println(line);
+  }
+
+  final class Endpoint {
+    private final String name;
+    private final String pathSuffix;
+    private final Recorder recorder = new Recorder(3);
+    private final Histogram total = new Histogram(3);
+    private final Histogram sinceLastInterval = new Histogram(3);
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicLong notFound = new AtomicLong();
+    private final AtomicLong errors = new AtomicLong();
+    private final AtomicLong skipped = new AtomicLong();
+
+    private Endpoint(String name, String pathSuffix) {
+      this.name = name;
+      this.pathSuffix = pathSuffix;
+    }
+
+    String name() {
+      return name;
+    }
+
+    private void send(String deviceId) {
+      if (inFlight.incrementAndGet() > MAX_IN_FLIGHT) {
+        inFlight.decrementAndGet();
+        skipped.incrementAndGet();
+        return;
+      }
+      HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/devices/"
+          + deviceId + pathSuffix)).timeout(REQUEST_TIMEOUT).GET().build();
+      long t0 = System.nanoTime();
+      client.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, err) -> {
+        long micros = (System.nanoTime() - t0) / 1000;
+        inFlight.decrementAndGet();
+        if (err != null || (response.statusCode() != 200 && response.statusCode() != 404)) {
+          errors.incrementAndGet();
+          return;
+        }
+        if (response.statusCode() == 404) {
+          notFound.incrementAndGet();
+        }
+        recorder.recordValue(micros);
+      });
+    }
+
+    /** p99 in ms of the answers since the last call, NaN if none. */
+    synchronized double intervalP99Millis() {
+      drain();
+      double p99 = sinceLastInterval.getTotalCount() == 0 ? Double.NaN
+          : sinceLastInterval.getValueAtPercentile(99) / 1000.0;
+      sinceLastInterval.reset();
+      return p99;
+    }
+
+    synchronized Summary summary() {
+      drain();
+      return new Summary(name, total.getTotalCount(), total.getValueAtPercentile(50) / 1000.0,
+          total.getValueAtPercentile(99) / 1000.0, total.getMaxValue() / 1000.0, notFound.get(), errors.get(),
+          skipped.get());
+    }
+
+    private void drain() {
+      Histogram latest = recorder.getIntervalHistogram();
+      total.add(latest);
+      sinceLastInterval.add(latest);
+    }
+  }
+}
