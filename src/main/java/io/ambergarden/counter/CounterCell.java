@@ -17,7 +17,7 @@ public sealed interface CounterCell {
     }
   }
 
-  /** device_counters: name 'total' or 'status:<status>'. */
+  /** device_counters: name 'status:<status>', or 'none' for events without a status. */
   record Device(String deviceId, String name) implements CounterCell {
     @Override
     public Object partition() {

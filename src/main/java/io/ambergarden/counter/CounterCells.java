@@ -13,7 +13,8 @@ public final class CounterCells {
   public static final String ALL = "all";
   public static final String CODE = "code";
   public static final String STATUS = "status";
-  public static final String TOTAL = "total";
+  /** Device cell of events without a status; the device total is the sum of its cells. */
+  public static final String NO_STATUS = "none";
   public static final String STATUS_PREFIX = "status:";
 
   private CounterCells() {
@@ -35,10 +36,8 @@ public final class CounterCells {
     if (e.status() != null) {
       cells.add(new CounterCell.Day(day, shard, STATUS, e.status()));
     }
-    cells.add(new CounterCell.Device(e.deviceId(), TOTAL));
-    if (e.status() != null) {
-      cells.add(new CounterCell.Device(e.deviceId(), STATUS_PREFIX + e.status()));
-    }
+    // one cell per event: per-device cells rarely coalesce, so a separate total cell would double the writes
+    cells.add(new CounterCell.Device(e.deviceId(), e.status() == null ? NO_STATUS : STATUS_PREFIX + e.status()));
     return cells;
   }
 }

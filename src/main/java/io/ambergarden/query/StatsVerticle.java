@@ -111,9 +111,8 @@ public final class StatsVerticle extends VerticleBase {
       Map<String, Object> byStatus = new TreeMap<>();
       for (Row r : rows) {
         String name = r.getString(0);
-        if (name.equals(CounterCells.TOTAL)) {
-          total = r.getLong(1);
-        } else if (name.startsWith(CounterCells.STATUS_PREFIX)) {
+        total += r.getLong(1);
+        if (name.startsWith(CounterCells.STATUS_PREFIX)) {
           byStatus.put(name.substring(CounterCells.STATUS_PREFIX.length()), r.getLong(1));
         }
       }

@@ -28,7 +28,7 @@ class CounterCellsTest {
   }
 
   @Test
-  void eventWithCodeAndStatusGivesAllCodeStatusDayCellsAndTwoDeviceCells() {
+  void eventWithCodeAndStatusGivesAllCodeStatusDayCellsAndOneDeviceCell() {
     Event e = event("M-10086", "2026-03-01T12:34:56.789Z", "degraded", 503);
     int shard = expectedShard("M-10086", SHARDS);
     LocalDate day = LocalDate.of(2026, 3, 1);
@@ -37,7 +37,6 @@ class CounterCellsTest {
         new Day(day, shard, "all", ""),
         new Day(day, shard, "code", "503"),
         new Day(day, shard, "status", "degraded"),
-        new Device("M-10086", "total"),
         new Device("M-10086", "status:degraded"));
   }
 
@@ -48,7 +47,7 @@ class CounterCellsTest {
 
     assertThat(CounterCells.of(e, SHARDS)).containsExactly(
         new Day(LocalDate.of(2026, 3, 1), shard, "all", ""),
-        new Device("dev-1", "total"));
+        new Device("dev-1", "none"));
   }
 
   @Test
@@ -65,7 +64,7 @@ class CounterCellsTest {
   void onlyStatusGivesStatusCellsButNoCodeCell() {
     List<CounterCell> cells = CounterCells.of(event("dev-1", "2026-03-01T00:00:00Z", "ok", null), SHARDS);
 
-    assertThat(cells).hasSize(4)
+    assertThat(cells).hasSize(3)
         .contains(new Day(LocalDate.of(2026, 3, 1), expectedShard("dev-1", SHARDS), "status", "ok"),
             new Device("dev-1", "status:ok"));
     assertThat(cells).noneMatch(c -> c instanceof Day d && d.dimension().equals("code"));
@@ -160,7 +159,7 @@ class CounterCellsTest {
         .isEqualTo(new Day.Partition(day, 3));
     assertThat(new Day(day, 3, "all", "").partition()).isNotEqualTo(new Day(day, 4, "all", "").partition());
     assertThat(new Day(day, 3, "all", "").partition()).isNotEqualTo(new Day(day.plusDays(1), 3, "all", "").partition());
-    assertThat(new Device("d1", "total").partition()).isEqualTo(new Device("d1", "status:ok").partition())
+    assertThat(new Device("d1", "none").partition()).isEqualTo(new Device("d1", "status:ok").partition())
         .isEqualTo("d1");
   }
 
