@@ -66,12 +66,14 @@ public final class LiveRelayVerticle extends VerticleBase {
     p.put("acks", "1");
     p.put("enable.idempotence", "false");
     p.put("linger.ms", "2");
+    p.put("compression.type", "none");
     p.put("buffer.memory", Long.toString(16L << 20));
     producer = KafkaProducer.create(vertx, p, new ByteArraySerializer(), new ByteArraySerializer());
     Map<String, String> c = KafkaSettings.consumer(config.kafka());
     c.put("group.id", "amber-live-" + UUID.randomUUID());
     c.put("client.id", "amber-live");
     c.put("auto.offset.reset", "latest");
+    c.put("fetch.min.bytes", "1");
     c.put("fetch.max.wait.ms", "20");
     consumer = KafkaConsumer.create(vertx, c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     durable = vertx.eventBus().consumer(Addresses.EVENTS_DURABLE, m -> relay(m.body()));

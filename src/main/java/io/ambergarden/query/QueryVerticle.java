@@ -6,6 +6,7 @@ import com.datastax.oss.driver.api.core.cql.Statement;
 import io.ambergarden.bus.Addresses;
 import io.ambergarden.bus.FailureCodes;
 import io.ambergarden.cassandra.CassandraClients;
+import io.ambergarden.cassandra.CqlTypes;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.write.TimeBuckets;
 import io.vertx.cassandra.CassandraClient;
@@ -246,11 +247,11 @@ public final class QueryVerticle extends VerticleBase {
     if (!r.isNull(i + 1)) {
       o.put("code", r.getInt(i + 1));
     }
-    Map<String, Double> metrics = r.getMap(i + 2, String.class, Double.class);
+    Map<String, Double> metrics = r.get(i + 2, CqlTypes.METRICS);
     if (!metrics.isEmpty()) {
       o.put("metrics", new JsonObject(new java.util.LinkedHashMap<String, Object>(metrics)));
     }
-    Map<String, String> tags = r.getMap(i + 3, String.class, String.class);
+    Map<String, String> tags = r.get(i + 3, CqlTypes.TAGS);
     if (!tags.isEmpty()) {
       o.put("tags", new JsonObject(new java.util.LinkedHashMap<String, Object>(tags)));
     }

@@ -4,6 +4,7 @@ import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import io.ambergarden.cassandra.CassandraClients;
+import io.ambergarden.cassandra.CqlTypes;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.counter.CounterCells;
 import io.ambergarden.write.RowKeys;
@@ -213,7 +214,7 @@ public final class RollupVerticle extends VerticleBase {
     return client.executeWithFullFetch(q).compose(rows -> {
       RollupAggregator agg = new RollupAggregator();
       for (Row r : rows) {
-        Map<String, Double> m = r.getMap(0, String.class, Double.class);
+        Map<String, Double> m = r.get(0, CqlTypes.METRICS);
         if (m != null) {
           agg.add(m);
         }

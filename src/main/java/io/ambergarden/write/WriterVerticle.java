@@ -13,6 +13,7 @@ import io.ambergarden.bus.FailureCodes;
 import io.ambergarden.bus.PersistRequest;
 import io.ambergarden.bus.PersistResult;
 import io.ambergarden.cassandra.CassandraClients;
+import io.ambergarden.cassandra.CqlTypes;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.Event;
 import io.ambergarden.metrics.AmberMeters;
@@ -208,10 +209,10 @@ public final class WriterVerticle extends VerticleBase {
       b.setInt(i + 1, e.code());
     }
     if (!e.metrics().isEmpty()) {
-      b.setMap(i + 2, e.metrics(), String.class, Double.class);
+      b.set(i + 2, e.metrics(), CqlTypes.METRICS);
     }
     if (!e.tags().isEmpty()) {
-      b.setMap(i + 3, e.tags(), String.class, String.class);
+      b.set(i + 3, e.tags(), CqlTypes.TAGS);
     }
     if (e.payload() != null) {
       b.setString(i + 4, e.payload());
@@ -224,7 +225,7 @@ public final class WriterVerticle extends VerticleBase {
         .setString(0, e.deviceId()).setInstant(1, Instant.ofEpochMilli(e.ts())).setString(2, e.eventId())
         .setString(3, e.deviceType()).setString(4, e.status())
         .set(5, e.code(), Integer.class)
-        .setMap(6, e.metrics(), String.class, Double.class).setMap(7, e.tags(), String.class, String.class)
+        .set(6, e.metrics(), CqlTypes.METRICS).set(7, e.tags(), CqlTypes.TAGS)
         .setString(8, e.payload())
         .setLong(9, RowKeys.eventTimeWriteTimestamp(e.ts(), e.eventId()))
         .setInt(10, RowKeys.ttlSeconds(e.ts(), now, config.events().retention()))

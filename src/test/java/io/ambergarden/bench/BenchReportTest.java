@@ -46,13 +46,13 @@ class BenchReportTest {
   }
 
   @Test
-  void testMarkdownAndJsonCarryEnvironmentSettingsReadsAndTheLiveLatencyTodo() {
+  void testMarkdownAndJsonCarryEnvironmentSettingsReadsAndTheLiveLatencyNote() {
     BenchReport report = IngestBench.report(SETTINGS, ENV, figures(),
         List.of(new TimeSeries("(a) raw driver ceiling")));
 
     String md = report.markdown();
     assertThat(md).contains("2 cores", "Java 17.0.15", "Cassandra 5.0.6", "Kafka 4.1.2", "`amber.bench.events`",
-        "`GET /devices/{id}/latest`", "/api/v1/live does not exist yet", BenchReport.PLOT_FILE);
+        "`GET /devices/{id}/latest`", "(f) ingest-to-live WebSocket latency: not measured.", BenchReport.PLOT_FILE);
     JsonObject json = report.json();
     assertThat(json.getJsonObject("environment").getInteger("cores")).isEqualTo(2);
     assertThat(json.getJsonArray("measurements")).hasSize(6);

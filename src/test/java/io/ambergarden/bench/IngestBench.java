@@ -169,7 +169,6 @@ public final class IngestBench {
         probe.start(settings.readRate());
         probe.endpoints().forEach(e -> latencySeries.add(sampler.gauge("(e) p99 " + e.name(), e::intervalP99Millis)));
       }
-      Optional<String> liveLatency = liveFeedLatency(port, measuredDevices);
       double kafkaSeconds;
       try {
         kafkaSeconds = BenchTopics.awaitCommitted(runtime.kafkaBootstrap(), topic + "-group", topic, settings.events(), committed);
@@ -179,6 +178,13 @@ public final class IngestBench {
         sampler.stop(kafkaSeries);
       }
       List<ReadLatencyProbe.Summary> reads = settings.readRate() > 0 ? probe.summaries() : List.of();
+      String counterWrites = counterWritesPer1000(port, settings.events());
+
+      System.out.println("(f) Ingest-to-live latency: 500 events at 50/s, produced to Kafka, timed to WebSocket arrival");
+      LiveLatencyProbe.Summary live = LiveLatencyProbe.measure(runtime.kafkaBootstrap(), topic, port, 500, 50);
+      Optional<String> liveLatency = Optional.of(String.format("p50 %.1f ms, p99 %.1f ms, max %.1f ms over %d events"
+          + " (Kafka produce -> consumer -> Cassandra -> live topic -> WebSocket); counter writes: %s",
+          live.p50Millis(), live.p99Millis(), live.maxMillis(), live.count(), counterWrites));
 
       System.out.printf("(b) Service HTTP ingest (kafka mode, 202 after broker ack): %,d events%n",
           settings.httpEvents());
@@ -254,7 +260,7 @@ public final class IngestBench {
             + "is seen); ThingsBoard's ts_kv_latest_cf is left out.",
         "(e) sends at a fixed rate per endpoint to random devices of the measured set; latency is from send to the "
             + "last byte; a 'skipped' tick found " + ReadLatencyProbe.MAX_IN_FLIGHT + " requests still open.",
-        "(f) ingest-to-live WebSocket latency: " + f.liveLatency().orElse("not measured, /api/v1/live does not exist yet."),
+        "(f) ingest-to-live WebSocket latency: " + f.liveLatency().orElse("not measured."),
         "Per-second throughput: (a) and (d) count events whose rows were all submitted, (b) Kafka the committed "
             + "offsets, which advance in steps; producer phases are not plotted.");
     return new BenchReport(env, m, ratios, f.reads(), notes, series);
@@ -271,14 +277,25 @@ public final class IngestBench {
     return dir;
   }
 
-  /**
-   * TODO(live-websocket-latency): hook for (f), ingest-to-live latency over the WebSocket feed. Once
-   * /api/v1/live exists: subscribe to a sample of {@code deviceIds} before (b) starts, record (frame arrival -
-   * produce time) per event in an HdrHistogram and return p50/p99/max, reported next to (e).
-   * Not implemented: the endpoint does not exist yet.
-   */
-  static Optional<String> liveFeedLatency(int httpPort, List<String> deviceIds) {
-    return Optional.empty();
+  /** Counter statements and cell updates per 1000 events of (b), read from the service's own meters. */
+  static String counterWritesPer1000(int port, long events) throws Exception {
+    String metrics = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+        java.net.URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+    double statements = meter(metrics, "amber_counter_statements_total");
+    double updates = meter(metrics, "amber_counter_updates_total");
+    return String.format("%.0f counter statements and %.0f counter cell updates per 1000 events", statements * 1000 / events,
+        updates * 1000 / events);
+  }
+
+  static double meter(String metrics, String name) {
+    double sum = 0;
+    for (String line : metrics.split("\n")) {
+      if (line.startsWith(name + " ") || line.startsWith(name + "{")) {
+        sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return sum;
   }
 
   static double http(int port, List<BenchEvents.Spec> events, AtomicLong acceptedOut) throws Exception {
