@@ -110,12 +110,15 @@ public final class WriterVerticle extends VerticleBase {
     meters.writesInFlight().addAndGet(n);
     long now = System.currentTimeMillis();
     // detail first: a rollup mark or counter increment is written only for events that are stored
-    Future.join(writeAll(events, now)).compose(v -> Future.join(afterStored(events))).onComplete(ar -> {
+    Future.join(writeAll(events, now)).compose(v -> {
+      // the rows are durable now: the live feed need not wait for the counter window
+      vertx.eventBus().publish(Addresses.EVENTS_DURABLE, new DurableEvents(events, msg.body().source()));
+      return Future.join(afterStored(events));
+    }).onComplete(ar -> {
       inFlightEvents -= n;
       meters.writesInFlight().addAndGet(-n);
       if (ar.succeeded()) {
         msg.reply(new PersistResult(n));
-        vertx.eventBus().publish(Addresses.EVENTS_DURABLE, new DurableEvents(events, msg.body().source()));
       } else {
         Throwable cause = ar.cause();
         boolean invalid = causedBy(cause, QueryValidationException.class);
