@@ -10,7 +10,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class BenchReportTest {
-  private static final BenchSettings SETTINGS = new BenchSettings(1_000, 10, 1_000, 64, 500, 18_080, 60, 50);
+  private static final BenchSettings SETTINGS = new BenchSettings(1_000, 10, 1_000, 64, 500, 18_080, 60, 50, 1_000);
   private static final BenchReport.Environment ENV = new BenchReport.Environment(Instant.parse("2025-01-02T03:04:05Z"),
       2, "17.0.15", "OpenJDK 64-Bit Server VM", "5.0.6", "4.1.2", Map.of("amber.bench.events", 1_000));
 

@@ -5,12 +5,12 @@ import java.util.Map;
 
 /** The bench's knobs: -Damber.bench.NAME or AMBER_BENCH_NAME, the property winning. */
 record BenchSettings(int events, int devices, int warmup, int concurrency, int httpEvents, int httpPort,
-                     int naiveSeconds, int readRate) {
+                     int naiveSeconds, int readRate, int serviceWarmup) {
 
   static BenchSettings fromSystem() {
     return new BenchSettings(setting("events", 200_000), setting("devices", 2_000), setting("warmup", 300_000),
         setting("concurrency", 256), setting("http-events", 50_000), setting("http-port", 18_080),
-        setting("naive-seconds", 60), setting("read-rate", 50));
+        setting("naive-seconds", 60), setting("read-rate", 50), setting("service-warmup", 100_000));
   }
 
   static int setting(String name, int def) {
@@ -24,6 +24,7 @@ record BenchSettings(int events, int devices, int warmup, int concurrency, int h
     m.put("amber.bench.events", events);
     m.put("amber.bench.devices", devices);
     m.put("amber.bench.warmup", warmup);
+    m.put("amber.bench.service-warmup", serviceWarmup);
     m.put("amber.bench.concurrency", concurrency);
     m.put("amber.bench.http-events", httpEvents);
     m.put("amber.bench.http-port", httpPort);

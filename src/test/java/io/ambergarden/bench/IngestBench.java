@@ -142,8 +142,38 @@ public final class IngestBench {
                                 List<ReadLatencyProbe.Summary> reads, Optional<String> liveLatency) {
   }
 
-  /** (b) with (e) during its Kafka part. */
+  /**
+   * The service's own code paths need JIT warm-up as much as Cassandra does: a first instance in this JVM
+   * consumes service-warmup other events, then stops, before the measured instance starts.
+   */
+  private void warmUpService() throws Exception {
+    if (settings.serviceWarmup() <= 0) {
+      return;
+    }
+    String topic = "bench-svcwarm-" + UUID.randomUUID().toString().substring(0, 8);
+    BenchTopics.create(runtime.kafkaBootstrap(), topic, topic + ".dlq");
+    BenchTopics.produce(runtime.kafkaBootstrap(), topic,
+        BenchEvents.generate("svcwarm", settings.serviceWarmup(), settings.devices(), now, 5));
+    System.out.printf("Service warm-up: %,d events through a first service instance%n", settings.serviceWarmup());
+    Map<String, String> svc = new HashMap<>(serverConfig);
+    svc.put("kafka.topic", topic);
+    svc.put("kafka.dlq-topic", topic + ".dlq");
+    svc.put("kafka.group-id", topic + "-group");
+    svc.put("kafka.consumer.commit-interval", "200ms");
+    svc.put("http.port", Integer.toString(settings.httpPort()));
+    AmberGarden app = AmberGarden.start(ConfigLoader.load(System.getenv(), System.getProperties(), svc))
+        .toCompletionStage().toCompletableFuture().get(5, TimeUnit.MINUTES);
+    try {
+      BenchTopics.awaitCommitted(runtime.kafkaBootstrap(), topic + "-group", topic, settings.serviceWarmup(),
+          new AtomicLong());
+    } finally {
+      app.stop().toCompletionStage().toCompletableFuture().get(2, TimeUnit.MINUTES);
+    }
+  }
+
+  /** (b) with (e) during its Kafka part, after the service warm-up. */
   private ServiceFigures service() throws Exception {
+    warmUpService();
     String topic = "bench-" + UUID.randomUUID().toString().substring(0, 8);
     BenchTopics.create(runtime.kafkaBootstrap(), topic, topic + ".dlq");
     System.out.printf("Producing %,d events to %s%n", settings.events(), topic);
@@ -248,7 +278,8 @@ public final class IngestBench {
         BenchReport.ratio("(b) service / (d) ThingsBoard-style schema, events/s", f.serviceEventsPerSecond(),
             f.tsKv().eventsPerSecond()));
     List<String> notes = List.of(
-        "Phases run in this order: warm-up, (a), (d), (b) with (e), (b) HTTP, (c); one Cassandra node and one "
+        "Phases run in this order: warm-up, (a), (d), service warm-up, (b) with (e), (b) HTTP, (f), (c); one "
+            + "Cassandra node and one "
             + "Kafka broker, on the same cores as the bench and the service.",
         "(b) runs while (e) reads at " + s.readRate() + " req/s per endpoint; (c) runs alone and last, on the "
             + "warmest node. Both favour (c) in the service / naive ratio.",
