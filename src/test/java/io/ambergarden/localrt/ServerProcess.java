@@ -232,7 +232,8 @@ public abstract class ServerProcess {
           throw failed("was not ready within " + options.startupTimeout().toSeconds() + " s (last probe: "
               + lastProbeFailure + ")", new TimeoutException());
         }
-        Thread.sleep(POLL_INTERVAL.toMillis());
+        // the next probe, or earlier if the process dies meanwhile
+        process.waitFor(POLL_INTERVAL.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
       }
     } finally {
       closeProbe();
