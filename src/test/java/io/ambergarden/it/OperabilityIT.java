@@ -24,11 +24,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(RealServers.class)
 @Timeout(400)
 class OperabilityIT {
-  static final int PER_PARTITION = 2500;
+  static final int PER_PARTITION = 15_000;
   static final int DEVICES_PER_PARTITION = 5;
 
+  /** Unique per run, so rows of an earlier run on the same servers never count. */
+  static final String RUN = UUID.randomUUID().toString().substring(0, 8);
+
   static String device(int partition, long index) {
-    return "term-" + partition + "-" + (index % DEVICES_PER_PARTITION);
+    return "term-" + RUN + "-" + partition + "-" + (index % DEVICES_PER_PARTITION);
   }
 
   @Test
@@ -50,7 +53,7 @@ class OperabilityIT {
       producer.flush();
     }
     Map<String, String> cfg = Map.of("kafka.topic", topic, "kafka.dlq-topic", topic + ".dlq", "kafka.group-id", group,
-        "kafka.consumer.max-in-flight", "400", "kafka.consumer.write-batch", "100", "kafka.consumer.commit-interval", "5s");
+        "kafka.consumer.max-in-flight", "400", "kafka.consumer.write-batch", "100", "kafka.consumer.commit-interval", "1s");
     Map<Integer, Long> committed;
     try (ServiceProcess service = ServiceProcess.start("term", cfg)) {
       await().atMost(Duration.ofSeconds(90)).until(() -> Kafkas.committedTotal(group, topic) >= 600);
