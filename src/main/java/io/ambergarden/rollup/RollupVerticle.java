@@ -122,7 +122,7 @@ public final class RollupVerticle extends VerticleBase {
     scanning = true;
     scanOnce().onComplete(ar -> {
       scanning = false;
-      if (ar.failed()) {
+      if (ar.failed() && !stopping) {
         LOG.warn("rollup scan failed (retried next scan): {}", ar.cause().toString());
       }
     });
