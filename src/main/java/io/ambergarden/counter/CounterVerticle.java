@@ -116,7 +116,14 @@ public final class CounterVerticle extends VerticleBase {
     waiting.add(msg);
     if (coalescer.pending() >= cfg.flushMaxCells() || cfg.flushInterval().isZero() || !cfg.coalesce()) {
       flush();
-    } else if (flushTimer < 0) {
+    } else {
+      armFlushTimer();
+    }
+  }
+
+  /** Starts the coalescing window unless one is already running. */
+  private void armFlushTimer() {
+    if (flushTimer < 0) {
       flushTimer = vertx.setTimer(cfg.flushInterval().toMillis(), id -> {
         flushTimer = -1;
         flush();
@@ -162,11 +169,8 @@ public final class CounterVerticle extends VerticleBase {
       }
       if (coalescer.pending() > 0 && (coalescer.pending() >= cfg.flushMaxCells() || drained != null)) {
         flush();
-      } else if (coalescer.pending() > 0 && flushTimer < 0) {
-        flushTimer = vertx.setTimer(cfg.flushInterval().toMillis(), id -> {
-          flushTimer = -1;
-          flush();
-        });
+      } else if (coalescer.pending() > 0) {
+        armFlushTimer();
       }
       if (drained != null && flushesInFlight == 0 && coalescer.pending() == 0) {
         drained.tryComplete();

@@ -229,7 +229,7 @@ public final class KafkaIngestVerticle extends VerticleBase {
         })
         .onFailure(err -> {
           // outcome unknown or failed: the rows are idempotent, so write the same batch again later
-          long backoff = Math.min(cfg.retryMaxBackoff().toMillis(), 100L << Math.min(attempt - 1, 10));
+          long backoff = backoff(attempt);
           if (attempt == 1 || attempt % 10 == 0) {
             LOG.warn("write of {} records failed (attempt {}), retrying in {} ms: {}", batch.size(), attempt, backoff,
                 err.getMessage());
@@ -246,13 +246,18 @@ public final class KafkaIngestVerticle extends VerticleBase {
         .addHeader(DeadLetterHeaders.ERROR_CLASS, DeadLetterHeaders.errorClass(errors))
         .addHeader(DeadLetterHeaders.ERROR_MESSAGE, DeadLetterHeaders.message(errors));
     return deadLetters.send(dl).<Void>mapEmpty().recover(err -> {
-      long backoff = Math.min(cfg.retryMaxBackoff().toMillis(), 100L << Math.min(attempt - 1, 10));
+      long backoff = backoff(attempt);
       LOG.warn("dead-lettering {}-{}@{} failed, retrying in {} ms: {}", rec.topic(), rec.partition(), rec.offset(),
           backoff, err.toString());
       Promise<Void> p = Promise.promise();
       vertx.setTimer(backoff, id -> deadLetter(rec, errors, attempt + 1).onComplete(p));
       return p.future();
     });
+  }
+
+  /** Doubling from 100 ms, capped at kafka.retry.max-backoff. */
+  private long backoff(int attempt) {
+    return Math.min(cfg.retryMaxBackoff().toMillis(), 100L << Math.min(attempt - 1, 10));
   }
 
   private Future<Void> commit() {

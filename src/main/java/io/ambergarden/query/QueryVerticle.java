@@ -74,6 +74,7 @@ public final class QueryVerticle extends VerticleBase {
         });
   }
 
+  /** The resume position an HTTP verticle put in the query, or null for the first page. */
   static Cursor.Position position(JsonObject q) {
     return Cursor.Position.fromJson(q.getJsonObject("pos"));
   }

@@ -8,6 +8,7 @@ import io.ambergarden.config.AmberConfig;
 import io.ambergarden.config.ConfigLoader;
 import io.ambergarden.localrt.LocalRuntime;
 import io.ambergarden.localrt.LocalRuntimeOptions;
+import io.ambergarden.metrics.PrometheusText;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -115,31 +116,51 @@ public final class IngestBench {
     RawWriteLoop loop = new RawWriteLoop(session, KEYSPACE, base.cassandra().typeSalts(),
         base.cassandra().abnormalSalts());
     System.out.printf("Warm-up: %,d events through the raw loop%n", settings.warmup());
-    TimeSeries warmSeries = sampler.rate("warm-up (raw loop)", loop::eventsSubmitted);
-    loop.run(BenchEvents.generate("warm", settings.warmup(), settings.devices(), now, 1), settings.concurrency(),
-        progress);
-    sampler.stop(warmSeries);
+    sampled("warm-up (raw loop)", loop::eventsSubmitted, () -> loop.run(
+        BenchEvents.generate("warm", settings.warmup(), settings.devices(), now, 1), settings.concurrency(), progress));
 
     System.out.printf("(a) Raw ceiling: %,d events, %,d rows, %d in flight%n", settings.events(),
         RawWriteLoop.rowsOf(measured), settings.concurrency());
-    TimeSeries rawSeries = sampler.rate("(a) raw driver ceiling", loop::eventsSubmitted);
-    RawWriteLoop.Result raw = loop.run(measured, settings.concurrency(), progress);
-    sampler.stop(rawSeries);
-    return raw;
+    return sampled("(a) raw driver ceiling", loop::eventsSubmitted,
+        () -> loop.run(measured, settings.concurrency(), progress));
+  }
+
+  /** Runs a write loop while its submitted-events counter is sampled per second under {@code label}. */
+  private RawWriteLoop.Result sampled(String label, java.util.function.LongSupplier submitted,
+                                      java.util.concurrent.Callable<RawWriteLoop.Result> run) throws InterruptedException {
+    TimeSeries series = sampler.rate(label, submitted);
+    try {
+      return run.call();
+    } catch (InterruptedException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    } finally {
+      sampler.stop(series);
+    }
   }
 
   private RawWriteLoop.Result thingsBoardStyle(CqlSession session) throws InterruptedException {
     TsKvWriteLoop loop = new TsKvWriteLoop(session, KEYSPACE);
     System.out.printf("(d) ThingsBoard-style ts_kv_cf: %,d events, %,d rows, %d in flight%n", settings.events(),
         TsKvWriteLoop.rowsOf(measured), settings.concurrency());
-    TimeSeries series = sampler.rate("(d) ThingsBoard-style schema", loop::eventsSubmitted);
-    RawWriteLoop.Result result = loop.run(measured, settings.concurrency(), progress);
-    sampler.stop(series);
-    return result;
+    return sampled("(d) ThingsBoard-style schema", loop::eventsSubmitted,
+        () -> loop.run(measured, settings.concurrency(), progress));
   }
 
   private record ServiceFigures(double produceSeconds, double kafkaSeconds, double httpSeconds,
                                 List<ReadLatencyProbe.Summary> reads, Optional<String> liveLatency) {
+  }
+
+  /** A service instance consuming {@code topic} with its own group, layered over the bench's -D/env settings. */
+  private AmberConfig serviceConfig(String topic) {
+    Map<String, String> svc = new HashMap<>(serverConfig);
+    svc.put("kafka.topic", topic);
+    svc.put("kafka.dlq-topic", topic + ".dlq");
+    svc.put("kafka.group-id", topic + "-group");
+    svc.put("kafka.consumer.commit-interval", "200ms");
+    svc.put("http.port", Integer.toString(settings.httpPort()));
+    return ConfigLoader.load(System.getenv(), System.getProperties(), svc);
   }
 
   /**
@@ -155,14 +176,7 @@ public final class IngestBench {
     BenchTopics.produce(runtime.kafkaBootstrap(), topic,
         BenchEvents.generate("svcwarm", settings.serviceWarmup(), settings.devices(), now, 5));
     System.out.printf("Service warm-up: %,d events through a first service instance%n", settings.serviceWarmup());
-    Map<String, String> svc = new HashMap<>(serverConfig);
-    svc.put("kafka.topic", topic);
-    svc.put("kafka.dlq-topic", topic + ".dlq");
-    svc.put("kafka.group-id", topic + "-group");
-    svc.put("kafka.consumer.commit-interval", "200ms");
-    svc.put("http.port", Integer.toString(settings.httpPort()));
-    AmberGarden app = AmberGarden.start(ConfigLoader.load(System.getenv(), System.getProperties(), svc))
-        .toCompletionStage().toCompletableFuture().get(5, TimeUnit.MINUTES);
+    AmberGarden app = AmberGarden.start(serviceConfig(topic)).toCompletionStage().toCompletableFuture().get(5, TimeUnit.MINUTES);
     try {
       BenchTopics.awaitCommitted(runtime.kafkaBootstrap(), topic + "-group", topic, settings.serviceWarmup(),
           new AtomicLong());
@@ -179,13 +193,7 @@ public final class IngestBench {
     System.out.printf("Producing %,d events to %s%n", settings.events(), topic);
     double produceSeconds = BenchTopics.produce(runtime.kafkaBootstrap(), topic, measured);
 
-    Map<String, String> svc = new HashMap<>(serverConfig);
-    svc.put("kafka.topic", topic);
-    svc.put("kafka.dlq-topic", topic + ".dlq");
-    svc.put("kafka.group-id", topic + "-group");
-    svc.put("kafka.consumer.commit-interval", "200ms");
-    svc.put("http.port", Integer.toString(settings.httpPort()));
-    AmberConfig config = ConfigLoader.load(System.getenv(), System.getProperties(), svc);
+    AmberConfig config = serviceConfig(topic);
     int port = config.http().port();
     System.out.printf("(b) Service Kafka -> Cassandra: %,d events%s%n", settings.events(), settings.readRate() > 0
         ? String.format(", (e) reads at %d/s per endpoint", settings.readRate()) : "");
@@ -313,20 +321,10 @@ public final class IngestBench {
     String metrics = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
         java.net.URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
         java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-    double statements = meter(metrics, "amber_counter_statements_total");
-    double updates = meter(metrics, "amber_counter_updates_total");
+    double statements = PrometheusText.sum(metrics, "amber_counter_statements_total");
+    double updates = PrometheusText.sum(metrics, "amber_counter_updates_total");
     return String.format("%.0f counter statements and %.0f counter cell updates per 1000 events", statements * 1000 / events,
         updates * 1000 / events);
-  }
-
-  static double meter(String metrics, String name) {
-    double sum = 0;
-    for (String line : metrics.split("\n")) {
-      if (line.startsWith(name + " ") || line.startsWith(name + "{")) {
-        sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-      }
-    }
-    return sum;
   }
 
   static double http(int port, List<BenchEvents.Spec> events, AtomicLong acceptedOut) throws Exception {

@@ -91,16 +91,7 @@ public final class Kafkas {
 
   /** Sum over partitions of the group's committed offsets on the topic. */
   public static long committedTotal(String group, String topic) {
-    Properties p = new Properties();
-    p.put("bootstrap.servers", RealServers.kafkaBootstrap());
-    try (Admin admin = Admin.create(p)) {
-      Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(group)
-          .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
-      return offsets.entrySet().stream().filter(e -> e.getKey().topic().equals(topic) && e.getValue() != null)
-          .mapToLong(e -> e.getValue().offset()).sum();
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
+    return committed(group, topic).values().stream().mapToLong(Long::longValue).sum();
   }
 
   public static String header(ConsumerRecord<byte[], byte[]> r, String name) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.ambergarden.localrt.RealServers;
+import io.ambergarden.metrics.PrometheusText;
 import io.vertx.core.json.JsonObject;
 import java.net.Socket;
 import java.net.http.HttpRequest;
@@ -163,14 +164,7 @@ class LiveFeedIT {
   }
 
   static double metric(String name) {
-    String body = a.get("/metrics").body();
-    double sum = 0;
-    for (String line : body.split("\n")) {
-      if (line.startsWith(name + " ") || line.startsWith(name + "{")) {
-        sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-      }
-    }
-    return sum;
+    return PrometheusText.sum(a.get("/metrics").body(), name);
   }
 
 }

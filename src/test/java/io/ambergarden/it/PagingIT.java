@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.BiConsumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -65,6 +66,22 @@ class PagingIT {
     return new JsonObject(r.body());
   }
 
+  /** How a walk through the pages ended: pages read, and whether the last one had no next cursor. */
+  record Walk(int pages, boolean exhausted) {
+  }
+
+  /** Follows next cursors from the first page, at most {@code maxPages}; {@code onPage} gets (page number, page). */
+  static Walk pageThrough(String path, int maxPages, BiConsumer<Integer, JsonObject> onPage) {
+    String cursor = null;
+    int pages = 0;
+    do {
+      JsonObject p = page(path, cursor);
+      cursor = p.getString("next");
+      onPage.accept(++pages, p);
+    } while (cursor != null && pages < maxPages);
+    return new Walk(pages, cursor == null);
+  }
+
   static List<Ev> evs(JsonArray items) {
     List<Ev> out = new ArrayList<>();
     items.forEach(o -> out.add(new Ev(((JsonObject) o).getLong("ts"), ((JsonObject) o).getString("eventId"))));
@@ -85,15 +102,10 @@ class PagingIT {
 
     String path = "/api/v1/devices/" + device + "/events?limit=37";
     List<Ev> seen = new ArrayList<>();
-    String cursor = null;
-    int pages = 0;
     List<Ev> lateOlder = new ArrayList<>();
-    do {
-      JsonObject p = page(path, cursor);
+    Walk walk = pageThrough(path, 100, (n, p) -> {
       seen.addAll(evs(p.getJsonArray("items")));
-      cursor = p.getString("next");
-      pages++;
-      if (pages == 2) {
+      if (n == 2) {
         // inserted while paging: newer than the cursor (never shown) and older than it (must appear once)
         long oldest = seen.get(seen.size() - 1).ts();
         post(device, null, List.of(new Ev(now, "new-1"), new Ev(now - 1, "new-2")));
@@ -102,13 +114,13 @@ class PagingIT {
         }
         post(device, null, lateOlder);
       }
-    } while (cursor != null && pages < 100);
-    assertThat(cursor).isNull();
+    });
+    assertThat(walk.exhausted()).isTrue();
     List<Ev> expected = new ArrayList<>(stored);
     expected.addAll(lateOlder);
     expected.sort(NEWEST_FIRST);
     assertThat(seen).containsExactlyElementsOf(expected);
-    assertThat(pages).isGreaterThan(240 / 37);
+    assertThat(walk.pages()).isGreaterThan(240 / 37);
   }
 
   @Test
@@ -122,18 +134,13 @@ class PagingIT {
     post(device, null, stored);
     String path = "/api/v1/devices/" + device + "/events?limit=1000";
     List<Ev> seen = new ArrayList<>();
-    String cursor = null;
-    int pages = 0;
-    do {
-      JsonObject p = page(path, cursor);
+    Walk walk = pageThrough(path, 20, (n, p) -> {
       assertThat(p.getJsonArray("items").size()).isLessThanOrEqualTo(2 + 1);
       seen.addAll(evs(p.getJsonArray("items")));
-      cursor = p.getString("next");
-      pages++;
-    } while (cursor != null && pages < 20);
+    });
     stored.sort(NEWEST_FIRST);
     assertThat(seen).containsExactlyElementsOf(stored);
-    assertThat(pages).isGreaterThanOrEqualTo(3);
+    assertThat(walk.pages()).isGreaterThanOrEqualTo(3);
   }
 
   @Test
@@ -175,14 +182,7 @@ class PagingIT {
     }
     String path = "/api/v1/device-types/" + type + "/events?limit=7";
     List<JsonObject> seen = new ArrayList<>();
-    String cursor = null;
-    int pages = 0;
-    do {
-      JsonObject p = page(path, cursor);
-      p.getJsonArray("items").forEach(o -> seen.add((JsonObject) o));
-      cursor = p.getString("next");
-      pages++;
-    } while (cursor != null && pages < 50);
+    pageThrough(path, 50, (n, p) -> p.getJsonArray("items").forEach(o -> seen.add((JsonObject) o)));
     assertThat(seen).hasSize(all.size());
     for (JsonObject o : seen) {
       assertThat(keys.add(o.getString("deviceId") + "/" + o.getString("eventId"))).isTrue();
