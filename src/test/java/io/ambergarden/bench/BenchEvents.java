@@ -33,12 +33,17 @@ final class BenchEvents {
 
   /** {@code count} events over {@code devices} devices, event times spread over the last 30 minutes. */
   static List<Spec> generate(String prefix, int count, int devices, long now, long seed) {
+    return generate(prefix, "e", count, devices, now, seed);
+  }
+
+  /** As above, with event ids {@code eventPrefix + index}, so a second set for the same devices adds new events. */
+  static List<Spec> generate(String prefix, String eventPrefix, int count, int devices, long now, long seed) {
     SplittableRandom rnd = new SplittableRandom(seed);
     List<Spec> out = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
       int d = rnd.nextInt(devices);
       boolean bad = rnd.nextInt(100) < 5;
-      out.add(new Spec(prefix + "-" + d, TYPES[d % TYPES.length], now - rnd.nextLong(1_800_000L), "e" + i,
+      out.add(new Spec(prefix + "-" + d, TYPES[d % TYPES.length], now - rnd.nextLong(1_800_000L), eventPrefix + i,
           bad ? "fault" : "normal", bad ? 500 + rnd.nextInt(5) : 200, 20 + rnd.nextDouble() * 20,
           rnd.nextDouble(), 5 + rnd.nextDouble() * 10));
     }

@@ -4,6 +4,8 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.DoubleSummaryStatistics;
 import java.util.List;
 import java.util.Map;
 
@@ -22,15 +24,22 @@ final class BenchReport {
   record Ratio(String label, double value) {
   }
 
+  /** CPU per phase and process, and the memory series sampled per second (MiB). */
+  record Resources(List<String> processes, List<CpuLedger.Phase> cpu, List<TimeSeries> memory) {
+    static final Resources NONE = new Resources(List.of(), List.of(), List.of());
+  }
+
   private final Environment env;
   private final List<Measurement> measurements;
   private final List<Ratio> ratios;
   private final List<ReadLatencyProbe.Summary> reads;
   private final List<String> notes;
   private final List<TimeSeries> series;
+  private final Resources resources;
 
   BenchReport(Environment env, List<Measurement> measurements, List<Ratio> ratios,
-      List<ReadLatencyProbe.Summary> reads, List<String> notes, List<TimeSeries> series) {
+      List<ReadLatencyProbe.Summary> reads, List<String> notes, List<TimeSeries> series, Resources resources) {
+    this.resources = resources;
     this.env = env;
     this.measurements = List.copyOf(measurements);
     this.ratios = List.copyOf(ratios);
@@ -68,8 +77,12 @@ final class BenchReport {
     md.append(throughputTable());
     md.append("\n## Ratios\n\n");
     md.append(ratioTable());
-    md.append("\n## Reads during (b)\n\n");
+    md.append("\n## Reads (e)\n\n");
     md.append(readTable());
+    md.append("\n## CPU per phase\n\n");
+    md.append(cpuTable());
+    md.append("\n## Memory (MiB, sampled per second)\n\n");
+    md.append(memoryTable());
     if (!notes.isEmpty()) {
       md.append("\n## Notes\n\n");
       notes.forEach(n -> md.append("- ").append(n).append('\n'));
@@ -97,13 +110,55 @@ final class BenchReport {
     if (reads.isEmpty()) {
       return "not measured (amber.bench.read-rate=0)\n";
     }
-    StringBuilder t = new StringBuilder("| endpoint | count | p50 ms | p99 ms | max ms | 404 | errors | skipped |\n"
-        + "|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    StringBuilder t = new StringBuilder("| while | endpoint | count | p50 ms | p99 ms | max ms | 404 | errors | skipped |\n"
+        + "|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (ReadLatencyProbe.Summary r : reads) {
-      t.append(String.format("| `%s` | %,d | %s | %s | %s | %,d | %,d | %,d |%n", r.endpoint(), r.count(),
+      t.append(String.format("| %s | `%s` | %,d | %s | %s | %s | %,d | %,d | %,d |%n", r.condition(), r.endpoint(), r.count(),
           millis(r.p50Millis()), millis(r.p99Millis()), millis(r.maxMillis()), r.notFound(), r.errors(), r.skipped()));
     }
     return t.toString();
+  }
+
+  String cpuTable() {
+    if (resources.cpu().isEmpty()) {
+      return "not measured\n";
+    }
+    StringBuilder head = new StringBuilder("| phase | events | wall s | events/s |");
+    StringBuilder rule = new StringBuilder("|---|---:|---:|---:|");
+    for (String p : resources.processes()) {
+      head.append(" ").append(p).append(" cores | ").append(p).append(" CPU ms / 1000 events |");
+      rule.append("---:|---:|");
+    }
+    StringBuilder t = new StringBuilder(head).append(" all cores |\n").append(rule).append("---:|\n");
+    for (CpuLedger.Phase ph : resources.cpu()) {
+      t.append(String.format("| %s | %,d | %.1f | %s |", ph.name(), ph.events(), ph.wallSeconds(),
+          number(ph.events() / ph.wallSeconds())));
+      for (String p : resources.processes()) {
+        t.append(String.format(" %s | %s |", twoDecimals(ph.cores(p)), number(ph.millisPer1000Events(p))));
+      }
+      t.append(String.format(" %s |%n", twoDecimals(ph.totalCores())));
+    }
+    return t.toString();
+  }
+
+  String memoryTable() {
+    if (resources.memory().isEmpty()) {
+      return "not measured\n";
+    }
+    StringBuilder t = new StringBuilder("| series | first | min | max | last |\n|---|---:|---:|---:|---:|\n");
+    for (TimeSeries s : resources.memory()) {
+      DoubleSummaryStatistics stats = s.points().stream().mapToDouble(TimeSeries.Point::value).summaryStatistics();
+      double first = s.points().isEmpty() ? Double.NaN : s.points().get(0).value();
+      double last = s.points().isEmpty() ? Double.NaN : s.points().get(s.points().size() - 1).value();
+      t.append(String.format("| %s | %s | %s | %s | %s |%n", s.name(), number(first),
+          number(stats.getCount() == 0 ? Double.NaN : stats.getMin()),
+          number(stats.getCount() == 0 ? Double.NaN : stats.getMax()), number(last)));
+    }
+    return t.toString();
+  }
+
+  static String twoDecimals(double v) {
+    return Double.isNaN(v) ? "-" : String.format("%.2f", v);
   }
 
   JsonObject json() {
@@ -116,11 +171,20 @@ final class BenchReport {
     JsonArray ratioRows = new JsonArray();
     ratios.forEach(r -> ratioRows.add(new JsonObject().put("label", r.label()).put("value", finiteOrNull(r.value()))));
     JsonArray readRows = new JsonArray();
-    reads.forEach(r -> readRows.add(new JsonObject().put("endpoint", r.endpoint()).put("count", r.count())
+    reads.forEach(r -> readRows.add(new JsonObject().put("condition", r.condition()).put("endpoint", r.endpoint()).put("count", r.count())
         .put("p50Millis", r.p50Millis()).put("p99Millis", r.p99Millis()).put("maxMillis", r.maxMillis())
         .put("notFound", r.notFound()).put("errors", r.errors()).put("skipped", r.skipped())));
+    JsonArray cpuRows = new JsonArray();
+    for (CpuLedger.Phase ph : resources.cpu()) {
+      JsonObject perProcess = new JsonObject();
+      ph.cpuSeconds().forEach((p, v) -> perProcess.put(p, finiteOrNull(v)));
+      cpuRows.add(new JsonObject().put("phase", ph.name()).put("events", ph.events())
+          .put("wallSeconds", ph.wallSeconds()).put("cpuSeconds", perProcess));
+    }
     JsonArray seriesRows = new JsonArray();
-    for (TimeSeries s : series) {
+    List<TimeSeries> all = new ArrayList<>(series);
+    all.addAll(resources.memory());
+    for (TimeSeries s : all) {
       JsonArray points = new JsonArray();
       s.points().forEach(p -> points.add(new JsonArray().add(round(p.seconds(), 2)).add(round(p.value(), 2))));
       seriesRows.add(new JsonObject().put("name", s.name()).put("points", points));
@@ -133,6 +197,7 @@ final class BenchReport {
         .put("measurements", rows)
         .put("ratios", ratioRows)
         .put("reads", readRows)
+        .put("cpu", cpuRows)
         .put("notes", new JsonArray(notes))
         .put("perSecond", seriesRows);
   }

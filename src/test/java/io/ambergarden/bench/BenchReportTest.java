@@ -10,7 +10,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class BenchReportTest {
-  private static final BenchSettings SETTINGS = new BenchSettings(1_000, 10, 1_000, 64, 500, 18_080, 60, 50, 1_000);
+  private static final BenchSettings SETTINGS = new BenchSettings(1_000, 10, 1_000, 64, 500, 18_080, 60, 50, 1_000, 30, 10);
   private static final BenchReport.Environment ENV = new BenchReport.Environment(Instant.parse("2025-01-02T03:04:05Z"),
       2, "17.0.15", "OpenJDK 64-Bit Server VM", "5.0.6", "4.1.2", Map.of("amber.bench.events", 1_000));
 
@@ -32,7 +32,7 @@ class BenchReportTest {
 
   @Test
   void testReportHasOneRowPerMeasurementAndTheThreeServiceRatios() {
-    BenchReport report = IngestBench.report(SETTINGS, ENV, figures(), List.of());
+    BenchReport report = IngestBench.report(SETTINGS, ENV, figures(), List.of(), BenchReport.Resources.NONE);
 
     String table = report.throughputTable();
     assertThat(table.lines()).hasSize(2 + 6);
@@ -48,7 +48,7 @@ class BenchReportTest {
   @Test
   void testMarkdownAndJsonCarryEnvironmentSettingsReadsAndTheLiveLatencyNote() {
     BenchReport report = IngestBench.report(SETTINGS, ENV, figures(),
-        List.of(new TimeSeries("(a) raw driver ceiling")));
+        List.of(new TimeSeries("(a) raw driver ceiling")), BenchReport.Resources.NONE);
 
     String md = report.markdown();
     assertThat(md).contains("2 cores", "Java 17.0.15", "Cassandra 5.0.6", "Kafka 4.1.2", "`amber.bench.events`",
@@ -69,7 +69,7 @@ class BenchReportTest {
         f.serviceRowsPerSecond(), f.httpEventsPerSecond(), f.naive(), f.tsKv(), f.produceEventsPerSecond(), List.of(),
         Optional.empty());
 
-    assertThat(IngestBench.report(SETTINGS, ENV, noReads, List.of()).readTable())
+    assertThat(IngestBench.report(SETTINGS, ENV, noReads, List.of(), BenchReport.Resources.NONE).readTable())
         .startsWith("not measured");
   }
 
@@ -80,15 +80,38 @@ class BenchReportTest {
         f.serviceRowsPerSecond(), f.httpEventsPerSecond(), f.naive(), f.tsKv(), f.produceEventsPerSecond(), f.reads(),
         Optional.of("p50 4 ms, p99 9 ms"));
 
-    assertThat(IngestBench.report(SETTINGS, ENV, withLive, List.of()).markdown())
+    assertThat(IngestBench.report(SETTINGS, ENV, withLive, List.of(), BenchReport.Resources.NONE).markdown())
         .contains("(f) ingest-to-live WebSocket latency: p50 4 ms, p99 9 ms").doesNotContain("does not exist yet");
+  }
+
+  @Test
+  void testCpuAndMemoryTablesShowEachProcessAndTheSeriesExtremes() {
+    TimeSeries heap = new TimeSeries("heap after GC");
+    heap.add(1, 300);
+    heap.add(2, 500);
+    heap.add(3, 400);
+    BenchReport.Resources resources = new BenchReport.Resources(List.of("Cassandra", "bench JVM"),
+        List.of(new CpuLedger.Phase("(a) raw", 10_000, 2.0, Map.of("Cassandra", 3.0, "bench JVM", 0.5))),
+        List.of(heap));
+
+    BenchReport report = IngestBench.report(SETTINGS, ENV, figures(), List.of(), resources);
+
+    assertThat(report.cpuTable()).contains("| (a) raw | " + String.format("%,d", 10_000) + " | "
+        + String.format("%.1f", 2.0) + " | " + BenchReport.number(5_000) + " | "
+        + BenchReport.twoDecimals(1.5) + " | " + BenchReport.number(300) + " | "
+        + BenchReport.twoDecimals(0.25) + " | " + BenchReport.number(50) + " | " + BenchReport.twoDecimals(1.75) + " |");
+    assertThat(report.memoryTable()).contains("| heap after GC | " + BenchReport.number(300) + " | "
+        + BenchReport.number(300) + " | " + BenchReport.number(500) + " | " + BenchReport.number(400) + " |");
+    assertThat(report.json().getJsonArray("cpu").getJsonObject(0).getJsonObject("cpuSeconds").getDouble("Cassandra"))
+        .isEqualTo(3.0);
+    assertThat(report.markdown()).contains("## CPU per phase", "## Memory");
   }
 
   /** raw 1,000 ev/s and 4,000 rows/s; service 500 ev/s and 2,000 rows/s; naive 250 ev/s; ts_kv 800 ev/s. */
   private static IngestBench.Figures figures() {
     return new IngestBench.Figures(new RawWriteLoop.Result(1_000, 4_000, 1.0), 4_000, 500, 2_000, 2_000,
         new RawWriteLoop.Result(500, 1_000, 2.0), new RawWriteLoop.Result(1_000, 5_000, 1.25), 100_000,
-        List.of(new ReadLatencyProbe.Summary("GET /devices/{id}/latest", 100, 2.5, 9.5, 20.0, 0, 0, 0)),
+        List.of(new ReadLatencyProbe.Summary("(b) at half rate", "GET /devices/{id}/latest", 100, 2.5, 9.5, 20.0, 0, 0, 0)),
         Optional.empty());
   }
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -59,6 +60,15 @@ final class BenchTopics {
 
   /** Sends every event and fails if any send failed, so a phase never runs on a topic with missing events. */
   static double produce(String bootstrap, String topic, List<BenchEvents.Spec> events) {
+    return produceAtRate(bootstrap, topic, events, Double.POSITIVE_INFINITY, new AtomicLong());
+  }
+
+  /**
+   * As {@link #produce}, paced to {@code perSecond} events per second (event i is sent at t0 + i / rate, so a
+   * late send is followed by a catch-up, not a lower rate); {@code sentOut} counts the sends for progress.
+   */
+  static double produceAtRate(String bootstrap, String topic, List<BenchEvents.Spec> events, double perSecond,
+                              AtomicLong sentOut) {
     Properties p = new Properties();
     p.put("bootstrap.servers", bootstrap);
     p.put("acks", "all");
@@ -68,9 +78,15 @@ final class BenchTopics {
     p.put("compression.type", "lz4");
     AtomicLong failed = new AtomicLong();
     AtomicReference<Exception> firstFailure = new AtomicReference<>();
+    double nanosPerEvent = 1e9 / perSecond;
     long t0 = System.nanoTime();
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-      for (BenchEvents.Spec e : events) {
+      for (int i = 0; i < events.size(); i++) {
+        long early = t0 + (long) (i * nanosPerEvent) - System.nanoTime();
+        if (early > 1_000_000L) {
+          LockSupport.parkNanos(early); // pacing of the load generator, not a wait for a condition
+        }
+        BenchEvents.Spec e = events.get(i);
         producer.send(new ProducerRecord<>(topic, e.deviceId().getBytes(StandardCharsets.UTF_8), e.json()),
             (metadata, err) -> {
               if (err != null) {
@@ -78,6 +94,7 @@ final class BenchTopics {
                 firstFailure.compareAndSet(null, err);
               }
             });
+        sentOut.incrementAndGet();
       }
       producer.flush();
     }

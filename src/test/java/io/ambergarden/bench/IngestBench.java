@@ -8,8 +8,11 @@ import io.ambergarden.config.AmberConfig;
 import io.ambergarden.config.ConfigLoader;
 import io.ambergarden.localrt.LocalRuntime;
 import io.ambergarden.localrt.LocalRuntimeOptions;
+import io.ambergarden.localrt.Procs;
 import io.ambergarden.metrics.PrometheusText;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryType;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -54,18 +57,24 @@ public final class IngestBench {
   private final AmberConfig base;
   private final long now = System.currentTimeMillis();
   private final List<BenchEvents.Spec> measured;
+  private final String measuredPrefix = "dev-" + UUID.randomUUID().toString().substring(0, 6);
   private final List<String> measuredDevices;
+  private final CpuLedger ledger;
+  private final List<TimeSeries> memory = new ArrayList<>();
 
   private IngestBench(BenchSettings settings, LocalRuntime runtime, SecondSampler sampler) {
     this.settings = settings;
     this.runtime = runtime;
     this.sampler = sampler;
+    this.ledger = new CpuLedger()
+        .process("Cassandra", () -> runtime.cassandra().pid().flatMap(ProcessHandle::of))
+        .process("Kafka", () -> runtime.kafka().pid().flatMap(ProcessHandle::of))
+        .process("bench JVM", () -> Optional.of(ProcessHandle.current()));
     serverConfig.put("cassandra.contact-points", runtime.cassandraContactPoint());
     serverConfig.put("kafka.bootstrap-servers", runtime.kafkaBootstrap());
     serverConfig.put("cassandra.keyspace", KEYSPACE);
     this.base = ConfigLoader.load(Map.of(), new Properties(), serverConfig);
-    this.measured = BenchEvents.generate("dev-" + UUID.randomUUID().toString().substring(0, 6), settings.events(),
-        settings.devices(), now, 2);
+    this.measured = BenchEvents.generate(measuredPrefix, settings.events(), settings.devices(), now, 2);
     this.measuredDevices = measured.stream().map(BenchEvents.Spec::deviceId).distinct().toList();
   }
 
@@ -80,11 +89,17 @@ public final class IngestBench {
       BenchReport.Environment env = new BenchReport.Environment(startedAt, Runtime.getRuntime().availableProcessors(),
           System.getProperty("java.version"), System.getProperty("java.vm.name"), options.cassandraVersion(),
           options.kafkaVersion(), settings.asMap());
+      List<TimeSeries> latencies = new ArrayList<>(sampler.gauges());
+      latencies.removeAll(bench.memory);
       List<TimeSeries> allSeries = new ArrayList<>(sampler.rates());
-      allSeries.addAll(sampler.gauges());
-      BenchReport report = report(settings, env, figures, allSeries);
+      allSeries.addAll(latencies);
+      BenchReport report = report(settings, env, figures, allSeries,
+          new BenchReport.Resources(bench.ledger.processNames(), bench.ledger.phases(), bench.memory));
       Path dir = writeResults(options.projectDir().resolve(".bench-results").resolve(DIR_NAME.format(startedAt)),
-          report, sampler);
+          report, List.of(
+              new Plot.Panel("Ingest throughput, per second", "events/s", sampler.rates()),
+              new Plot.Panel("Read latency p99 (e), per second", "ms", latencies),
+              new Plot.Panel("Memory", "MiB", bench.memory)));
       System.out.println();
       System.out.print(report.markdown());
       System.out.println("\nResults: " + dir);
@@ -93,6 +108,7 @@ public final class IngestBench {
 
   /** Every phase, in this order: warm-up, (a), (d), (b) with (e), (b) HTTP, (c). */
   private Figures measureAll() throws Exception {
+    sampleMemory();
     RawWriteLoop.Result raw;
     RawWriteLoop.Result tsKv;
     try (CqlSession session = runtime.cassandra().openSession(Duration.ofSeconds(30))) {
@@ -105,11 +121,36 @@ public final class IngestBench {
     }
     ServiceFigures service = service();
     RawWriteLoop.Result naive = naiveConsumer();
+    memory.forEach(sampler::stop);
     long rowsPerRun = RawWriteLoop.rowsOf(measured);
-    double serviceEps = settings.events() * 0.9 / service.kafkaSeconds();
+    double serviceEps = serviceEventsPerSecond(service.kafkaSeconds());
     return new Figures(raw, rowsPerRun, serviceEps, serviceEps * rowsPerRun / settings.events(),
         settings.httpEvents() / service.httpSeconds(), naive, tsKv, settings.events() / service.produceSeconds(),
         service.reads(), service.liveLatency());
+  }
+
+  /** Events/s of (b): the events between 10% and 100% committed over the time between them. */
+  private double serviceEventsPerSecond(double kafkaSeconds) {
+    return settings.events() * 0.9 / kafkaSeconds;
+  }
+
+  /** RSS of the three processes and the bench JVM's heap (which holds the service) once a second, in MiB. */
+  private void sampleMemory() {
+    double mib = 1024;
+    memory.add(sampler.gauge("Cassandra RSS", () -> runtime.cassandra().residentMemoryKb().map(kb -> kb / mib)
+        .orElse(Double.NaN)));
+    memory.add(sampler.gauge("Kafka RSS", () -> runtime.kafka().residentMemoryKb().map(kb -> kb / mib)
+        .orElse(Double.NaN)));
+    memory.add(sampler.gauge("bench JVM RSS", () -> Procs.residentKb(ProcessHandle.current().pid())
+        .map(kb -> kb / mib).orElse(Double.NaN)));
+    memory.add(sampler.gauge("bench JVM heap after last GC", () -> heapAfterLastGcBytes() / mib / mib));
+  }
+
+  /** Live heap as the last collection left it: what the heap holds, without the garbage of the moment. */
+  private static double heapAfterLastGcBytes() {
+    return ManagementFactory.getMemoryPoolMXBeans().stream()
+        .filter(pool -> pool.getType() == MemoryType.HEAP && pool.getCollectionUsage() != null)
+        .mapToLong(pool -> pool.getCollectionUsage().getUsed()).sum();
   }
 
   private RawWriteLoop.Result warmUpAndRawCeiling(CqlSession session) throws InterruptedException {
@@ -129,8 +170,11 @@ public final class IngestBench {
   private RawWriteLoop.Result sampled(String label, java.util.function.LongSupplier submitted,
                                       java.util.concurrent.Callable<RawWriteLoop.Result> run) throws InterruptedException {
     TimeSeries series = sampler.rate(label, submitted);
+    CpuLedger.Span cpu = ledger.start(label);
     try {
-      return run.call();
+      RawWriteLoop.Result result = run.call();
+      cpu.end(result.events());
+      return result;
     } catch (InterruptedException | RuntimeException e) {
       throw e;
     } catch (Exception e) {
@@ -185,7 +229,10 @@ public final class IngestBench {
     }
   }
 
-  /** (b) with (e) during its Kafka part, after the service warm-up. */
+  /**
+   * (b) with (e): reads during the full-rate Kafka part, then with no ingest, then while events arrive at half
+   * the rate (b) reached; then (f) and the HTTP part. All after the service warm-up.
+   */
   private ServiceFigures service() throws Exception {
     warmUpService();
     String topic = "bench-" + UUID.randomUUID().toString().substring(0, 8);
@@ -199,29 +246,30 @@ public final class IngestBench {
         ? String.format(", (e) reads at %d/s per endpoint", settings.readRate()) : "");
     AmberGarden app = AmberGarden.start(config).toCompletionStage().toCompletableFuture().get(5, TimeUnit.MINUTES);
     try {
+      List<ReadLatencyProbe.Summary> reads = new ArrayList<>();
       AtomicLong committed = new AtomicLong();
-      TimeSeries kafkaSeries = sampler.rate("(b) service Kafka -> Cassandra", committed::get);
-      ReadLatencyProbe probe = new ReadLatencyProbe(port, measuredDevices);
-      List<TimeSeries> latencySeries = new ArrayList<>();
-      if (settings.readRate() > 0) {
-        probe.start(settings.readRate());
-        probe.endpoints().forEach(e -> latencySeries.add(sampler.gauge("(e) p99 " + e.name(), e::intervalP99Millis)));
-      }
-      double kafkaSeconds;
-      try {
-        kafkaSeconds = BenchTopics.awaitCommitted(runtime.kafkaBootstrap(), topic + "-group", topic, settings.events(), committed);
-      } finally {
-        probe.close();
-        latencySeries.forEach(sampler::stop);
-        sampler.stop(kafkaSeries);
-      }
-      List<ReadLatencyProbe.Summary> reads = settings.readRate() > 0 ? probe.summaries() : List.of();
+      double[] kafkaSeconds = new double[1];
+      reads.addAll(readsDuring("(b) at full rate", port, () -> {
+        TimeSeries series = sampler.rate("(b) service Kafka -> Cassandra", committed::get);
+        CpuLedger.Span cpu = ledger.start("(b) service Kafka -> Cassandra, full rate (+ reads)");
+        kafkaSeconds[0] = BenchTopics.awaitCommitted(runtime.kafkaBootstrap(), topic + "-group", topic,
+            settings.events(), committed);
+        cpu.end(settings.events());
+        sampler.stop(series);
+      }));
       String counterWrites = counterWritesPer1000(port, settings.events());
+      if (settings.readRate() > 0 && settings.idleReadSeconds() > 0) {
+        System.out.printf("(e) Reads with no ingest: %d s%n", settings.idleReadSeconds());
+        reads.addAll(readsDuring("no ingest", port, () -> TimeUnit.SECONDS.sleep(settings.idleReadSeconds())));
+      }
+      if (settings.halfRateSeconds() > 0) {
+        reads.addAll(halfRate(topic, port, serviceEventsPerSecond(kafkaSeconds[0]) / 2, committed));
+      }
 
       System.out.println("(f) Ingest-to-live latency: 500 events at 50/s, produced to Kafka, timed to WebSocket arrival");
       LiveLatencyProbe.Summary live = LiveLatencyProbe.measure(runtime.kafkaBootstrap(), topic, port, 500, 50);
       Optional<String> liveLatency = Optional.of(String.format("p50 %.1f ms, p99 %.1f ms, max %.1f ms over %d events"
-          + " (Kafka produce -> consumer -> Cassandra -> live topic -> WebSocket); counter writes: %s",
+          + " (Kafka produce -> consumer -> Cassandra -> live topic -> WebSocket); counter writes in (b): %s",
           live.p50Millis(), live.p99Millis(), live.maxMillis(), live.count(), counterWrites));
 
       System.out.printf("(b) Service HTTP ingest (kafka mode, 202 after broker ack): %,d events%n",
@@ -231,10 +279,54 @@ public final class IngestBench {
       double httpSeconds = http(port, BenchEvents.generate("http", settings.httpEvents(), settings.devices(), now, 3),
           accepted);
       sampler.stop(httpSeries);
-      return new ServiceFigures(produceSeconds, kafkaSeconds, httpSeconds, reads, liveLatency);
+      return new ServiceFigures(produceSeconds, kafkaSeconds[0], httpSeconds, reads, liveLatency);
     } finally {
       app.stop().toCompletionStage().toCompletableFuture().get(2, TimeUnit.MINUTES);
     }
+  }
+
+  private interface Load {
+    void run() throws Exception;
+  }
+
+  /** Runs {@code load} while (e) reads at the configured rate; the summaries are labelled {@code condition}. */
+  private List<ReadLatencyProbe.Summary> readsDuring(String condition, int port, Load load) throws Exception {
+    ReadLatencyProbe probe = new ReadLatencyProbe(port, measuredDevices);
+    List<TimeSeries> latencySeries = new ArrayList<>();
+    if (settings.readRate() > 0) {
+      probe.start(settings.readRate());
+      probe.endpoints().forEach(e -> latencySeries.add(
+          sampler.gauge("(e) p99 " + e.name() + ", " + condition, e::intervalP99Millis)));
+    }
+    try {
+      load.run();
+    } finally {
+      probe.close();
+      latencySeries.forEach(sampler::stop);
+    }
+    return settings.readRate() > 0 ? probe.summaries(condition) : List.of();
+  }
+
+  /**
+   * New events for the measured devices, produced at {@code rate} per second for half-rate-seconds while the
+   * running service consumes them and (e) reads: the read latency the issue's target is defined at.
+   */
+  private List<ReadLatencyProbe.Summary> halfRate(String topic, int port, double rate, AtomicLong committed)
+      throws Exception {
+    int count = (int) (rate * settings.halfRateSeconds());
+    List<BenchEvents.Spec> events = BenchEvents.generate(measuredPrefix, "h", count, settings.devices(),
+        System.currentTimeMillis(), 6);
+    System.out.printf("(b) at half rate: %,d events at %,.0f/s with (e) reads%n", count, rate);
+    String condition = String.format("(b) at half rate, %,.0f events/s", rate);
+    return readsDuring(condition, port, () -> {
+      TimeSeries series = sampler.rate("(b) service at half rate", committed::get);
+      CpuLedger.Span cpu = ledger.start("(b) service at half rate (+ reads)");
+      BenchTopics.produceAtRate(runtime.kafkaBootstrap(), topic, events, rate, new AtomicLong());
+      BenchTopics.awaitCommitted(runtime.kafkaBootstrap(), topic + "-group", topic, settings.events() + count,
+          committed);
+      cpu.end(count);
+      sampler.stop(series);
+    });
   }
 
   /** (c) on its own topic holding the same events, after the service has stopped. */
@@ -248,8 +340,10 @@ public final class IngestBench {
     try (CqlSession session = runtime.cassandra().openSession(Duration.ofSeconds(30))) {
       NaiveConsumerLoop loop = new NaiveConsumerLoop(session, KEYSPACE);
       TimeSeries series = sampler.rate("(c) naive consumer", loop::eventsDone);
+      CpuLedger.Span cpu = ledger.start("(c) naive consumer");
       RawWriteLoop.Result result = loop.run(runtime.kafkaBootstrap(), topic, settings.events(),
           Duration.ofSeconds(settings.naiveSeconds()), progress);
+      cpu.end(result.events());
       sampler.stop(series);
       return result;
     }
@@ -262,7 +356,8 @@ public final class IngestBench {
                  Optional<String> liveLatency) {
   }
 
-  static BenchReport report(BenchSettings s, BenchReport.Environment env, Figures f, List<TimeSeries> series) {
+  static BenchReport report(BenchSettings s, BenchReport.Environment env, Figures f, List<TimeSeries> series,
+                            BenchReport.Resources resources) {
     List<BenchReport.Measurement> m = List.of(
         new BenchReport.Measurement("a", "(a) raw driver ceiling, " + s.concurrency() + " in flight",
             f.raw().eventsPerSecond(), f.raw().rowsPerSecond(),
@@ -286,9 +381,14 @@ public final class IngestBench {
         BenchReport.ratio("(b) service / (d) ThingsBoard-style schema, events/s", f.serviceEventsPerSecond(),
             f.tsKv().eventsPerSecond()));
     List<String> notes = List.of(
-        "Phases run in this order: warm-up, (a), (d), service warm-up, (b) with (e), (b) HTTP, (f), (c); one "
-            + "Cassandra node and one "
-            + "Kafka broker, on the same cores as the bench and the service.",
+        "Phases run in this order: warm-up, (a), (d), service warm-up, (b) at full rate with (e), (e) with no "
+            + "ingest, (b) at half the full rate with (e), (f), (b) HTTP, (c); one Cassandra node and one Kafka "
+            + "broker, on the same cores as the bench and the service.",
+        "CPU per phase: the kernel's CPU time of each process over the phase's wall time. The bench JVM holds the "
+            + "service and the phase's load: the write loop in (a) and (d), the read probe in (b), the naive "
+            + "consumer in (c). The (b) rows include the consumer's group join and the first poll.",
+        "Memory: RSS of each process and the bench JVM's heap as the last GC left it, sampled once a second "
+            + "over the whole run; the bench JVM also holds the generated events of every phase.",
         "(b) runs while (e) reads at " + s.readRate() + " req/s per endpoint; (c) runs alone and last, on the "
             + "warmest node. Both favour (c) in the service / naive ratio.",
         "(b) rows/s counts the rows (a) writes per event; the service also writes counter updates and rollup "
@@ -302,17 +402,15 @@ public final class IngestBench {
         "(f) ingest-to-live WebSocket latency: " + f.liveLatency().orElse("not measured."),
         "Per-second throughput: (a) and (d) count events whose rows were all submitted, (b) Kafka the committed "
             + "offsets, which advance in steps; producer phases are not plotted.");
-    return new BenchReport(env, m, ratios, f.reads(), notes, series);
+    return new BenchReport(env, m, ratios, f.reads(), notes, series, resources);
   }
 
-  static Path writeResults(Path dir, BenchReport report, SecondSampler sampler) throws IOException {
+  static Path writeResults(Path dir, BenchReport report, List<Plot.Panel> panels) throws IOException {
     Files.createDirectories(dir);
     Files.writeString(dir.resolve("results.md"), report.markdown());
     Files.writeString(dir.resolve("results.json"), report.json().encodePrettily() + "\n");
-    Plot.writePng(Plot.render("Amber Garden ingest benchmark", "time since the first phase started (s)", List.of(
-        new Plot.Panel("Ingest throughput, per second", "events/s", sampler.rates()),
-        new Plot.Panel("Read latency p99 during (b), per second", "ms", sampler.gauges())), 1400, 900),
-        dir.resolve(BenchReport.PLOT_FILE));
+    Plot.writePng(Plot.render("Amber Garden ingest benchmark", "time since the first phase started (s)", panels,
+        1400, 1200), dir.resolve(BenchReport.PLOT_FILE));
     return dir;
   }
 

@@ -25,7 +25,8 @@ final class ReadLatencyProbe implements AutoCloseable {
   static final int MAX_IN_FLIGHT = 64;
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
-  record Summary(String endpoint, long count, double p50Millis, double p99Millis, double maxMillis, long notFound,
+  /** One endpoint under one condition, such as "during (b) at full rate". */
+  record Summary(String condition, String endpoint, long count, double p50Millis, double p99Millis, double maxMillis, long notFound,
                  long errors, long skipped) {
   }
 
@@ -73,14 +74,14 @@ final class ReadLatencyProbe implements AutoCloseable {
     }
   }
 
-  List<Summary> summaries() {
-    return endpoints.stream().map(Endpoint::summary).toList();
+  List<Summary> summaries(String condition) {
+    return endpoints.stream().map(e -> e.summary(condition)).toList();
   }
 
   private void printProgress() {
     StringBuilder line = new StringBuilder("  reads ");
     for (Endpoint e : endpoints) {
-      Summary s = e.summary();
+      Summary s = e.summary("");
       line.append(String.format(" | %s n=%,d p99 %.1f ms", s.endpoint(), s.count(), s.p99Millis()));
     }
     System.out.println(line);
@@ -138,9 +139,9 @@ final class ReadLatencyProbe implements AutoCloseable {
       return p99;
     }
 
-    synchronized Summary summary() {
+    synchronized Summary summary(String condition) {
       drain();
-      return new Summary(name, total.getTotalCount(), total.getValueAtPercentile(50) / 1000.0,
+      return new Summary(condition, name, total.getTotalCount(), total.getValueAtPercentile(50) / 1000.0,
           total.getValueAtPercentile(99) / 1000.0, total.getMaxValue() / 1000.0, notFound.get(), errors.get(),
           skipped.get());
     }

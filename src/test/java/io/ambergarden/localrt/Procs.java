@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
 import org.slf4j.Logger;
 
 /** Process helpers built on ProcessHandle and Linux /proc. */
-final class Procs {
+public final class Procs {
   /** After SIGKILL the kernel reaps quickly; this only guards against a hung wait. */
   private static final Duration KILL_WAIT = Duration.ofSeconds(10);
 
@@ -45,7 +45,8 @@ final class Procs {
     return cmdline.contains(mainClass) && cmdline.stream().anyMatch(a -> a.contains(d));
   }
 
-  static Optional<Long> residentKb(long pid) {
+  /** VmRSS of the process in KiB; empty if it is gone. */
+  public static Optional<Long> residentKb(long pid) {
     try {
       for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
         if (line.startsWith("VmRSS:")) {

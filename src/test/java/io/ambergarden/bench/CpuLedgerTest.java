@@ -1,0 +1,40 @@
+package io.ambergarden.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class CpuLedgerTest {
+  @Test
+  void testPhaseDerivesCoresAndCpuPerThousandEvents() {
+    CpuLedger.Phase phase = new CpuLedger.Phase("p", 2_000, 4.0, Map.of("a", 6.0, "b", 2.0));
+
+    assertThat(phase.cores("a")).isEqualTo(1.5);
+    assertThat(phase.millisPer1000Events("a")).isEqualTo(3_000.0);
+    assertThat(phase.totalCores()).isEqualTo(2.0);
+    assertThat(phase.cores("unknown")).isNaN();
+  }
+
+  @Test
+  void testSpanMeasuresThisJvmsCpuAndMarksAnUnknownProcessNaN() {
+    CpuLedger ledger = new CpuLedger().process("self", () -> Optional.of(ProcessHandle.current()))
+        .process("gone", Optional::empty);
+    CpuLedger.Span span = ledger.start("spin");
+    long deadline = System.nanoTime() + 200_000_000L;
+    double sink = 0;
+    while (System.nanoTime() < deadline) {
+      sink += Math.sqrt(sink + 1); // keeps one core busy until the deadline
+    }
+
+    CpuLedger.Phase phase = span.end(100);
+
+    assertThat(sink).isPositive();
+    assertThat(phase.cpuSeconds().get("self")).isGreaterThan(0.05);
+    assertThat(phase.wallSeconds()).isGreaterThanOrEqualTo(0.2);
+    assertThat(phase.cpuSeconds().get("gone")).isNaN();
+    assertThat(ledger.phases()).containsExactly(phase);
+    assertThat(ledger.processNames()).containsExactly("self", "gone");
+  }
+}
