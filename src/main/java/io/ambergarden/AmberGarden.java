@@ -93,7 +93,7 @@ public final class AmberGarden {
         .compose(v -> deploy(() -> new QueryVerticle(config), config.query().instances()))
         .compose(v -> deploy(() -> new StatsVerticle(config), config.query().instances()))
         .compose(v -> config.live().enabled()
-            ? deploy(() -> new LiveRelayVerticle(config, parser, registry), 1) : Future.succeededFuture())
+            ? deploy(() -> new LiveRelayVerticle(config, parser, registry, liveConnections), 1) : Future.succeededFuture())
         .compose(v -> config.rollups().enabled()
             ? deploy(() -> new RollupVerticle(config, instanceId, registry), 1) : Future.succeededFuture())
         .compose(v -> deploy(() -> new HealthProbeVerticle(config, health), 1))

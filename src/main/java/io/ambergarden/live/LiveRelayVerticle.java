@@ -8,10 +8,12 @@ import io.ambergarden.event.Event;
 import io.ambergarden.event.EventJson;
 import io.ambergarden.event.EventParser;
 import io.ambergarden.ingest.KafkaSettings;
+import io.ambergarden.web.LiveConnections;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.kafka.client.common.TopicPartition;
 import io.vertx.kafka.client.consumer.KafkaConsumer;
@@ -22,39 +24,48 @@ import io.vertx.kafka.client.producer.KafkaProducerRecord;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Cross-instance fan-out of the live feed through a Kafka topic. Durable events of this instance are
- * produced to live.topic; every instance reads the whole topic from its end (no consumer group, nothing
- * committed) and publishes what it reads on {@link Addresses#LIVE_EVENTS} for its WebSocket clients.
- * The feed is best effort: an event that misses it is still in Cassandra, and since= replays it.
+ * Cross-instance fan-out of the live feed through a Kafka topic. Durable events of this instance go to its
+ * own WebSocket clients at once, on {@link Addresses#LIVE_EVENTS}, and are produced to live.topic with an
+ * origin header; every instance reads the whole topic from its end (no consumer group, nothing committed)
+ * and publishes the other instances' events the same way. Records are decoded only while this instance has
+ * live clients, and never its own, which the decode would only drop. The feed is best effort: an event that
+ * misses it is still in Cassandra, and since= replays it.
  */
 public final class LiveRelayVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(LiveRelayVerticle.class);
   private static final Duration POLL = Duration.ofMillis(100);
+  static final String ORIGIN_HEADER = "amber.origin";
 
   private final AmberConfig config;
   private final EventParser parser;
   private final MeterRegistry registry;
+  private final LiveConnections clients;
+  private final byte[] originId = UUID.randomUUID().toString().getBytes(StandardCharsets.UTF_8);
+  private final Buffer originHeader = Buffer.buffer(originId);
   private KafkaProducer<byte[], byte[]> producer;
   private KafkaConsumer<byte[], byte[]> consumer;
   private MessageConsumer<DurableEvents> durable;
   private Counter dropped;
   private boolean stopping;
 
-  public LiveRelayVerticle(AmberConfig config, EventParser parser, MeterRegistry registry) {
+  public LiveRelayVerticle(AmberConfig config, EventParser parser, MeterRegistry registry, LiveConnections clients) {
     this.config = config;
     this.parser = parser;
     this.registry = registry;
+    this.clients = clients;
   }
 
   @Override
@@ -98,9 +109,10 @@ public final class LiveRelayVerticle extends VerticleBase {
   }
 
   private void relay(DurableEvents batch) {
+    vertx.eventBus().publish(Addresses.LIVE_EVENTS, batch);
     for (Event e : batch.events()) {
       producer.write(KafkaProducerRecord.create(config.live().topic(), e.deviceId().getBytes(StandardCharsets.UTF_8),
-          EventJson.toJsonBytes(e))).onFailure(err -> dropped.increment());
+          EventJson.toJsonBytes(e)).addHeader(ORIGIN_HEADER, originHeader)).onFailure(err -> dropped.increment());
     }
   }
 
@@ -121,12 +133,15 @@ public final class LiveRelayVerticle extends VerticleBase {
   }
 
   private void publish(KafkaConsumerRecords<byte[], byte[]> records) {
-    if (records.isEmpty()) {
+    if (records.isEmpty() || clients.open() == 0) {
       return;
     }
     List<Event> events = new ArrayList<>(records.size());
     for (int i = 0; i < records.size(); i++) {
       KafkaConsumerRecord<byte[], byte[]> r = records.recordAt(i);
+      if (fromThisInstance(r)) {
+        continue;
+      }
       EventParser.SingleResult parsed = parser.parseOne(r.value());
       if (parsed.ok()) {
         events.add(parsed.event());
@@ -135,5 +150,10 @@ public final class LiveRelayVerticle extends VerticleBase {
     if (!events.isEmpty()) {
       vertx.eventBus().publish(Addresses.LIVE_EVENTS, new DurableEvents(events, PersistRequest.Source.KAFKA));
     }
+  }
+
+  private boolean fromThisInstance(KafkaConsumerRecord<byte[], byte[]> r) {
+    Header h = r.record().headers().lastHeader(ORIGIN_HEADER);
+    return h != null && Arrays.equals(h.value(), originId);
   }
 }

@@ -230,8 +230,8 @@ public final class IngestBench {
   }
 
   /**
-   * (b) with (e): reads during the full-rate Kafka part, then with no ingest, then while events arrive at half
-   * the rate (b) reached; then (f) and the HTTP part. All after the service warm-up.
+   * (b) at full rate, alone like (a); then (e): reads with no ingest, then while events arrive at half the rate
+   * (b) reached; then (f) and the HTTP part. All after the service warm-up.
    */
   private ServiceFigures service() throws Exception {
     warmUpService();
@@ -242,28 +242,28 @@ public final class IngestBench {
 
     AmberConfig config = serviceConfig(topic);
     int port = config.http().port();
-    System.out.printf("(b) Service Kafka -> Cassandra: %,d events%s%n", settings.events(), settings.readRate() > 0
-        ? String.format(", (e) reads at %d/s per endpoint", settings.readRate()) : "");
+    System.out.printf("(b) Service Kafka -> Cassandra: %,d events%n", settings.events());
     AmberGarden app = AmberGarden.start(config).toCompletionStage().toCompletableFuture().get(5, TimeUnit.MINUTES);
     try {
       List<ReadLatencyProbe.Summary> reads = new ArrayList<>();
       AtomicLong committed = new AtomicLong();
-      double[] kafkaSeconds = new double[1];
-      reads.addAll(readsDuring("(b) at full rate", port, () -> {
-        TimeSeries series = sampler.rate("(b) service Kafka -> Cassandra", committed::get);
-        CpuLedger.Span cpu = ledger.start("(b) service Kafka -> Cassandra, full rate (+ reads)");
-        kafkaSeconds[0] = BenchTopics.awaitCommitted(runtime.kafkaBootstrap(), topic + "-group", topic,
-            settings.events(), committed);
-        cpu.end(settings.events());
-        sampler.stop(series);
-      }));
+      TimeSeries series = sampler.rate("(b) service Kafka -> Cassandra", committed::get);
+      CpuLedger.Span cpu = ledger.start("(b) service Kafka -> Cassandra, full rate");
+      double kafkaSeconds = BenchTopics.awaitCommitted(runtime.kafkaBootstrap(), topic + "-group", topic,
+          settings.events(), committed);
+      cpu.end(settings.events());
+      sampler.stop(series);
       String counterWrites = counterWritesPer1000(port, settings.events());
       if (settings.readRate() > 0 && settings.idleReadSeconds() > 0) {
         System.out.printf("(e) Reads with no ingest: %d s%n", settings.idleReadSeconds());
-        reads.addAll(readsDuring("no ingest", port, () -> TimeUnit.SECONDS.sleep(settings.idleReadSeconds())));
+        reads.addAll(readsDuring("no ingest", port, () -> {
+          CpuLedger.Span idle = ledger.start("(e) reads with no ingest");
+          TimeUnit.SECONDS.sleep(settings.idleReadSeconds()); // the measurement window
+          idle.end(0);
+        }));
       }
       if (settings.halfRateSeconds() > 0) {
-        reads.addAll(halfRate(topic, port, serviceEventsPerSecond(kafkaSeconds[0]) / 2, committed));
+        reads.addAll(halfRate(topic, port, serviceEventsPerSecond(kafkaSeconds) / 2, committed));
       }
 
       System.out.println("(f) Ingest-to-live latency: 500 events at 50/s, produced to Kafka, timed to WebSocket arrival");
@@ -279,7 +279,7 @@ public final class IngestBench {
       double httpSeconds = http(port, BenchEvents.generate("http", settings.httpEvents(), settings.devices(), now, 3),
           accepted);
       sampler.stop(httpSeries);
-      return new ServiceFigures(produceSeconds, kafkaSeconds[0], httpSeconds, reads, liveLatency);
+      return new ServiceFigures(produceSeconds, kafkaSeconds, httpSeconds, reads, liveLatency);
     } finally {
       app.stop().toCompletionStage().toCompletableFuture().get(2, TimeUnit.MINUTES);
     }
@@ -381,16 +381,17 @@ public final class IngestBench {
         BenchReport.ratio("(b) service / (d) ThingsBoard-style schema, events/s", f.serviceEventsPerSecond(),
             f.tsKv().eventsPerSecond()));
     List<String> notes = List.of(
-        "Phases run in this order: warm-up, (a), (d), service warm-up, (b) at full rate with (e), (e) with no "
-            + "ingest, (b) at half the full rate with (e), (f), (b) HTTP, (c); one Cassandra node and one Kafka "
-            + "broker, on the same cores as the bench and the service.",
+        "Phases run in this order: warm-up, (a), (d), service warm-up, (b) at full rate, (e) with no ingest, "
+            + "(b) at half the full rate with (e), (f), (b) HTTP, (c); one Cassandra node and one Kafka broker, on "
+            + "the same cores as the bench and the service.",
         "CPU per phase: the kernel's CPU time of each process over the phase's wall time. The bench JVM holds the "
-            + "service and the phase's load: the write loop in (a) and (d), the read probe in (b), the naive "
-            + "consumer in (c). The (b) rows include the consumer's group join and the first poll.",
+            + "service and the phase's load: the write loop in (a) and (d), the read probe in (e), the paced "
+            + "producer at half rate, the naive consumer in (c). The (b) rows include the consumer's group join and the first poll.",
         "Memory: RSS of each process and the bench JVM's heap as the last GC left it, sampled once a second "
             + "over the whole run; the bench JVM also holds the generated events of every phase.",
-        "(b) runs while (e) reads at " + s.readRate() + " req/s per endpoint; (c) runs alone and last, on the "
-            + "warmest node. Both favour (c) in the service / naive ratio.",
+        "(b) at full rate runs alone, as (a) and (d) do; (e) reads at " + s.readRate() + " req/s per endpoint "
+            + "with no ingest and at half the full rate, the condition of the read target. (c) runs last, on the "
+            + "warmest node, which favours it in the service / naive ratio.",
         "(b) rows/s counts the rows (a) writes per event; the service also writes counter updates and rollup "
             + "marks, not counted here.",
         String.format("(c) is timed from its first non-empty poll and stops after %d s or all events, whichever "
