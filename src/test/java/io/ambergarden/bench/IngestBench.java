@@ -1,6 +1,7 @@
 package io.ambergarden.bench;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.ambergarden.AmberGarden;
 import io.ambergarden.cassandra.SchemaMigrator;
 import io.ambergarden.cassandra.SchemaScript;
@@ -112,6 +113,10 @@ public final class IngestBench {
     RawWriteLoop.Result raw;
     RawWriteLoop.Result tsKv;
     try (CqlSession session = runtime.cassandra().openSession(Duration.ofSeconds(30))) {
+      // a fresh keyspace per run: the rows, compaction debt and due rollups of earlier runs would load this one
+      System.out.println("Dropping and recreating keyspace " + KEYSPACE);
+      session.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + KEYSPACE)
+          .setTimeout(Duration.ofMinutes(2)));
       for (SchemaScript script : SchemaMigrator.scripts(SchemaMigrator.placeholders(base))) {
         script.statements().forEach(session::execute);
       }
