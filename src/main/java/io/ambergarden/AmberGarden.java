@@ -6,6 +6,10 @@ import io.ambergarden.cassandra.SchemaMigrator;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.counter.CounterVerticle;
 import io.ambergarden.live.LiveRelayVerticle;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.ambergarden.metrics.AmberMeters;
 import io.ambergarden.query.Cursor;
 import io.ambergarden.sim.SimulatorVerticle;
@@ -59,6 +63,7 @@ public final class AmberGarden {
   private final String instanceId = java.lang.management.ManagementFactory.getRuntimeMXBean().getName() + "-"
       + java.util.UUID.randomUUID().toString().substring(0, 8);
   private final Deque<String> deployments = new ArrayDeque<>();
+  private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
   private CassandraClient cassandra;
 
   private AmberGarden(AmberConfig config, PrometheusMeterRegistry registry) {
@@ -67,6 +72,11 @@ public final class AmberGarden {
     this.cursor = new Cursor(cursorKey(config));
     this.liveConnections = new LiveConnections(config.live().maxConnections(), registry);
     this.meters = new AmberMeters(registry, config.kafka().topic());
+    // heap, GC and CPU of the process: what an operator checks first when a pod is slow or grows
+    new JvmMemoryMetrics().bindTo(registry);
+    gcMetrics.bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
     this.vertx = Vertx.builder()
         .with(new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
         .withMetrics(new MicrometerMetricsFactory(registry))
@@ -132,6 +142,7 @@ public final class AmberGarden {
         .compose(v -> cassandra == null ? Future.succeededFuture() : cassandra.close())
         .eventually(vertx::close)
         .eventually(() -> {
+          gcMetrics.close();
           registry.close();
           return Future.succeededFuture();
         })

@@ -108,6 +108,12 @@ final class BenchTopics {
   /** Seconds from 10% to 100% committed: excludes group join and the first poll. */
   static double awaitCommitted(String bootstrap, String group, String topic, long total, AtomicLong committedOut)
       throws Exception {
+    return awaitCommitted(bootstrap, group, topic, 0, total, committedOut);
+  }
+
+  /** As above, for {@code total} records after the first {@code base} of the topic. */
+  static double awaitCommitted(String bootstrap, String group, String topic, long base, long total,
+                               AtomicLong committedOut) throws Exception {
     Properties p = new Properties();
     p.put("bootstrap.servers", bootstrap);
     long tenPercentAt = 0;
@@ -120,6 +126,7 @@ final class BenchTopics {
         long committed = offsets.entrySet().stream().filter(e -> e.getKey().topic().equals(topic) && e.getValue() != null)
             .mapToLong(e -> e.getValue().offset()).sum();
         committedOut.set(committed);
+        committed -= base;
         long t = System.nanoTime();
         if (tenPercentAt == 0 && committed >= total / 10) {
           tenPercentAt = t;

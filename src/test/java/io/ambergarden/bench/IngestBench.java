@@ -2,7 +2,6 @@ package io.ambergarden.bench;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
-import io.ambergarden.AmberGarden;
 import io.ambergarden.cassandra.SchemaMigrator;
 import io.ambergarden.cassandra.SchemaScript;
 import io.ambergarden.config.AmberConfig;
@@ -12,8 +11,6 @@ import io.ambergarden.localrt.LocalRuntimeOptions;
 import io.ambergarden.localrt.Procs;
 import io.ambergarden.metrics.PrometheusText;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryType;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -62,6 +59,10 @@ public final class IngestBench {
   private final List<String> measuredDevices;
   private final CpuLedger ledger;
   private final List<TimeSeries> memory = new ArrayList<>();
+  /** The service under test while (b) runs, read by the memory sampler. */
+  private volatile BenchService service;
+  /** Like a pod's fixed heap: the service's memory is bounded by its settings, not by a large default heap. */
+  static final List<String> SERVICE_JVM = List.of("-Xms1g", "-Xmx1g");
 
   private IngestBench(BenchSettings settings, LocalRuntime runtime, SecondSampler sampler) {
     this.settings = settings;
@@ -70,7 +71,8 @@ public final class IngestBench {
     this.ledger = new CpuLedger()
         .process("Cassandra", () -> runtime.cassandra().pid().flatMap(ProcessHandle::of))
         .process("Kafka", () -> runtime.kafka().pid().flatMap(ProcessHandle::of))
-        .process("bench JVM", () -> Optional.of(ProcessHandle.current()));
+        .process("service", () -> Optional.ofNullable(service).map(BenchService::handle))
+        .process("harness", () -> Optional.of(ProcessHandle.current()));
     serverConfig.put("cassandra.contact-points", runtime.cassandraContactPoint());
     serverConfig.put("kafka.bootstrap-servers", runtime.kafkaBootstrap());
     serverConfig.put("cassandra.keyspace", KEYSPACE);
@@ -139,23 +141,24 @@ public final class IngestBench {
     return settings.events() * 0.9 / kafkaSeconds;
   }
 
-  /** RSS of the three processes and the bench JVM's heap (which holds the service) once a second, in MiB. */
+  /** RSS of every process and the service's heap, once a second, in MiB; NaN (no point) while one is down. */
   private void sampleMemory() {
-    double mib = 1024;
-    memory.add(sampler.gauge("Cassandra RSS", () -> runtime.cassandra().residentMemoryKb().map(kb -> kb / mib)
-        .orElse(Double.NaN)));
-    memory.add(sampler.gauge("Kafka RSS", () -> runtime.kafka().residentMemoryKb().map(kb -> kb / mib)
-        .orElse(Double.NaN)));
-    memory.add(sampler.gauge("bench JVM RSS", () -> Procs.residentKb(ProcessHandle.current().pid())
-        .map(kb -> kb / mib).orElse(Double.NaN)));
-    memory.add(sampler.gauge("bench JVM heap after last GC", () -> heapAfterLastGcBytes() / mib / mib));
+    memory.add(sampler.gauge("Cassandra RSS", () -> mib(runtime.cassandra().pid())));
+    memory.add(sampler.gauge("Kafka RSS", () -> mib(runtime.kafka().pid())));
+    memory.add(sampler.gauge("service RSS", () -> mib(Optional.ofNullable(service).map(s -> s.handle().pid()))));
+    memory.add(sampler.gauge("service heap used", () -> serviceMeter("jvm_memory_used_bytes", "area=\"heap\"")));
+    memory.add(sampler.gauge("service old gen after last GC", () -> serviceMeter("jvm_gc_live_data_size_bytes", "")));
+    memory.add(sampler.gauge("harness RSS", () -> mib(Optional.of(ProcessHandle.current().pid()))));
   }
 
-  /** Live heap as the last collection left it: what the heap holds, without the garbage of the moment. */
-  private static double heapAfterLastGcBytes() {
-    return ManagementFactory.getMemoryPoolMXBeans().stream()
-        .filter(pool -> pool.getType() == MemoryType.HEAP && pool.getCollectionUsage() != null)
-        .mapToLong(pool -> pool.getCollectionUsage().getUsed()).sum();
+  private static double mib(Optional<Long> pid) {
+    return pid.flatMap(Procs::residentKb).map(kb -> kb / 1024.0).orElse(Double.NaN);
+  }
+
+  private double serviceMeter(String name, String labels) {
+    BenchService s = service;
+    String scrape = s == null ? "" : s.metrics();
+    return scrape.isEmpty() ? Double.NaN : PrometheusText.sum(scrape, name, labels) / (1024 * 1024);
   }
 
   private RawWriteLoop.Result warmUpAndRawCeiling(CqlSession session) throws InterruptedException {
@@ -201,64 +204,58 @@ public final class IngestBench {
                                 List<ReadLatencyProbe.Summary> reads, Optional<String> liveLatency) {
   }
 
-  /** A service instance consuming {@code topic} with its own group, layered over the bench's -D/env settings. */
-  private AmberConfig serviceConfig(String topic) {
+  /** The service's settings: one topic with its own group, layered over the bench's -D/env settings. */
+  private Map<String, String> serviceConfig(String topic) {
     Map<String, String> svc = new HashMap<>(serverConfig);
     svc.put("kafka.topic", topic);
     svc.put("kafka.dlq-topic", topic + ".dlq");
     svc.put("kafka.group-id", topic + "-group");
     svc.put("kafka.consumer.commit-interval", "200ms");
     svc.put("http.port", Integer.toString(settings.httpPort()));
-    return ConfigLoader.load(System.getenv(), System.getProperties(), svc);
-  }
-
-  /**
-   * The service's own code paths need JIT warm-up as much as Cassandra does: a first instance in this JVM
-   * consumes service-warmup other events, then stops, before the measured instance starts.
-   */
-  private void warmUpService() throws Exception {
-    if (settings.serviceWarmup() <= 0) {
-      return;
-    }
-    String topic = "bench-svcwarm-" + UUID.randomUUID().toString().substring(0, 8);
-    BenchTopics.create(runtime.kafkaBootstrap(), topic, topic + ".dlq");
-    BenchTopics.produce(runtime.kafkaBootstrap(), topic,
-        BenchEvents.generate("svcwarm", settings.serviceWarmup(), settings.devices(), now, 5));
-    System.out.printf("Service warm-up: %,d events through a first service instance%n", settings.serviceWarmup());
-    AmberGarden app = AmberGarden.start(serviceConfig(topic)).toCompletionStage().toCompletableFuture().get(5, TimeUnit.MINUTES);
-    try {
-      BenchTopics.awaitCommitted(runtime.kafkaBootstrap(), topic + "-group", topic, settings.serviceWarmup(),
-          new AtomicLong());
-    } finally {
-      app.stop().toCompletionStage().toCompletableFuture().get(2, TimeUnit.MINUTES);
-    }
+    Map<String, String> known = ConfigLoader.defaults();
+    // -Damber.KEY on the bench's command line reaches the service, as AMBER_KEY would
+    System.getProperties().stringPropertyNames().stream()
+        .filter(k -> k.startsWith("amber.") && known.containsKey(k.substring("amber.".length())))
+        .forEach(k -> svc.put(k.substring("amber.".length()), System.getProperty(k)));
+    ConfigLoader.load(System.getenv(), new Properties(), svc); // fails fast on a bad value, before the JVM starts
+    return svc;
   }
 
   /**
    * (b) at full rate, alone like (a); then (e): reads with no ingest, then while events arrive at half the rate
-   * (b) reached; then (f) and the HTTP part. All after the service warm-up.
+   * (b) reached; then (f) and the HTTP part. One service process throughout, which first consumes
+   * service-warmup events (with reads) so that its JIT has compiled the paths measured afterwards.
    */
   private ServiceFigures service() throws Exception {
-    warmUpService();
     String topic = "bench-" + UUID.randomUUID().toString().substring(0, 8);
     BenchTopics.create(runtime.kafkaBootstrap(), topic, topic + ".dlq");
-    System.out.printf("Producing %,d events to %s%n", settings.events(), topic);
-    double produceSeconds = BenchTopics.produce(runtime.kafkaBootstrap(), topic, measured);
-
-    AmberConfig config = serviceConfig(topic);
-    int port = config.http().port();
-    System.out.printf("(b) Service Kafka -> Cassandra: %,d events%n", settings.events());
-    AmberGarden app = AmberGarden.start(config).toCompletionStage().toCompletableFuture().get(5, TimeUnit.MINUTES);
-    try {
-      List<ReadLatencyProbe.Summary> reads = new ArrayList<>();
+    String group = topic + "-group";
+    Map<String, String> config = serviceConfig(topic);
+    int warm = settings.serviceWarmup();
+    BenchTopics.produce(runtime.kafkaBootstrap(), topic,
+        BenchEvents.generate(measuredPrefix, "w", warm, settings.devices(), now, 5));
+    System.out.printf("Service: its own JVM (%s), warm-up on %,d events with reads%n", SERVICE_JVM, warm);
+    try (BenchService app = BenchService.start(config, settings.httpPort(), SERVICE_JVM,
+        runtime.options().projectDir().resolve("target").resolve("bench-service.log"))) {
+      service = app;
+      int port = app.port();
       AtomicLong committed = new AtomicLong();
+      readsDuring("service warm-up", port, () -> BenchTopics.awaitCommitted(runtime.kafkaBootstrap(), group, topic,
+          warm, committed));
+
+      System.out.printf("Producing %,d events to %s%n", settings.events(), topic);
+      String before = app.metrics();
+      double produceSeconds = BenchTopics.produce(runtime.kafkaBootstrap(), topic, measured);
+      System.out.printf("(b) Service Kafka -> Cassandra: %,d events%n", settings.events());
       TimeSeries series = sampler.rate("(b) service Kafka -> Cassandra", committed::get);
       CpuLedger.Span cpu = ledger.start("(b) service Kafka -> Cassandra, full rate");
-      double kafkaSeconds = BenchTopics.awaitCommitted(runtime.kafkaBootstrap(), topic + "-group", topic,
+      double kafkaSeconds = BenchTopics.awaitCommitted(runtime.kafkaBootstrap(), group, topic, warm,
           settings.events(), committed);
       cpu.end(settings.events());
       sampler.stop(series);
-      String counterWrites = counterWritesPer1000(port, settings.events());
+      String counterWrites = counterWritesPer1000(before, app.metrics(), settings.events());
+
+      List<ReadLatencyProbe.Summary> reads = new ArrayList<>();
       if (settings.readRate() > 0 && settings.idleReadSeconds() > 0) {
         System.out.printf("(e) Reads with no ingest: %d s%n", settings.idleReadSeconds());
         reads.addAll(readsDuring("no ingest", port, () -> {
@@ -268,14 +265,18 @@ public final class IngestBench {
         }));
       }
       if (settings.halfRateSeconds() > 0) {
-        reads.addAll(halfRate(topic, port, serviceEventsPerSecond(kafkaSeconds) / 2, committed));
+        reads.addAll(halfRate(topic, port, warm + settings.events(), serviceEventsPerSecond(kafkaSeconds) / 2,
+            committed));
       }
 
-      System.out.println("(f) Ingest-to-live latency: 500 events at 50/s, produced to Kafka, timed to WebSocket arrival");
-      LiveLatencyProbe.Summary live = LiveLatencyProbe.measure(runtime.kafkaBootstrap(), topic, port, 500, 50);
-      Optional<String> liveLatency = Optional.of(String.format("p50 %.1f ms, p99 %.1f ms, max %.1f ms over %d events"
-          + " (Kafka produce -> consumer -> Cassandra -> live topic -> WebSocket); counter writes in (b): %s",
-          live.p50Millis(), live.p99Millis(), live.maxMillis(), live.count(), counterWrites));
+      Optional<String> liveLatency = Optional.empty();
+      if (!"false".equals(config.get("live.enabled"))) {
+        System.out.println("(f) Ingest-to-live latency: 500 events at 50/s, produced to Kafka, timed to WebSocket arrival");
+        LiveLatencyProbe.Summary live = LiveLatencyProbe.measure(runtime.kafkaBootstrap(), topic, port, 500, 50);
+        liveLatency = Optional.of(String.format("p50 %.1f ms, p99 %.1f ms, max %.1f ms over %d events"
+            + " (Kafka produce -> consumer -> Cassandra -> WebSocket); counter writes in (b): %s",
+            live.p50Millis(), live.p99Millis(), live.maxMillis(), live.count(), counterWrites));
+      }
 
       System.out.printf("(b) Service HTTP ingest (kafka mode, 202 after broker ack): %,d events%n",
           settings.httpEvents());
@@ -286,7 +287,7 @@ public final class IngestBench {
       sampler.stop(httpSeries);
       return new ServiceFigures(produceSeconds, kafkaSeconds, httpSeconds, reads, liveLatency);
     } finally {
-      app.stop().toCompletionStage().toCompletableFuture().get(2, TimeUnit.MINUTES);
+      service = null;
     }
   }
 
@@ -316,8 +317,8 @@ public final class IngestBench {
    * New events for the measured devices, produced at {@code rate} per second for half-rate-seconds while the
    * running service consumes them and (e) reads: the read latency the issue's target is defined at.
    */
-  private List<ReadLatencyProbe.Summary> halfRate(String topic, int port, double rate, AtomicLong committed)
-      throws Exception {
+  private List<ReadLatencyProbe.Summary> halfRate(String topic, int port, long base, double rate,
+                                                  AtomicLong committed) throws Exception {
     int count = (int) (rate * settings.halfRateSeconds());
     List<BenchEvents.Spec> events = BenchEvents.generate(measuredPrefix, "h", count, settings.devices(),
         System.currentTimeMillis(), 6);
@@ -327,8 +328,7 @@ public final class IngestBench {
       TimeSeries series = sampler.rate("(b) service at half rate", committed::get);
       CpuLedger.Span cpu = ledger.start("(b) service at half rate (+ reads)");
       BenchTopics.produceAtRate(runtime.kafkaBootstrap(), topic, events, rate, new AtomicLong());
-      BenchTopics.awaitCommitted(runtime.kafkaBootstrap(), topic + "-group", topic, settings.events() + count,
-          committed);
+      BenchTopics.awaitCommitted(runtime.kafkaBootstrap(), topic + "-group", topic, base, count, committed);
       cpu.end(count);
       sampler.stop(series);
     });
@@ -386,14 +386,17 @@ public final class IngestBench {
         BenchReport.ratio("(b) service / (d) ThingsBoard-style schema, events/s", f.serviceEventsPerSecond(),
             f.tsKv().eventsPerSecond()));
     List<String> notes = List.of(
-        "Phases run in this order: warm-up, (a), (d), service warm-up, (b) at full rate, (e) with no ingest, "
-            + "(b) at half the full rate with (e), (f), (b) HTTP, (c); one Cassandra node and one Kafka broker, on "
-            + "the same cores as the bench and the service.",
-        "CPU per phase: the kernel's CPU time of each process over the phase's wall time. The bench JVM holds the "
-            + "service and the phase's load: the write loop in (a) and (d), the read probe in (e), the paced "
-            + "producer at half rate, the naive consumer in (c). The (b) rows include the consumer's group join and the first poll.",
-        "Memory: RSS of each process and the bench JVM's heap as the last GC left it, sampled once a second "
-            + "over the whole run; the bench JVM also holds the generated events of every phase.",
+        "Phases run in this order: warm-up, (a), (d), service warm-up (with reads), (b) at full rate, (e) with no "
+            + "ingest, (b) at half the full rate with (e), (f), (b) HTTP, (c); one Cassandra node and one Kafka "
+            + "broker, on the same cores as the harness and the service.",
+        "The service runs in its own JVM (" + String.join(" ", SERVICE_JVM) + ", configured by AMBER_* variables "
+            + "as in a pod), started once: it consumes service-warmup events while (e) reads, so that its JIT has "
+            + "compiled the measured paths, then the measured events from the same topic.",
+        "CPU per phase: the kernel's CPU time of each process over the phase's wall time. The harness JVM runs the "
+            + "load: the write loop in (a) and (d), the committed-offset poller in (b), the read probe in (e), the "
+            + "paced producer at half rate, the naive consumer in (c).",
+        "Memory: RSS of each process, and the service's heap (used, and old generation after the last GC, from "
+            + "its own /metrics), sampled once a second over the whole run.",
         "(b) at full rate runs alone, as (a) and (d) do; (e) reads at " + s.readRate() + " req/s per endpoint "
             + "with no ingest and at half the full rate, the condition of the read target. (c) runs last, on the "
             + "warmest node, which favours it in the service / naive ratio.",
@@ -420,13 +423,12 @@ public final class IngestBench {
     return dir;
   }
 
-  /** Counter statements and cell updates per 1000 events of (b), read from the service's own meters. */
-  static String counterWritesPer1000(int port, long events) throws Exception {
-    String metrics = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
-        java.net.URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
-        java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-    double statements = PrometheusText.sum(metrics, "amber_counter_statements_total");
-    double updates = PrometheusText.sum(metrics, "amber_counter_updates_total");
+  /** Counter statements and cell updates per 1000 events of (b), from the service's meters before and after. */
+  static String counterWritesPer1000(String before, String after, long events) {
+    double statements = PrometheusText.sum(after, "amber_counter_statements_total")
+        - PrometheusText.sum(before, "amber_counter_statements_total");
+    double updates = PrometheusText.sum(after, "amber_counter_updates_total")
+        - PrometheusText.sum(before, "amber_counter_updates_total");
     return String.format("%.0f counter statements and %.0f counter cell updates per 1000 events", statements * 1000 / events,
         updates * 1000 / events);
   }

@@ -1,0 +1,139 @@
+package io.ambergarden.bench;
+
+import io.ambergarden.config.ConfigLoader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * The service under test in its own JVM, configured through AMBER_* variables as in a pod (over the ones
+ * the bench itself was given): its CPU, JIT and memory are its own, apart from the harness's load generators.
+ */
+final class BenchService implements AutoCloseable {
+  private static final Duration READY_DEADLINE = Duration.ofMinutes(3);
+  private static final Duration STOP_DEADLINE = Duration.ofMinutes(1);
+
+  private final Process process;
+  private final int port;
+  private final Path log;
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  private BenchService(Process process, int port, Path log) {
+    this.process = process;
+    this.port = port;
+    this.log = log;
+  }
+
+  /** Starts {@code java <jvmOptions> io.ambergarden.AmberGarden} and waits until /health/ready answers 200. */
+  static BenchService start(Map<String, String> config, int port, List<String> jvmOptions, Path log)
+      throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(jvmOptions);
+    cmd.addAll(List.of("-cp", classpath(), "io.ambergarden.AmberGarden"));
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    config.forEach((k, v) -> pb.environment().put(ConfigLoader.envName(k), v));
+    Files.createDirectories(log.getParent());
+    pb.redirectErrorStream(true).redirectOutput(log.toFile());
+    BenchService service = new BenchService(pb.start(), port, log);
+    try {
+      service.awaitReady();
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      service.close();
+      throw e;
+    }
+    return service;
+  }
+
+  /** The harness's own classpath: exec:java runs it in a URLClassLoader holding the project and its deps. */
+  private static String classpath() {
+    ClassLoader loader = BenchService.class.getClassLoader();
+    if (loader instanceof URLClassLoader urls && urls.getURLs().length > 0) {
+      List<String> entries = new ArrayList<>();
+      for (URL url : urls.getURLs()) {
+        try {
+          entries.add(Path.of(url.toURI()).toString());
+        } catch (java.net.URISyntaxException e) {
+          throw new IllegalStateException("classpath entry " + url, e);
+        }
+      }
+      return String.join(java.io.File.pathSeparator, entries);
+    }
+    return System.getProperty("java.class.path");
+  }
+
+  private void awaitReady() throws IOException, InterruptedException {
+    long end = System.nanoTime() + READY_DEADLINE.toNanos();
+    while (System.nanoTime() < end) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException("service exited with " + process.exitValue() + "; log " + log + ":\n" + tail());
+      }
+      try {
+        if (get("/health/ready").statusCode() == 200) {
+          return;
+        }
+      } catch (IOException e) {
+        // not listening yet
+      }
+      process.waitFor(200, TimeUnit.MILLISECONDS); // polls readiness, with the process's exit as the other end
+    }
+    throw new IllegalStateException("service not ready within " + READY_DEADLINE + "; log " + log + ":\n" + tail());
+  }
+
+  HttpResponse<String> get(String path) throws IOException, InterruptedException {
+    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** The Prometheus scrape, or empty text when the service does not answer. */
+  String metrics() {
+    try {
+      return get("/metrics").body();
+    } catch (IOException e) {
+      return "";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "";
+    }
+  }
+
+  ProcessHandle handle() {
+    return process.toHandle();
+  }
+
+  int port() {
+    return port;
+  }
+
+  private String tail() {
+    try {
+      List<String> lines = Files.readAllLines(log);
+      return lines.subList(Math.max(0, lines.size() - 40), lines.size()).stream().collect(Collectors.joining("\n"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** SIGTERM and the service's own graceful stop; SIGKILL only past the deadline. */
+  @Override
+  public void close() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(STOP_DEADLINE.toMillis(), TimeUnit.MILLISECONDS)) {
+      System.out.println("  service did not stop within " + STOP_DEADLINE + ", killing it; log " + log);
+      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+}
