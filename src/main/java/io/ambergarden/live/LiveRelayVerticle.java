@@ -5,7 +5,7 @@ import io.ambergarden.bus.DurableEvents;
 import io.ambergarden.bus.PersistRequest;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.Event;
-import io.ambergarden.event.EventJson;
+import io.ambergarden.event.BodyFormat;
 import io.ambergarden.event.EventParser;
 import io.ambergarden.ingest.KafkaSettings;
 import io.ambergarden.web.LiveConnections;
@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Cross-instance fan-out of the live feed through a Kafka topic. Durable events of this instance go to its
  * own WebSocket clients at once, on {@link Addresses#LIVE_EVENTS}, and are produced to live.topic with an
- * origin header; every instance reads the whole topic from its end (no consumer group, nothing committed)
+ * origin header, many per record ({@link LiveRecords}); every instance reads the whole topic from its end (no consumer group, nothing committed)
  * and publishes the other instances' events the same way. Records are decoded only while this instance has
  * live clients, and never its own, which the decode would only drop. The feed is best effort: an event that
  * misses it is still in Cassandra, and since= replays it.
@@ -48,6 +48,8 @@ public final class LiveRelayVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(LiveRelayVerticle.class);
   private static final Duration POLL = Duration.ofMillis(100);
   static final String ORIGIN_HEADER = "amber.origin";
+  /** Well under the broker's and producer's 1 MiB defaults. */
+  private static final int MAX_RECORD_BYTES = 256 * 1024;
 
   private final AmberConfig config;
   private final EventParser parser;
@@ -70,14 +72,14 @@ public final class LiveRelayVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    dropped = Counter.builder("amber.live.relay.dropped").description("Durable events that could not be fanned out")
+    dropped = Counter.builder("amber.live.relay.dropped").description("Live fan-out records that could not be produced or read back")
         .register(registry);
     Map<String, String> p = KafkaSettings.producer(config.kafka(), "amber-live");
     // low latency, and never holding up the write path: acks=1, small linger, bounded buffer
     p.put("acks", "1");
     p.put("enable.idempotence", "false");
     p.put("linger.ms", "2");
-    p.put("compression.type", "none");
+    p.put("compression.type", "lz4"); // records hold whole write batches of similar JSON lines
     p.put("buffer.memory", Long.toString(16L << 20));
     producer = KafkaProducer.create(vertx, p, new ByteArraySerializer(), new ByteArraySerializer());
     Map<String, String> c = KafkaSettings.consumer(config.kafka());
@@ -110,9 +112,9 @@ public final class LiveRelayVerticle extends VerticleBase {
 
   private void relay(DurableEvents batch) {
     vertx.eventBus().publish(Addresses.LIVE_EVENTS, batch);
-    for (Event e : batch.events()) {
-      producer.write(KafkaProducerRecord.create(config.live().topic(), e.deviceId().getBytes(StandardCharsets.UTF_8),
-          EventJson.toJsonBytes(e)).addHeader(ORIGIN_HEADER, originHeader)).onFailure(err -> dropped.increment());
+    for (byte[] value : LiveRecords.encode(batch.events(), parser.limits().maxBatch(), MAX_RECORD_BYTES)) {
+      producer.write(KafkaProducerRecord.<byte[], byte[]>create(config.live().topic(), value)
+          .addHeader(ORIGIN_HEADER, originHeader)).onFailure(err -> dropped.increment());
     }
   }
 
@@ -142,9 +144,11 @@ public final class LiveRelayVerticle extends VerticleBase {
       if (fromThisInstance(r)) {
         continue;
       }
-      EventParser.SingleResult parsed = parser.parseOne(r.value());
+      EventParser.BatchResult parsed = parser.parseBatch(r.value(), BodyFormat.NDJSON);
       if (parsed.ok()) {
-        events.add(parsed.event());
+        events.addAll(parsed.events());
+      } else {
+        dropped.increment();
       }
     }
     if (!events.isEmpty()) {

@@ -25,8 +25,10 @@ final class CpuLedger {
       return cpuSeconds.getOrDefault(process, Double.NaN) * 1e6 / events;
     }
 
+    /** Over the processes that ran during the phase. */
     double totalCores() {
-      return cpuSeconds.values().stream().mapToDouble(Double::doubleValue).sum() / wallSeconds;
+      return cpuSeconds.values().stream().filter(v -> !Double.isNaN(v)).mapToDouble(Double::doubleValue).sum()
+          / wallSeconds;
     }
   }
 

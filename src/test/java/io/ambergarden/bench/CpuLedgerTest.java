@@ -15,6 +15,7 @@ class CpuLedgerTest {
     assertThat(phase.millisPer1000Events("a")).isEqualTo(3_000.0);
     assertThat(phase.totalCores()).isEqualTo(2.0);
     assertThat(phase.cores("unknown")).isNaN();
+    assertThat(new CpuLedger.Phase("q", 10, 2.0, Map.of("a", 3.0, "down", Double.NaN)).totalCores()).isEqualTo(1.5);
   }
 
   @Test
