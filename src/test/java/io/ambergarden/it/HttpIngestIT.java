@@ -97,6 +97,24 @@ class HttpIngestIT {
   }
 
   @Test
+  void testLargePayloadsOfOneDevicehourAreStoredDespiteCassandrasBatchSizeLimit() {
+    // 10 events x 12 KiB = 120 KiB in one partition. Cassandra refuses a batch over batch_size_fail_threshold
+    // (50 KiB) unless it touches one partition (CASSANDRA-10876): this holds the writer to single-partition batches
+    String d = device();
+    long now = System.currentTimeMillis();
+    String payload = "\"payload\":{\"blob\":\"" + "x".repeat(12_000) + "\"}";
+    StringBuilder body = new StringBuilder("[");
+    for (int i = 0; i < 10; i++) {
+      body.append(i == 0 ? "" : ",").append(event(d, now - i, "\"eventId\":\"p" + i + "\"," + payload));
+    }
+    HttpResponse<String> r = viaKafka.postEvents(body.append("]").toString());
+
+    assertThat(r.statusCode()).isEqualTo(202);
+    await().atMost(Duration.ofSeconds(30)).until(() -> detailRows(d) == 10);
+    assertThat(items(viaKafka, d)).hasSize(10);
+  }
+
+  @Test
   void testRedeliveredEventLeavesExactlyOneDetailRow() {
     for (TestService s : new TestService[] {viaKafka, direct}) {
       String d = device();
