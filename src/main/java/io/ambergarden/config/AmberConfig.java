@@ -61,7 +61,8 @@ public record AmberConfig(Http http, Ingest ingest, Events events, Cassandra cas
                       int maxPollRecords, int writeBatch, Duration commitInterval, Duration maxPollInterval,
                       int breakerFailureThreshold, Duration breakerResetTimeout, Duration retryMaxBackoff,
                       int dlqGuardWindow, int dlqGuardMinSamples, double dlqGuardMaxRatio,
-                      Duration producerLinger, Duration producerDeliveryTimeout, Duration stallTimeout) {
+                      Duration producerLinger, Duration producerDeliveryTimeout, Duration stallTimeout,
+                      int fetchMinBytes, Duration fetchMaxWait) {
   }
 
   public record Counters(boolean enabled, int shards, boolean coalesce, Duration flushInterval, int flushMaxCells,
@@ -132,7 +133,9 @@ public record AmberConfig(Http http, Ingest ingest, Events events, Cassandra cas
         c.doubleIn("kafka.dlq-guard.max-ratio", 0.0, 1.0),
         c.duration("kafka.producer.linger", Duration.ZERO, Duration.ofSeconds(10)),
         c.duration("kafka.producer.delivery-timeout", Duration.ofSeconds(1), Duration.ofMinutes(10)),
-        c.duration("kafka.consumer.stall-timeout", Duration.ofSeconds(1), Duration.ofHours(1)));
+        c.duration("kafka.consumer.stall-timeout", Duration.ofSeconds(1), Duration.ofHours(1)),
+        c.intIn("kafka.consumer.fetch-min-bytes", 1, 64 << 20),
+        c.duration("kafka.consumer.fetch-max-wait", Duration.ZERO, Duration.ofSeconds(30)));
     if (kafka.dlqGuardMinSamples() > kafka.dlqGuardWindow()) {
       throw new ConfigException("kafka.dlq-guard.min-samples", "must not exceed kafka.dlq-guard.window");
     }

@@ -16,6 +16,8 @@ public final class KafkaSettings {
     m.put("enable.auto.commit", "false");
     m.put("auto.offset.reset", "earliest");
     m.put("max.poll.records", Integer.toString(cfg.maxPollRecords()));
+    m.put("fetch.min.bytes", Integer.toString(cfg.fetchMinBytes()));
+    m.put("fetch.max.wait.ms", Long.toString(cfg.fetchMaxWait().toMillis()));
     m.put("max.poll.interval.ms", Long.toString(cfg.maxPollInterval().toMillis()));
     m.put("client.id", "amber-ingest");
     return m;

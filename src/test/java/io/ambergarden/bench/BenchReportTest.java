@@ -10,7 +10,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class BenchReportTest {
-  private static final BenchSettings SETTINGS = new BenchSettings(1_000, 10, 1_000, 64, 500, 18_080, 60, 50, 1_000, 30, 10);
+  private static final BenchSettings SETTINGS = new BenchSettings(1_000, 10, 1_000, 64, 500, 18_080, 60, 50, 1_000, 30, 10, 60);
   private static final BenchReport.Environment ENV = new BenchReport.Environment(Instant.parse("2025-01-02T03:04:05Z"),
       2, "17.0.15", "OpenJDK 64-Bit Server VM", "5.0.6", "4.1.2", Map.of("amber.bench.events", 1_000));
 
@@ -67,7 +67,7 @@ class BenchReportTest {
     IngestBench.Figures f = figures();
     IngestBench.Figures noReads = new IngestBench.Figures(f.raw(), f.rawRowsPerRun(), f.serviceEventsPerSecond(),
         f.serviceRowsPerSecond(), f.httpEventsPerSecond(), f.naive(), f.tsKv(), f.produceEventsPerSecond(), List.of(),
-        Optional.empty());
+        Optional.empty(), List.of());
 
     assertThat(IngestBench.report(SETTINGS, ENV, noReads, List.of(), BenchReport.Resources.NONE).readTable())
         .startsWith("not measured");
@@ -78,10 +78,10 @@ class BenchReportTest {
     IngestBench.Figures f = figures();
     IngestBench.Figures withLive = new IngestBench.Figures(f.raw(), f.rawRowsPerRun(), f.serviceEventsPerSecond(),
         f.serviceRowsPerSecond(), f.httpEventsPerSecond(), f.naive(), f.tsKv(), f.produceEventsPerSecond(), f.reads(),
-        Optional.of("p50 4 ms, p99 9 ms"));
+        Optional.of("p50 4 ms, p99 9 ms"), List.of("settled after 3 s"));
 
     assertThat(IngestBench.report(SETTINGS, ENV, withLive, List.of(), BenchReport.Resources.NONE).markdown())
-        .contains("(f) ingest-to-live WebSocket latency: p50 4 ms, p99 9 ms").doesNotContain("does not exist yet");
+        .contains("(f) ingest-to-live WebSocket latency: p50 4 ms, p99 9 ms", "- settled after 3 s").doesNotContain("does not exist yet");
   }
 
   @Test
@@ -112,6 +112,6 @@ class BenchReportTest {
     return new IngestBench.Figures(new RawWriteLoop.Result(1_000, 4_000, 1.0), 4_000, 500, 2_000, 2_000,
         new RawWriteLoop.Result(500, 1_000, 2.0), new RawWriteLoop.Result(1_000, 5_000, 1.25), 100_000,
         List.of(new ReadLatencyProbe.Summary("(b) at half rate", "GET /devices/{id}/latest", 100, 2.5, 9.5, 20.0, 0, 0, 0)),
-        Optional.empty());
+        Optional.empty(), List.of());
   }
 }

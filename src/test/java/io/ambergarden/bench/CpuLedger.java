@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -75,6 +76,25 @@ final class CpuLedger {
 
   synchronized List<Phase> phases() {
     return List.copyOf(phases);
+  }
+
+  /**
+   * Waits until {@code process} used at most {@code cores} over one {@code window}, or the deadline passes;
+   * returns the seconds waited. A node compacting after a write burst is not yet at its steady state.
+   */
+  double awaitQuiet(String process, double cores, Duration window, Duration deadline) throws InterruptedException {
+    long start = System.nanoTime();
+    long end = start + deadline.toNanos();
+    double before = cpuTotals().getOrDefault(process, Double.NaN);
+    while (System.nanoTime() < end) {
+      TimeUnit.NANOSECONDS.sleep(window.toNanos()); // the averaging window of the condition
+      double now = cpuTotals().getOrDefault(process, Double.NaN);
+      if (Double.isNaN(now) || (now - before) / seconds(window) <= cores) {
+        break;
+      }
+      before = now;
+    }
+    return (System.nanoTime() - start) / 1e9;
   }
 
   private Map<String, Double> cpuTotals() {

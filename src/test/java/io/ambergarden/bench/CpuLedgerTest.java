@@ -38,4 +38,26 @@ class CpuLedgerTest {
     assertThat(ledger.phases()).containsExactly(phase);
     assertThat(ledger.processNames()).containsExactly("self", "gone");
   }
+
+  @Test
+  void testAwaitQuietReturnsAfterOneWindowForAnIdleProcessAndAtTheDeadlineForABusyOne() throws Exception {
+    CpuLedger ledger = new CpuLedger().process("self", () -> Optional.of(ProcessHandle.current()));
+
+    assertThat(ledger.awaitQuiet("self", 1.0, java.time.Duration.ofMillis(100), java.time.Duration.ofSeconds(5)))
+        .isLessThan(1.0);
+    Thread spinner = new Thread(() -> {
+      long until = System.nanoTime() + 1_500_000_000L;
+      double x = 0;
+      while (System.nanoTime() < until) {
+        x += Math.sqrt(x + 1); // one busy core for 1.5 s
+      }
+      if (x < 0) {
+        System.out.println(x);
+      }
+    });
+    spinner.start();
+    double waited = ledger.awaitQuiet("self", 0.01, java.time.Duration.ofMillis(100), java.time.Duration.ofMillis(600));
+    spinner.join();
+    assertThat(waited).isGreaterThanOrEqualTo(0.6);
+  }
 }

@@ -59,10 +59,25 @@ public final class IngestBench {
   private final List<String> measuredDevices;
   private final CpuLedger ledger;
   private final List<TimeSeries> memory = new ArrayList<>();
+  /** What the run saw that the tables do not show, added to the report's notes. */
+  private final List<String> observations = new ArrayList<>();
+  private static final double SETTLED_CORES = 0.3;
   /** The service under test while (b) runs, read by the memory sampler. */
   private volatile BenchService service;
   /** Like a pod's fixed heap: the service's memory is bounded by its settings, not by a large default heap. */
-  static final List<String> SERVICE_JVM = List.of("-Xms1g", "-Xmx1g");
+  static final List<String> SERVICE_JVM = serviceJvm();
+
+  /** -Xms1g -Xmx1g, then amber.bench.service-jvm (space-separated), e.g. a -XX:StartFlightRecording option. */
+  private static List<String> serviceJvm() {
+    List<String> options = new ArrayList<>(List.of("-Xms1g", "-Xmx1g"));
+    String extra = System.getProperty("amber.bench.service-jvm", System.getenv().getOrDefault("AMBER_BENCH_SERVICE_JVM", ""));
+    for (String o : extra.trim().split("\\s+")) {
+      if (!o.isEmpty()) {
+        options.add(o);
+      }
+    }
+    return List.copyOf(options);
+  }
 
   private IngestBench(BenchSettings settings, LocalRuntime runtime, SecondSampler sampler) {
     this.settings = settings;
@@ -133,7 +148,7 @@ public final class IngestBench {
     double serviceEps = serviceEventsPerSecond(service.kafkaSeconds());
     return new Figures(raw, rowsPerRun, serviceEps, serviceEps * rowsPerRun / settings.events(),
         settings.httpEvents() / service.httpSeconds(), naive, tsKv, settings.events() / service.produceSeconds(),
-        service.reads(), service.liveLatency());
+        service.reads(), service.liveLatency(), List.copyOf(observations));
   }
 
   /** Events/s of (b): the events between 10% and 100% committed over the time between them. */
@@ -256,6 +271,12 @@ public final class IngestBench {
       String counterWrites = counterWritesPer1000(before, app.metrics(), settings.events());
 
       List<ReadLatencyProbe.Summary> reads = new ArrayList<>();
+      double settle = ledger.awaitQuiet("Cassandra", SETTLED_CORES, Duration.ofSeconds(5),
+          Duration.ofSeconds(settings.settleSeconds()));
+      observations.add(String.format("After (b) at full rate Cassandra took %.0f s to fall to %.2f cores or less "
+          + "(5 s average; limit %d s): compaction of the burst; (e) starts after it.", settle, SETTLED_CORES,
+          settings.settleSeconds()));
+      System.out.println("  " + observations.get(observations.size() - 1));
       if (settings.readRate() > 0 && settings.idleReadSeconds() > 0) {
         System.out.printf("(e) Reads with no ingest: %d s%n", settings.idleReadSeconds());
         reads.addAll(readsDuring("no ingest", port, () -> {
@@ -358,7 +379,7 @@ public final class IngestBench {
   record Figures(RawWriteLoop.Result raw, long rawRowsPerRun, double serviceEventsPerSecond,
                  double serviceRowsPerSecond, double httpEventsPerSecond, RawWriteLoop.Result naive,
                  RawWriteLoop.Result tsKv, double produceEventsPerSecond, List<ReadLatencyProbe.Summary> reads,
-                 Optional<String> liveLatency) {
+                 Optional<String> liveLatency, List<String> observations) {
   }
 
   static BenchReport report(BenchSettings s, BenchReport.Environment env, Figures f, List<TimeSeries> series,
@@ -385,7 +406,7 @@ public final class IngestBench {
             f.naive().eventsPerSecond()),
         BenchReport.ratio("(b) service / (d) ThingsBoard-style schema, events/s", f.serviceEventsPerSecond(),
             f.tsKv().eventsPerSecond()));
-    List<String> notes = List.of(
+    List<String> notes = new ArrayList<>(List.of(
         "Phases run in this order: warm-up, (a), (d), service warm-up (with reads), (b) at full rate, (e) with no "
             + "ingest, (b) at half the full rate with (e), (f), (b) HTTP, (c); one Cassandra node and one Kafka "
             + "broker, on the same cores as the harness and the service.",
@@ -410,7 +431,8 @@ public final class IngestBench {
             + "last byte; a 'skipped' tick found " + ReadLatencyProbe.MAX_IN_FLIGHT + " requests still open.",
         "(f) ingest-to-live WebSocket latency: " + f.liveLatency().orElse("not measured."),
         "Per-second throughput: (a) and (d) count events whose rows were all submitted, (b) Kafka the committed "
-            + "offsets, which advance in steps; producer phases are not plotted.");
+            + "offsets, which advance in steps; producer phases are not plotted."));
+    notes.addAll(f.observations());
     return new BenchReport(env, m, ratios, f.reads(), notes, series, resources);
   }
 
