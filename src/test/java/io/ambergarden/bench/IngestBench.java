@@ -162,7 +162,7 @@ public final class IngestBench {
     memory.add(sampler.gauge("Kafka RSS", () -> mib(runtime.kafka().pid())));
     memory.add(sampler.gauge("service RSS", () -> mib(Optional.ofNullable(service).map(s -> s.handle().pid()))));
     memory.add(sampler.gauge("service heap used", () -> serviceMeter("jvm_memory_used_bytes", "area=\"heap\"")));
-    memory.add(sampler.gauge("service old gen after last GC", () -> serviceMeter("jvm_gc_live_data_size_bytes", "")));
+    memory.add(sampler.gauge("service old gen used", () -> serviceMeter("jvm_memory_used_bytes", "id=\"G1 Old Gen\"")));
     memory.add(sampler.gauge("harness RSS", () -> mib(Optional.of(ProcessHandle.current().pid()))));
   }
 
@@ -176,6 +176,19 @@ public final class IngestBench {
     return scrape.isEmpty() ? Double.NaN : PrometheusText.sum(scrape, name, labels) / (1024 * 1024);
   }
 
+  /**
+   * Waits, at most settle-seconds, for {@code process} to fall to {@link #SETTLED_CORES} (5 s average): Cassandra
+   * compacting after a burst, or the service's JIT still compiling after its warm-up, would load the next phase.
+   */
+  private void settle(String process, String when) throws InterruptedException {
+    double waited = ledger.awaitQuiet(process, SETTLED_CORES, Duration.ofSeconds(5),
+        Duration.ofSeconds(settings.settleSeconds()));
+    String line = String.format("%s: %s took %.0f s to fall to %.2f cores (limit %d s).", when, process, waited,
+        SETTLED_CORES, settings.settleSeconds());
+    observations.add(line);
+    System.out.println("  " + line);
+  }
+
   private RawWriteLoop.Result warmUpAndRawCeiling(CqlSession session) throws InterruptedException {
     RawWriteLoop loop = new RawWriteLoop(session, KEYSPACE, base.cassandra().typeSalts(),
         base.cassandra().abnormalSalts());
@@ -183,6 +196,7 @@ public final class IngestBench {
     sampled("warm-up (raw loop)", loop::eventsSubmitted, () -> loop.run(
         BenchEvents.generate("warm", settings.warmup(), settings.devices(), now, 1), settings.concurrency(), progress));
 
+    settle("Cassandra", "after the warm-up, before (a)");
     System.out.printf("(a) Raw ceiling: %,d events, %,d rows, %d in flight%n", settings.events(),
         RawWriteLoop.rowsOf(measured), settings.concurrency());
     return sampled("(a) raw driver ceiling", loop::eventsSubmitted,
@@ -209,6 +223,7 @@ public final class IngestBench {
 
   private RawWriteLoop.Result thingsBoardStyle(CqlSession session) throws InterruptedException {
     TsKvWriteLoop loop = new TsKvWriteLoop(session, KEYSPACE);
+    settle("Cassandra", "after (a), before (d)");
     System.out.printf("(d) ThingsBoard-style ts_kv_cf: %,d events, %,d rows, %d in flight%n", settings.events(),
         TsKvWriteLoop.rowsOf(measured), settings.concurrency());
     return sampled("(d) ThingsBoard-style schema", loop::eventsSubmitted,
@@ -257,6 +272,8 @@ public final class IngestBench {
       AtomicLong committed = new AtomicLong();
       readsDuring("service warm-up", port, () -> BenchTopics.awaitCommitted(runtime.kafkaBootstrap(), group, topic,
           warm, committed));
+      settle("service", "after the service warm-up (JIT compiling)");
+      settle("Cassandra", "after the service warm-up, before (b)");
 
       System.out.printf("Producing %,d events to %s%n", settings.events(), topic);
       String before = app.metrics();
@@ -271,12 +288,7 @@ public final class IngestBench {
       String counterWrites = counterWritesPer1000(before, app.metrics(), settings.events());
 
       List<ReadLatencyProbe.Summary> reads = new ArrayList<>();
-      double settle = ledger.awaitQuiet("Cassandra", SETTLED_CORES, Duration.ofSeconds(5),
-          Duration.ofSeconds(settings.settleSeconds()));
-      observations.add(String.format("After (b) at full rate Cassandra took %.0f s to fall to %.2f cores or less "
-          + "(5 s average; limit %d s): compaction of the burst; (e) starts after it.", settle, SETTLED_CORES,
-          settings.settleSeconds()));
-      System.out.println("  " + observations.get(observations.size() - 1));
+      settle("Cassandra", "after (b) at full rate, before (e)");
       if (settings.readRate() > 0 && settings.idleReadSeconds() > 0) {
         System.out.printf("(e) Reads with no ingest: %d s%n", settings.idleReadSeconds());
         reads.addAll(readsDuring("no ingest", port, () -> {
@@ -361,6 +373,7 @@ public final class IngestBench {
     BenchTopics.create(runtime.kafkaBootstrap(), topic);
     System.out.printf("Producing %,d events to %s%n", settings.events(), topic);
     BenchTopics.produce(runtime.kafkaBootstrap(), topic, measured);
+    settle("Cassandra", "after (b) HTTP, before (c)");
     System.out.printf("(c) Naive consumer (sync inserts, commitSync per poll): up to %,d events or %d s%n",
         settings.events(), settings.naiveSeconds());
     try (CqlSession session = runtime.cassandra().openSession(Duration.ofSeconds(30))) {
@@ -416,8 +429,9 @@ public final class IngestBench {
         "CPU per phase: the kernel's CPU time of each process over the phase's wall time. The harness JVM runs the "
             + "load: the write loop in (a) and (d), the committed-offset poller in (b), the read probe in (e), the "
             + "paced producer at half rate, the naive consumer in (c).",
-        "Memory: RSS of each process, and the service's heap (used, and old generation after the last GC, from "
-            + "its own /metrics), sampled once a second over the whole run.",
+        "Memory: RSS of each process, and the service's heap (all used, and the old generation, from its own "
+            + "/metrics), sampled once a second over the whole run. The service's queues are bounded by its "
+            + "settings (records in flight, writes in flight, pending counter cells, live client buffers).",
         "(b) at full rate runs alone, as (a) and (d) do; (e) reads at " + s.readRate() + " req/s per endpoint "
             + "with no ingest and at half the full rate, the condition of the read target. (c) runs last, on the "
             + "warmest node, which favours it in the service / naive ratio.",
