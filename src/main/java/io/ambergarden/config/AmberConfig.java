@@ -53,7 +53,8 @@ public record AmberConfig(Http http, Ingest ingest, Events events, Cassandra cas
   }
 
   public record Writer(int instances, int maxInFlightEvents, int maxConcurrentStatements, int batchMaxRows, int retryMaxAttempts,
-                       Duration retryInitialBackoff, int bucketCacheSize, Duration requestTimeout) {
+                       Duration retryInitialBackoff, int bucketCacheSize, Duration requestTimeout,
+                       int groupMaxPartitions, int groupMaxBytes) {
   }
 
   public record Kafka(String bootstrapServers, String topic, String dlqTopic, String groupId, boolean createTopics,
@@ -117,7 +118,8 @@ public record AmberConfig(Http http, Ingest ingest, Events events, Cassandra cas
         c.intIn("writer.max-concurrent-statements", 1, 100_000), c.intIn("writer.batch-max-rows", 1, 1000), c.intIn("writer.retry.max-attempts", 1, 100),
         c.duration("writer.retry.initial-backoff", ONE_MS, Duration.ofMinutes(1)),
         c.intIn("writer.bucket-cache-size", 0, 100_000_000),
-        c.duration("writer.request-timeout", Duration.ofMillis(100), Duration.ofMinutes(10)));
+        c.duration("writer.request-timeout", Duration.ofMillis(100), Duration.ofMinutes(10)),
+        c.intIn("writer.group-max-partitions", 1, 1000), c.intIn("writer.group-max-bytes", 64, 1 << 20));
     Kafka kafka = new Kafka(c.nonBlank("kafka.bootstrap-servers"), c.matching("kafka.topic", TOPIC, "a Kafka topic name"),
         c.matching("kafka.dlq-topic", TOPIC, "a Kafka topic name"), c.nonBlank("kafka.group-id"),
         c.bool("kafka.create-topics"), c.intIn("kafka.topic-partitions", 1, 10_000),

@@ -1,6 +1,11 @@
 package io.ambergarden.write;
 
+import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchableStatement;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.metadata.Node;
+import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
@@ -28,11 +33,14 @@ import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
+import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +52,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class WriterVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(WriterVerticle.class);
+  private static final long TOKEN_MAP_REFRESH_MS = 30_000;
+  /** Per value, roughly what a cell costs beyond its bytes in Cassandra's batch size accounting. */
+  private static final int CELL_OVERHEAD_BYTES = 16;
 
   private final AmberConfig config;
   private final AmberMeters meters;
@@ -62,6 +73,17 @@ public final class WriterVerticle extends VerticleBase {
   private Map<RollupMarks.Mark, Boolean> writtenMarks;
   private PreparedStatement mark;
   private final RollupMarks marks;
+  /** The driver's replica map, refreshed periodically; null until known (writes then go one by one). */
+  private volatile TokenMap tokenMap;
+  private CqlIdentifier keyspace;
+  private long tokenMapTimer = -1;
+
+  /** A single-partition write and what to do once it is written. */
+  private record Row(String kind, BoundStatement statement, Runnable onWritten) {
+    Row(String kind, BoundStatement statement) {
+      this(kind, statement, () -> { });
+    }
+  }
 
   public WriterVerticle(AmberConfig config, AmberMeters meters) {
     this.config = config;
@@ -89,13 +111,23 @@ public final class WriterVerticle extends VerticleBase {
           latest = all.resultAt(2);
           byType = all.resultAt(3);
           abnormal = all.resultAt(4);
+          keyspace = CqlIdentifier.fromInternal(config.cassandra().keyspace());
+          refreshTokenMap();
+          tokenMapTimer = vertx.setPeriodic(TOKEN_MAP_REFRESH_MS, id -> refreshTokenMap());
           consumer = vertx.eventBus().consumer(Addresses.WRITER_PERSIST, this::persist);
           return consumer.completion();
         });
   }
 
+  private void refreshTokenMap() {
+    client.metadata().onSuccess(m -> tokenMap = m.getTokenMap().orElse(null));
+  }
+
   @Override
   public Future<?> stop() {
+    if (tokenMapTimer >= 0) {
+      vertx.cancelTimer(tokenMapTimer);
+    }
     return consumer == null ? Future.succeededFuture() : consumer.unregister();
   }
 
@@ -142,12 +174,14 @@ public final class WriterVerticle extends VerticleBase {
     List<Future<?>> out = new ArrayList<>();
     if (config.rollups().enabled()) {
       long now = System.currentTimeMillis();
+      List<Row> rows = new ArrayList<>();
       for (RollupMarks.Mark m : marks.of(events, now)) {
         if (!writtenMarks.containsKey(m)) {
-          out.add(write("mark", mark.bind(m.shard(), Instant.ofEpochMilli(m.dueBucket()), Instant.ofEpochMilli(m.hour()),
-              m.deviceId())).onSuccess(v -> writtenMarks.put(m, Boolean.TRUE)));
+          rows.add(new Row("mark", mark.bind(m.shard(), Instant.ofEpochMilli(m.dueBucket()),
+              Instant.ofEpochMilli(m.hour()), m.deviceId()), () -> writtenMarks.put(m, Boolean.TRUE)));
         }
       }
+      out.addAll(writeGrouped(rows));
     }
     if (config.counters().enabled()) {
       out.add(vertx.eventBus().request(Addresses.COUNTERS_INCREMENT, new CountRequest(events),
@@ -160,30 +194,81 @@ public final class WriterVerticle extends VerticleBase {
     AmberConfig.Cassandra c = config.cassandra();
     WritePlan plan = new WritePlan(events, buckets, config.events(), c.typeSalts(), c.abnormalSalts());
     List<Future<?>> writes = new ArrayList<>();
+    List<Row> singles = new ArrayList<>();
     plan.detailChunks(cfg.batchMaxRows()).forEach((key, chunks) -> chunks.forEach(chunk ->
-        writes.add(write("detail", batch(chunk, e -> detailRow(e, key.bucket(), now))))));
+        batchOrSingle("detail", chunk, e -> detailRow(e, key.bucket(), now), writes, singles)));
     for (WritePlan.DetailKey key : plan.detailPartitions()) {
       if (!knownBuckets.containsKey(key)) {
-        Statement<?> s = bucket.boundStatementBuilder().setString(0, key.deviceId())
+        BoundStatement s = bucket.boundStatementBuilder().setString(0, key.deviceId())
             .setInstant(1, Instant.ofEpochMilli(key.bucket()))
             .setInt(2, RowKeys.ttlSeconds(key.bucket() + buckets.lengthMillis(), now, config.events().retention()))
             .build();
-        writes.add(write("bucket", s).onSuccess(v -> knownBuckets.put(key, Boolean.TRUE)));
+        singles.add(new Row("bucket", s, () -> knownBuckets.put(key, Boolean.TRUE)));
       }
     }
-    plan.latest().values().forEach(e -> writes.add(write("latest", latestRow(e, now))));
+    plan.latest().values().forEach(e -> singles.add(new Row("latest", latestRow(e, now))));
     plan.typeChunks(cfg.batchMaxRows()).forEach((key, chunks) -> chunks.forEach(chunk ->
-        writes.add(write("by_type", batch(chunk, e -> typeRow(e, key, now))))));
-    plan.abnormal().forEach((key, e) -> writes.add(write("abnormal", abnormal.boundStatementBuilder()
+        batchOrSingle("by_type", chunk, e -> typeRow(e, key, now), writes, singles)));
+    plan.abnormal().forEach((key, e) -> singles.add(new Row("abnormal", abnormal.boundStatementBuilder()
         .setInstant(0, Instant.ofEpochMilli(key.hour())).setInt(1, key.salt()).setInt(2, key.code())
         .setString(3, key.deviceId()).setInstant(4, Instant.ofEpochMilli(e.ts())).setString(5, e.status())
         .setLong(6, RowKeys.eventTimeWriteTimestamp(e.ts(), e.eventId()))
         .setInt(7, RowKeys.ttlSeconds(e.ts(), now, config.cassandra().abnormalRetention()))
         .build())));
+    writes.addAll(writeGrouped(singles));
     return writes;
   }
 
-  private Statement<?> detailRow(Event e, long bucketStart, long now) {
+  /** Rows of one partition: a batch of them when there are several, else one row for grouping. */
+  private void batchOrSingle(String kind, List<Event> rows, Function<Event, BoundStatement> row,
+                             List<Future<?>> writes, List<Row> singles) {
+    if (rows.size() == 1) {
+      singles.add(new Row(kind, row.apply(rows.get(0))));
+      return;
+    }
+    List<BatchableStatement<?>> statements = new ArrayList<>(rows.size());
+    rows.forEach(e -> statements.add(row.apply(e)));
+    writes.add(write(kind, BatchStatement.newInstance(BatchType.UNLOGGED, statements)));
+  }
+
+  /** Single-partition rows grouped by their replicas ({@link ReplicaBatches}); a group of one goes as it is. */
+  private List<Future<?>> writeGrouped(List<Row> rows) {
+    List<Future<?>> writes = new ArrayList<>();
+    for (List<Row> group : ReplicaBatches.group(rows, r -> replicasOf(r.statement()), r -> sizeOf(r.statement()),
+        cfg.groupMaxPartitions(), cfg.groupMaxBytes())) {
+      Future<Void> written;
+      if (group.size() == 1) {
+        written = write(group.get(0).kind(), group.get(0).statement());
+      } else {
+        List<BatchableStatement<?>> statements = new ArrayList<>(group.size());
+        group.forEach(r -> statements.add(r.statement()));
+        written = write("grouped", BatchStatement.newInstance(BatchType.UNLOGGED, statements));
+      }
+      writes.add(written.onSuccess(v -> group.forEach(r -> r.onWritten().run())));
+    }
+    return writes;
+  }
+
+  /** The replicas owning the statement's partition, or null when unknown (the write then goes alone). */
+  private Object replicasOf(BoundStatement s) {
+    TokenMap map = tokenMap;
+    ByteBuffer key = map == null ? null : s.getRoutingKey();
+    if (key == null) {
+      return null;
+    }
+    Set<Node> replicas = map.getReplicas(keyspace, key);
+    return replicas.isEmpty() ? null : replicas;
+  }
+
+  private static int sizeOf(BoundStatement s) {
+    int size = 0;
+    for (ByteBuffer v : s.getValues()) {
+      size += (v == null ? 0 : v.remaining()) + CELL_OVERHEAD_BYTES;
+    }
+    return size;
+  }
+
+  private BoundStatement detailRow(Event e, long bucketStart, long now) {
     BoundStatementBuilder b = detail.boundStatementBuilder()
         .setString(0, e.deviceId()).setInstant(1, Instant.ofEpochMilli(bucketStart))
         .setInstant(2, Instant.ofEpochMilli(e.ts())).setString(3, e.eventId());
@@ -195,7 +280,7 @@ public final class WriterVerticle extends VerticleBase {
     return b.setInt(10, RowKeys.ttlSeconds(e.ts(), now, config.events().retention())).build();
   }
 
-  private Statement<?> typeRow(Event e, WritePlan.TypeKey key, long now) {
+  private BoundStatement typeRow(Event e, WritePlan.TypeKey key, long now) {
     BoundStatementBuilder b = byType.boundStatementBuilder()
         .setString(0, key.deviceType()).setInstant(1, Instant.ofEpochMilli(key.bucket())).setInt(2, key.salt())
         .setInstant(3, Instant.ofEpochMilli(e.ts())).setString(4, e.deviceId()).setString(5, e.eventId());
@@ -222,7 +307,7 @@ public final class WriterVerticle extends VerticleBase {
     }
   }
 
-  private Statement<?> latestRow(Event e, long now) {
+  private BoundStatement latestRow(Event e, long now) {
     // nulls are bound on purpose: the latest state is the newest event as a whole, not a merge of events
     return latest.boundStatementBuilder()
         .setString(0, e.deviceId()).setInstant(1, Instant.ofEpochMilli(e.ts())).setString(2, e.eventId())
@@ -233,15 +318,6 @@ public final class WriterVerticle extends VerticleBase {
         .setLong(9, RowKeys.eventTimeWriteTimestamp(e.ts(), e.eventId()))
         .setInt(10, RowKeys.ttlSeconds(e.ts(), now, config.events().retention()))
         .build();
-  }
-
-  private static Statement<?> batch(List<Event> rows, java.util.function.Function<Event, Statement<?>> row) {
-    if (rows.size() == 1) {
-      return row.apply(rows.get(0));
-    }
-    List<com.datastax.oss.driver.api.core.cql.BatchableStatement<?>> statements = new ArrayList<>(rows.size());
-    rows.forEach(e -> statements.add((com.datastax.oss.driver.api.core.cql.BatchableStatement<?>) row.apply(e)));
-    return BatchStatement.newInstance(BatchType.UNLOGGED, statements);
   }
 
   /** Every write here is idempotent (same key, same cells), so the driver may speculate and we may retry. */

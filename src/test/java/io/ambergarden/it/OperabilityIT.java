@@ -114,7 +114,8 @@ class OperabilityIT {
           {"amber_ingest_events_total", "path=\"http\""}, {"amber_ingest_events_total", "path=\"kafka\""},
           {"amber_validation_failures_total", "path=\"http\""}, {"amber_validation_failures_total", "path=\"kafka\""},
           {"amber_dead_letters_total", null},
-          {"amber_write_latency_seconds_bucket", "kind=\"detail\""}, {"amber_write_latency_seconds_bucket", "kind=\"latest\""},
+          // one event's single-partition rows (detail, latest, by-type, bucket, abnormal) share one replica batch
+          {"amber_write_latency_seconds_bucket", "kind=\"grouped\""}, {"jvm_memory_used_bytes", "area=\"heap\""},
           {"amber_cassandra_speculative_executions_total", null},
           {"amber_counter_flush_size_count", null}, {"amber_counter_unknown_outcomes_total", null},
           {"amber_kafka_consumer_lag", "partition=\"0\""}, {"amber_writes_in_flight", null},
