@@ -4,6 +4,7 @@ import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BatchableStatement;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
@@ -11,8 +12,10 @@ import io.ambergarden.bus.Addresses;
 import io.ambergarden.bus.CountRequest;
 import io.ambergarden.bus.FailureCodes;
 import io.ambergarden.cassandra.CassandraClients;
+import io.ambergarden.cassandra.ReplicaLocator;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.Event;
+import io.ambergarden.write.ReplicaBatches;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -30,7 +33,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Applies counter increments. Increments wait in a bounded {@link CounterCoalescer} for at most
- * counters.flush-interval, then go out as counter batches of one partition each. A request is answered
+ * counters.flush-interval, then go out as counter batches: one partition's updates, or small partitions
+ * owned by the same replicas together ({@link ReplicaBatches}, writer.group-* limits). A request is answered
  * when the flush holding its increments is written. Counter updates are not idempotent: the driver never
  * retries or speculates them (the counter profile), and a timeout is an unknown outcome, counted.
  */
@@ -41,7 +45,9 @@ public final class CounterVerticle extends VerticleBase {
   private final AmberConfig config;
   private final AmberConfig.Counters cfg;
   private final MeterRegistry registry;
+  private final AmberConfig.Writer writer;
   private CassandraClient client;
+  private ReplicaLocator replicas;
   private CounterCoalescer coalescer;
   private List<Message<CountRequest>> waiting = new ArrayList<>();
   private PreparedStatement dayUpdate;
@@ -59,12 +65,14 @@ public final class CounterVerticle extends VerticleBase {
   public CounterVerticle(AmberConfig config, MeterRegistry registry) {
     this.config = config;
     this.cfg = config.counters();
+    this.writer = config.writer();
     this.registry = registry;
   }
 
   @Override
   public Future<?> start() {
     client = CassandraClients.shared(vertx, config.cassandra());
+    replicas = new ReplicaLocator(vertx, client, config.cassandra().keyspace());
     coalescer = new CounterCoalescer(cfg.coalesce(), cfg.maxPendingCells());
     updates = Counter.builder("amber.counter.updates").description("Counter cells updated").register(registry);
     statements = Counter.builder("amber.counter.statements").description("Counter statements (batches) sent")
@@ -92,6 +100,9 @@ public final class CounterVerticle extends VerticleBase {
   /** Flushes what is pending and waits for every flush in flight (shutdown must not drop increments). */
   @Override
   public Future<?> stop() {
+    if (replicas != null) {
+      replicas.close();
+    }
     Future<Void> unregistered = consumer == null ? Future.succeededFuture() : consumer.unregister();
     return unregistered.compose(v -> {
       flush();
@@ -146,16 +157,23 @@ public final class CounterVerticle extends VerticleBase {
     waiting = new ArrayList<>();
     Map<Object, List<CounterCoalescer.Update>> byPartition = coalescer.drain();
     List<Future<?>> writes = new ArrayList<>();
+    List<List<BoundStatement>> chunks = new ArrayList<>();
     int total = 0;
     for (List<CounterCoalescer.Update> partitionUpdates : byPartition.values()) {
       total += partitionUpdates.size();
       if (cfg.coalesce()) {
         for (int i = 0; i < partitionUpdates.size(); i += MAX_BATCH_UPDATES) {
-          writes.add(write(partitionUpdates.subList(i, Math.min(partitionUpdates.size(), i + MAX_BATCH_UPDATES))));
+          chunks.add(partitionUpdates.subList(i, Math.min(partitionUpdates.size(), i + MAX_BATCH_UPDATES)).stream()
+              .map(this::bind).toList());
         }
       } else {
-        partitionUpdates.forEach(u -> writes.add(write(List.of(u))));
+        partitionUpdates.forEach(u -> writes.add(write(List.of(bind(u)))));
       }
+    }
+    // chunks of different partitions owned by the same replicas share one counter batch
+    for (List<List<BoundStatement>> group : ReplicaBatches.group(chunks, c -> replicas.replicasOf(c.get(0)),
+        c -> c.stream().mapToInt(ReplicaLocator::sizeOf).sum(), writer.groupMaxPartitions(), writer.groupMaxBytes())) {
+      writes.add(write(group.size() == 1 ? group.get(0) : group.stream().flatMap(List::stream).toList()));
     }
     flushSize.record(total);
     flushesInFlight++;
@@ -178,15 +196,9 @@ public final class CounterVerticle extends VerticleBase {
     });
   }
 
-  private Future<?> write(List<CounterCoalescer.Update> batch) {
-    Statement<?> s;
-    if (batch.size() == 1) {
-      s = bind(batch.get(0));
-    } else {
-      List<BatchableStatement<?>> parts = new ArrayList<>(batch.size());
-      batch.forEach(u -> parts.add(bind(u)));
-      s = BatchStatement.newInstance(BatchType.COUNTER, parts);
-    }
+  private Future<?> write(List<BoundStatement> batch) {
+    Statement<?> s = batch.size() == 1 ? batch.get(0)
+        : BatchStatement.newInstance(BatchType.COUNTER, new ArrayList<BatchableStatement<?>>(batch));
     // never idempotent: the counter profile has no retries and no speculation
     Statement<?> st = s.setIdempotent(false).setExecutionProfileName(CassandraClients.COUNTER_PROFILE);
     statements.increment();
@@ -197,7 +209,7 @@ public final class CounterVerticle extends VerticleBase {
     });
   }
 
-  private BatchableStatement<?> bind(CounterCoalescer.Update u) {
+  private BoundStatement bind(CounterCoalescer.Update u) {
     if (u.cell() instanceof CounterCell.Day d) {
       return dayUpdate.bind(u.delta(), d.day(), d.shard(), d.dimension(), d.value());
     }

@@ -1,11 +1,8 @@
 package io.ambergarden.write;
 
-import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
-import com.datastax.oss.driver.api.core.metadata.Node;
-import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
@@ -19,6 +16,7 @@ import io.ambergarden.bus.PersistRequest;
 import io.ambergarden.bus.PersistResult;
 import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.cassandra.CqlTypes;
+import io.ambergarden.cassandra.ReplicaLocator;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.Event;
 import io.ambergarden.metrics.AmberMeters;
@@ -33,13 +31,11 @@ import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
-import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -52,9 +48,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class WriterVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(WriterVerticle.class);
-  private static final long TOKEN_MAP_REFRESH_MS = 30_000;
-  /** Per value, roughly what a cell costs beyond its bytes in Cassandra's batch size accounting. */
-  private static final int CELL_OVERHEAD_BYTES = 16;
 
   private final AmberConfig config;
   private final AmberMeters meters;
@@ -73,10 +66,7 @@ public final class WriterVerticle extends VerticleBase {
   private Map<RollupMarks.Mark, Boolean> writtenMarks;
   private PreparedStatement mark;
   private final RollupMarks marks;
-  /** The driver's replica map, refreshed periodically; null until known (writes then go one by one). */
-  private volatile TokenMap tokenMap;
-  private CqlIdentifier keyspace;
-  private long tokenMapTimer = -1;
+  private ReplicaLocator replicas;
 
   /** A single-partition write and what to do once it is written. */
   private record Row(String kind, BoundStatement statement, Runnable onWritten) {
@@ -111,22 +101,17 @@ public final class WriterVerticle extends VerticleBase {
           latest = all.resultAt(2);
           byType = all.resultAt(3);
           abnormal = all.resultAt(4);
-          keyspace = CqlIdentifier.fromInternal(config.cassandra().keyspace());
-          refreshTokenMap();
-          tokenMapTimer = vertx.setPeriodic(TOKEN_MAP_REFRESH_MS, id -> refreshTokenMap());
+          replicas = new ReplicaLocator(vertx, client, config.cassandra().keyspace());
           consumer = vertx.eventBus().consumer(Addresses.WRITER_PERSIST, this::persist);
           return consumer.completion();
         });
   }
 
-  private void refreshTokenMap() {
-    client.metadata().onSuccess(m -> tokenMap = m.getTokenMap().orElse(null));
-  }
 
   @Override
   public Future<?> stop() {
-    if (tokenMapTimer >= 0) {
-      vertx.cancelTimer(tokenMapTimer);
+    if (replicas != null) {
+      replicas.close();
     }
     return consumer == null ? Future.succeededFuture() : consumer.unregister();
   }
@@ -234,7 +219,8 @@ public final class WriterVerticle extends VerticleBase {
   /** Single-partition rows grouped by their replicas ({@link ReplicaBatches}); a group of one goes as it is. */
   private List<Future<?>> writeGrouped(List<Row> rows) {
     List<Future<?>> writes = new ArrayList<>();
-    for (List<Row> group : ReplicaBatches.group(rows, r -> replicasOf(r.statement()), r -> sizeOf(r.statement()),
+    for (List<Row> group : ReplicaBatches.group(rows, r -> replicas.replicasOf(r.statement()),
+        r -> ReplicaLocator.sizeOf(r.statement()),
         cfg.groupMaxPartitions(), cfg.groupMaxBytes())) {
       Future<Void> written;
       if (group.size() == 1) {
@@ -247,25 +233,6 @@ public final class WriterVerticle extends VerticleBase {
       writes.add(written.onSuccess(v -> group.forEach(r -> r.onWritten().run())));
     }
     return writes;
-  }
-
-  /** The replicas owning the statement's partition, or null when unknown (the write then goes alone). */
-  private Object replicasOf(BoundStatement s) {
-    TokenMap map = tokenMap;
-    ByteBuffer key = map == null ? null : s.getRoutingKey();
-    if (key == null) {
-      return null;
-    }
-    Set<Node> replicas = map.getReplicas(keyspace, key);
-    return replicas.isEmpty() ? null : replicas;
-  }
-
-  private static int sizeOf(BoundStatement s) {
-    int size = 0;
-    for (ByteBuffer v : s.getValues()) {
-      size += (v == null ? 0 : v.remaining()) + CELL_OVERHEAD_BYTES;
-    }
-    return size;
   }
 
   private BoundStatement detailRow(Event e, long bucketStart, long now) {
