@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -145,15 +146,10 @@ public final class IngestBench {
     RawWriteLoop.Result naive = naiveConsumer();
     memory.forEach(sampler::stop);
     long rowsPerRun = RawWriteLoop.rowsOf(measured);
-    double serviceEps = serviceEventsPerSecond(service.kafkaSeconds());
+    double serviceEps = service.kafkaEventsPerSecond();
     return new Figures(raw, rowsPerRun, serviceEps, serviceEps * rowsPerRun / settings.events(),
         settings.httpEvents() / service.httpSeconds(), naive, tsKv, settings.events() / service.produceSeconds(),
         service.reads(), service.liveLatency(), List.copyOf(observations));
-  }
-
-  /** Events/s of (b): the events between 10% and 100% committed over the time between them. */
-  private double serviceEventsPerSecond(double kafkaSeconds) {
-    return settings.events() * 0.9 / kafkaSeconds;
   }
 
   /** RSS of every process and the service's heap, once a second, in MiB; NaN (no point) while one is down. */
@@ -230,7 +226,7 @@ public final class IngestBench {
         () -> loop.run(measured, settings.concurrency(), progress));
   }
 
-  private record ServiceFigures(double produceSeconds, double kafkaSeconds, double httpSeconds,
+  private record ServiceFigures(double produceSeconds, double kafkaEventsPerSecond, double httpSeconds,
                                 List<ReadLatencyProbe.Summary> reads, Optional<String> liveLatency) {
   }
 
@@ -275,14 +271,17 @@ public final class IngestBench {
       settle("service", "after the service warm-up (JIT compiling)");
       settle("Cassandra", "after the service warm-up, before (b)");
 
-      System.out.printf("Producing %,d events to %s%n", settings.events(), topic);
+      System.out.printf("(b) Service Kafka -> Cassandra: producing %,d events to %s while the service consumes%n",
+          settings.events(), topic);
       String before = app.metrics();
-      double produceSeconds = BenchTopics.produce(runtime.kafkaBootstrap(), topic, measured);
-      System.out.printf("(b) Service Kafka -> Cassandra: %,d events%n", settings.events());
       TimeSeries series = sampler.rate("(b) service Kafka -> Cassandra", committed::get);
-      CpuLedger.Span cpu = ledger.start("(b) service Kafka -> Cassandra, full rate");
-      double kafkaSeconds = BenchTopics.awaitCommitted(runtime.kafkaBootstrap(), group, topic, warm,
+      CpuLedger.Span cpu = ledger.start("(b) service Kafka -> Cassandra, full rate (+ producing)");
+      // the running service consumes as the events arrive, so the committed offsets are watched from the start
+      CompletableFuture<Double> produced = CompletableFuture.supplyAsync(
+          () -> BenchTopics.produce(runtime.kafkaBootstrap(), topic, measured));
+      double kafkaEventsPerSecond = BenchTopics.awaitCommitted(runtime.kafkaBootstrap(), group, topic, warm,
           settings.events(), committed);
+      double produceSeconds = produced.get(1, TimeUnit.MINUTES);
       cpu.end(settings.events());
       sampler.stop(series);
       String counterWrites = counterWritesPer1000(before, app.metrics(), settings.events());
@@ -298,8 +297,7 @@ public final class IngestBench {
         }));
       }
       if (settings.halfRateSeconds() > 0) {
-        reads.addAll(halfRate(topic, port, warm + settings.events(), serviceEventsPerSecond(kafkaSeconds) / 2,
-            committed));
+        reads.addAll(halfRate(topic, port, warm + settings.events(), kafkaEventsPerSecond / 2, committed));
       }
 
       Optional<String> liveLatency = Optional.empty();
@@ -318,7 +316,7 @@ public final class IngestBench {
       double httpSeconds = http(port, BenchEvents.generate("http", settings.httpEvents(), settings.devices(), now, 3),
           accepted);
       sampler.stop(httpSeries);
-      return new ServiceFigures(produceSeconds, kafkaSeconds, httpSeconds, reads, liveLatency);
+      return new ServiceFigures(produceSeconds, kafkaEventsPerSecond, httpSeconds, reads, liveLatency);
     } finally {
       service = null;
     }
@@ -402,7 +400,7 @@ public final class IngestBench {
             f.raw().eventsPerSecond(), f.raw().rowsPerSecond(),
             String.format("%.2f rows/event", (double) f.rawRowsPerRun() / f.raw().events())),
         new BenchReport.Measurement("b-kafka", "(b) service Kafka -> Cassandra", f.serviceEventsPerSecond(),
-            f.serviceRowsPerSecond(), "10% to 100% committed; rows as in (a)"),
+            f.serviceRowsPerSecond(), "committed offsets from 10% to 100%; rows as in (a)"),
         new BenchReport.Measurement("b-http", "(b) service HTTP ingest (to Kafka)", f.httpEventsPerSecond(),
             Double.NaN, "NDJSON, 500 per request, 4 clients; 202 after broker ack"),
         new BenchReport.Measurement("c", "(c) naive consumer, sync inserts", f.naive().eventsPerSecond(),
@@ -427,8 +425,9 @@ public final class IngestBench {
             + "as in a pod), started once: it consumes service-warmup events while (e) reads, so that its JIT has "
             + "compiled the measured paths, then the measured events from the same topic.",
         "CPU per phase: the kernel's CPU time of each process over the phase's wall time. The harness JVM runs the "
-            + "load: the write loop in (a) and (d), the committed-offset poller in (b), the read probe in (e), the "
-            + "paced producer at half rate, the naive consumer in (c).",
+            + "load: the write loop in (a) and (d), the producer and committed-offset poller in (b) (the service "
+            + "consumes while the events are produced), the read probe in (e), the paced producer at half rate, "
+            + "the naive consumer in (c).",
         "Memory: RSS of each process, and the service's heap (all used, and the old generation, from its own "
             + "/metrics), sampled once a second over the whole run. The service's queues are bounded by its "
             + "settings (records in flight, writes in flight, pending counter cells, live client buffers).",
