@@ -12,6 +12,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -105,18 +106,28 @@ final class BenchTopics {
     return (System.nanoTime() - t0) / 1e9;
   }
 
+  /** The measured stretch of a consumer group's progress: records committed in it over its length. */
+  record Window(long records, double seconds) {
+    double perSecond() {
+      return records / seconds;
+    }
+  }
+
   /**
    * Waits until {@code total} records are committed; returns records/s from the first sample at or past 10% to
    * 100%, counted from the committed offsets at both ends (excludes the group join and the first poll).
    */
   static double awaitCommitted(String bootstrap, String group, String topic, long total, AtomicLong committedOut)
       throws Exception {
-    return awaitCommitted(bootstrap, group, topic, 0, total, committedOut);
+    return awaitCommitted(bootstrap, group, topic, 0, total, committedOut, () -> true, () -> { }).perSecond();
   }
 
-  /** As above, for {@code total} records after the first {@code base} of the topic. */
-  static double awaitCommitted(String bootstrap, String group, String topic, long base, long total,
-                               AtomicLong committedOut) throws Exception {
+  /**
+   * As above, for {@code total} records after the first {@code base} of the topic; the window opens at the
+   * first sample past 10% at which {@code ready} holds (e.g. the producer has finished), calling {@code opened}.
+   */
+  static Window awaitCommitted(String bootstrap, String group, String topic, long base, long total,
+                               AtomicLong committedOut, BooleanSupplier ready, Runnable opened) throws Exception {
     Properties p = new Properties();
     p.put("bootstrap.servers", bootstrap);
     long tenPercentAt = 0;
@@ -132,12 +143,16 @@ final class BenchTopics {
         committedOut.set(committed);
         committed -= base;
         long t = System.nanoTime();
-        if (tenPercentAt == 0 && committed >= total / 10) {
+        if (tenPercentAt == 0 && committed >= total / 10 && committed < total && ready.getAsBoolean()) {
           tenPercentAt = t;
           committedAtTenPercent = committed;
+          opened.run();
         }
         if (committed >= total) {
-          return (committed - committedAtTenPercent) / ((t - tenPercentAt) / 1e9);
+          if (tenPercentAt == 0) {
+            throw new IllegalStateException("all " + total + " records were committed before the window opened");
+          }
+          return new Window(committed - committedAtTenPercent, (t - tenPercentAt) / 1e9);
         }
         if (t - lastPrint > 2_000_000_000L) {
           System.out.printf("  kafka  %,9d / %,d committed%n", committed, total);
