@@ -2,6 +2,7 @@ package io.ambergarden;
 
 import io.ambergarden.bus.LocalCodec;
 import io.ambergarden.cassandra.CassandraClients;
+import io.ambergarden.cassandra.ReplicaLocator;
 import io.ambergarden.cassandra.SchemaMigrator;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.counter.CounterVerticle;
@@ -59,12 +60,14 @@ public final class AmberGarden {
   private final Cursor cursor;
   private final LiveConnections liveConnections;
   private final AmberMeters meters;
-  /** Names this process in rollup leases. */
+  /** Names this process in rollup leases and on its live fan-out records. */
   private final String instanceId = java.lang.management.ManagementFactory.getRuntimeMXBean().getName() + "-"
       + java.util.UUID.randomUUID().toString().substring(0, 8);
   private final Deque<String> deployments = new ArrayDeque<>();
   private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
   private CassandraClient cassandra;
+  /** One token-map view for every writer and the counter verticle. */
+  private ReplicaLocator replicas;
 
   private AmberGarden(AmberConfig config, PrometheusMeterRegistry registry) {
     this.config = config;
@@ -93,17 +96,18 @@ public final class AmberGarden {
     EventParser parser = EventParsers.create(config, Clock.systemUTC());
     // held for the life of the service so the shared driver session stays open between verticles
     cassandra = CassandraClients.shared(vertx, config.cassandra());
+    replicas = new ReplicaLocator(vertx, cassandra, config.cassandra().keyspace());
     Future<?> schema = config.cassandra().applySchema()
         ? new SchemaMigrator(cassandra, config).migrate() : Future.succeededFuture();
     return schema
         .compose(v -> config.kafka().createTopics() ? createTopics() : Future.succeededFuture())
         .compose(v -> config.counters().enabled()
-            ? deploy(() -> new CounterVerticle(config, registry), 1) : Future.succeededFuture())
-        .compose(v -> deploy(() -> new WriterVerticle(config, meters), config.writer().instances()))
+            ? deploy(() -> new CounterVerticle(config, registry, replicas), 1) : Future.succeededFuture())
+        .compose(v -> deploy(() -> new WriterVerticle(config, meters, replicas), config.writer().instances()))
         .compose(v -> deploy(() -> new QueryVerticle(config), config.query().instances()))
         .compose(v -> deploy(() -> new StatsVerticle(config), config.query().instances()))
         .compose(v -> config.live().enabled()
-            ? deploy(() -> new LiveRelayVerticle(config, parser, registry, liveConnections), 1) : Future.succeededFuture())
+            ? deploy(() -> new LiveRelayVerticle(config, instanceId, parser, registry, liveConnections), 1) : Future.succeededFuture())
         .compose(v -> config.rollups().enabled()
             ? deploy(() -> new RollupVerticle(config, instanceId, registry), 1) : Future.succeededFuture())
         .compose(v -> deploy(() -> new HealthProbeVerticle(config, health), 1))
@@ -139,7 +143,12 @@ public final class AmberGarden {
       }));
     }
     return chain
-        .compose(v -> cassandra == null ? Future.succeededFuture() : cassandra.close())
+        .compose(v -> {
+          if (replicas != null) {
+            replicas.close();
+          }
+          return cassandra == null ? Future.succeededFuture() : cassandra.close();
+        })
         .eventually(vertx::close)
         .eventually(() -> {
           gcMetrics.close();

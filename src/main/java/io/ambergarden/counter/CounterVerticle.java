@@ -47,7 +47,7 @@ public final class CounterVerticle extends VerticleBase {
   private final MeterRegistry registry;
   private final AmberConfig.Writer writer;
   private CassandraClient client;
-  private ReplicaLocator replicas;
+  private final ReplicaLocator replicas;
   private CounterCoalescer coalescer;
   private List<Message<CountRequest>> waiting = new ArrayList<>();
   private PreparedStatement dayUpdate;
@@ -62,8 +62,9 @@ public final class CounterVerticle extends VerticleBase {
   private Counter refused;
   private DistributionSummary flushSize;
 
-  public CounterVerticle(AmberConfig config, MeterRegistry registry) {
+  public CounterVerticle(AmberConfig config, MeterRegistry registry, ReplicaLocator replicas) {
     this.config = config;
+    this.replicas = replicas;
     this.cfg = config.counters();
     this.writer = config.writer();
     this.registry = registry;
@@ -72,7 +73,6 @@ public final class CounterVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     client = CassandraClients.shared(vertx, config.cassandra());
-    replicas = new ReplicaLocator(vertx, client, config.cassandra().keyspace());
     coalescer = new CounterCoalescer(cfg.coalesce(), cfg.maxPendingCells());
     updates = Counter.builder("amber.counter.updates").description("Counter cells updated").register(registry);
     statements = Counter.builder("amber.counter.statements").description("Counter statements (batches) sent")
@@ -100,9 +100,6 @@ public final class CounterVerticle extends VerticleBase {
   /** Flushes what is pending and waits for every flush in flight (shutdown must not drop increments). */
   @Override
   public Future<?> stop() {
-    if (replicas != null) {
-      replicas.close();
-    }
     Future<Void> unregistered = consumer == null ? Future.succeededFuture() : consumer.unregister();
     return unregistered.compose(v -> {
       flush();

@@ -28,7 +28,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -39,10 +38,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Cross-instance fan-out of the live feed through a Kafka topic. Durable events of this instance go to its
  * own WebSocket clients at once, on {@link Addresses#LIVE_EVENTS}, and are produced to live.topic with an
- * origin header, many per record ({@link LiveRecords}); every instance reads the whole topic from its end (no consumer group, nothing committed)
- * and publishes the other instances' events the same way. Records are decoded only while this instance has
- * live clients, and never its own, which the decode would only drop. The feed is best effort: an event that
- * misses it is still in Cassandra, and since= replays it.
+ * origin header, many per record ({@link LiveRecords}). Every instance reads the whole topic from its end (no
+ * consumer group, nothing committed) and publishes the other instances' events the same way. Records are
+ * decoded only while this instance has live clients, and never its own, which the decode would only drop. The
+ * feed is best effort: an event that misses it is still in Cassandra, and since= replays it.
  */
 public final class LiveRelayVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(LiveRelayVerticle.class);
@@ -55,16 +54,21 @@ public final class LiveRelayVerticle extends VerticleBase {
   private final EventParser parser;
   private final MeterRegistry registry;
   private final LiveConnections clients;
-  private final byte[] originId = UUID.randomUUID().toString().getBytes(StandardCharsets.UTF_8);
-  private final Buffer originHeader = Buffer.buffer(originId);
+  private final String instanceId;
+  private final byte[] originId;
+  private final Buffer originHeader;
   private KafkaProducer<byte[], byte[]> producer;
   private KafkaConsumer<byte[], byte[]> consumer;
   private MessageConsumer<DurableEvents> durable;
   private Counter dropped;
   private boolean stopping;
 
-  public LiveRelayVerticle(AmberConfig config, EventParser parser, MeterRegistry registry, LiveConnections clients) {
+  public LiveRelayVerticle(AmberConfig config, String instanceId, EventParser parser, MeterRegistry registry,
+                           LiveConnections clients) {
     this.config = config;
+    this.instanceId = instanceId;
+    this.originId = instanceId.getBytes(StandardCharsets.UTF_8);
+    this.originHeader = Buffer.buffer(originId);
     this.parser = parser;
     this.registry = registry;
     this.clients = clients;
@@ -72,8 +76,8 @@ public final class LiveRelayVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    dropped = Counter.builder("amber.live.relay.dropped").description("Live fan-out records that could not be produced or read back")
-        .register(registry);
+    dropped = Counter.builder("amber.live.relay.dropped")
+        .description("Live fan-out records that could not be produced or read back").register(registry);
     Map<String, String> p = KafkaSettings.producer(config.kafka(), "amber-live");
     // low latency, and never holding up the write path: acks=1, small linger, bounded buffer
     p.put("acks", "1");
@@ -83,7 +87,7 @@ public final class LiveRelayVerticle extends VerticleBase {
     p.put("buffer.memory", Long.toString(16L << 20));
     producer = KafkaProducer.create(vertx, p, new ByteArraySerializer(), new ByteArraySerializer());
     Map<String, String> c = KafkaSettings.consumer(config.kafka());
-    c.put("group.id", "amber-live-" + UUID.randomUUID());
+    c.put("group.id", "amber-live-" + instanceId); // never joins: partitions are assigned
     c.put("client.id", "amber-live");
     c.put("auto.offset.reset", "latest");
     c.put("fetch.min.bytes", "1");

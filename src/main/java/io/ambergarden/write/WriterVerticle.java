@@ -21,11 +21,10 @@ import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.Event;
 import io.ambergarden.metrics.AmberMeters;
 import io.ambergarden.web.RequestIds;
-import io.micrometer.core.instrument.Timer;
-import java.util.concurrent.TimeUnit;
 import io.ambergarden.rollup.RollupMarks;
-import io.vertx.core.eventbus.DeliveryOptions;
+import io.micrometer.core.instrument.Timer;
 import io.vertx.cassandra.CassandraClient;
+import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
@@ -36,6 +35,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -66,7 +66,7 @@ public final class WriterVerticle extends VerticleBase {
   private Map<RollupMarks.Mark, Boolean> writtenMarks;
   private PreparedStatement mark;
   private final RollupMarks marks;
-  private ReplicaLocator replicas;
+  private final ReplicaLocator replicas;
 
   /** A single-partition write and what to do once it is written. */
   private record Row(String kind, BoundStatement statement, Runnable onWritten) {
@@ -75,9 +75,10 @@ public final class WriterVerticle extends VerticleBase {
     }
   }
 
-  public WriterVerticle(AmberConfig config, AmberMeters meters) {
+  public WriterVerticle(AmberConfig config, AmberMeters meters, ReplicaLocator replicas) {
     this.config = config;
     this.meters = meters;
+    this.replicas = replicas;
     this.cfg = config.writer();
     this.buckets = new TimeBuckets(config.cassandra().bucket().length);
     this.marks = new RollupMarks(config.rollups().grace(), config.rollups().markBucket(), config.rollups().shards());
@@ -101,18 +102,13 @@ public final class WriterVerticle extends VerticleBase {
           latest = all.resultAt(2);
           byType = all.resultAt(3);
           abnormal = all.resultAt(4);
-          replicas = new ReplicaLocator(vertx, client, config.cassandra().keyspace());
           consumer = vertx.eventBus().consumer(Addresses.WRITER_PERSIST, this::persist);
           return consumer.completion();
         });
   }
 
-
   @Override
   public Future<?> stop() {
-    if (replicas != null) {
-      replicas.close();
-    }
     return consumer == null ? Future.succeededFuture() : consumer.unregister();
   }
 
@@ -220,8 +216,7 @@ public final class WriterVerticle extends VerticleBase {
   private List<Future<?>> writeGrouped(List<Row> rows) {
     List<Future<?>> writes = new ArrayList<>();
     for (List<Row> group : ReplicaBatches.group(rows, r -> replicas.replicasOf(r.statement()),
-        r -> ReplicaLocator.sizeOf(r.statement()),
-        cfg.groupMaxPartitions(), cfg.groupMaxBytes())) {
+        r -> ReplicaLocator.sizeOf(r.statement()), cfg.groupMaxPartitions(), cfg.groupMaxBytes())) {
       Future<Void> written;
       if (group.size() == 1) {
         written = write(group.get(0).kind(), group.get(0).statement());

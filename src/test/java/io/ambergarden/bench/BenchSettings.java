@@ -17,8 +17,13 @@ record BenchSettings(int events, int devices, int warmup, int concurrency, int h
   }
 
   static int setting(String name, int def) {
+    return Integer.parseInt(text(name, Integer.toString(def)));
+  }
+
+  /** -Damber.bench.NAME, else AMBER_BENCH_NAME, else {@code def}. */
+  static String text(String name, String def) {
     String env = System.getenv("AMBER_BENCH_" + name.toUpperCase().replace('-', '_'));
-    return Integer.parseInt(System.getProperty("amber.bench." + name, env == null ? Integer.toString(def) : env));
+    return System.getProperty("amber.bench." + name, env == null ? def : env);
   }
 
   /** Property name to value, in the order the README lists them. */

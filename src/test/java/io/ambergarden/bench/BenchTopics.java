@@ -61,15 +61,14 @@ final class BenchTopics {
 
   /** Sends every event and fails if any send failed, so a phase never runs on a topic with missing events. */
   static double produce(String bootstrap, String topic, List<BenchEvents.Spec> events) {
-    return produceAtRate(bootstrap, topic, events, Double.POSITIVE_INFINITY, new AtomicLong());
+    return produceAtRate(bootstrap, topic, events, Double.POSITIVE_INFINITY);
   }
 
   /**
    * As {@link #produce}, paced to {@code perSecond} events per second (event i is sent at t0 + i / rate, so a
-   * late send is followed by a catch-up, not a lower rate); {@code sentOut} counts the sends for progress.
+   * late send is followed by a catch-up, not a lower rate).
    */
-  static double produceAtRate(String bootstrap, String topic, List<BenchEvents.Spec> events, double perSecond,
-                              AtomicLong sentOut) {
+  static double produceAtRate(String bootstrap, String topic, List<BenchEvents.Spec> events, double perSecond) {
     Properties p = new Properties();
     p.put("bootstrap.servers", bootstrap);
     p.put("acks", "all");
@@ -95,7 +94,6 @@ final class BenchTopics {
                 firstFailure.compareAndSet(null, err);
               }
             });
-        sentOut.incrementAndGet();
       }
       producer.flush();
     }

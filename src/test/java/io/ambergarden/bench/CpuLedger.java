@@ -21,9 +21,9 @@ final class CpuLedger {
       return cpuSeconds.getOrDefault(process, Double.NaN) / wallSeconds;
     }
 
-    /** CPU milliseconds the process spent per 1000 events of the phase. */
+    /** CPU milliseconds the process spent per 1000 events of the phase; NaN for a phase without events. */
     double millisPer1000Events(String process) {
-      return cpuSeconds.getOrDefault(process, Double.NaN) * 1e6 / events;
+      return events == 0 ? Double.NaN : cpuSeconds.getOrDefault(process, Double.NaN) * 1e6 / events;
     }
 
     /** Over the processes that ran during the phase. */

@@ -44,6 +44,10 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class IngestBench {
   private static final String KEYSPACE = "amber_bench";
+  /** A process at or under this many cores (5 s average) has settled: no compaction burst, no JIT backlog. */
+  private static final double SETTLED_CORES = 0.3;
+  /** The two service heap gauges share one /metrics scrape per sampling tick. */
+  private static final long SCRAPE_REUSE_NANOS = 500_000_000L;
   private static final DateTimeFormatter DIR_NAME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss'Z'")
       .withZone(ZoneOffset.UTC);
 
@@ -62,7 +66,6 @@ public final class IngestBench {
   private final List<TimeSeries> memory = new ArrayList<>();
   /** What the run saw that the tables do not show, added to the report's notes. */
   private final List<String> observations = new ArrayList<>();
-  private static final double SETTLED_CORES = 0.3;
   /** The service under test while (b) runs, read by the memory sampler. */
   private volatile BenchService service;
   /** Like a pod's fixed heap: the service's memory is bounded by its settings, not by a large default heap. */
@@ -71,8 +74,7 @@ public final class IngestBench {
   /** -Xms1g -Xmx1g, then amber.bench.service-jvm (space-separated), e.g. a -XX:StartFlightRecording option. */
   private static List<String> serviceJvm() {
     List<String> options = new ArrayList<>(List.of("-Xms1g", "-Xmx1g"));
-    String extra = System.getProperty("amber.bench.service-jvm", System.getenv().getOrDefault("AMBER_BENCH_SERVICE_JVM", ""));
-    for (String o : extra.trim().split("\\s+")) {
+    for (String o : BenchSettings.text("service-jvm", "").trim().split("\\s+")) {
       if (!o.isEmpty()) {
         options.add(o);
       }
@@ -125,7 +127,7 @@ public final class IngestBench {
     }
   }
 
-  /** Every phase, in this order: warm-up, (a), (d), (b) with (e), (b) HTTP, (c). */
+  /** Every phase, in this order: warm-up, (a), (d), the service's phases ({@link #service}), (c). */
   private Figures measureAll() throws Exception {
     sampleMemory();
     RawWriteLoop.Result raw;
@@ -167,9 +169,25 @@ public final class IngestBench {
   }
 
   private double serviceMeter(String name, String labels) {
-    BenchService s = service;
-    String scrape = s == null ? "" : s.metrics();
+    String scrape = serviceScrape();
     return scrape.isEmpty() ? Double.NaN : PrometheusText.sum(scrape, name, labels) / (1024 * 1024);
+  }
+
+  private String lastScrape = "";
+  private long lastScrapeNanos;
+
+  /** The service's /metrics, fetched at most once per sampling tick (only the sampler thread calls this). */
+  private String serviceScrape() {
+    BenchService s = service;
+    if (s == null) {
+      return "";
+    }
+    long now = System.nanoTime();
+    if (lastScrape.isEmpty() || now - lastScrapeNanos > SCRAPE_REUSE_NANOS) {
+      lastScrape = s.metrics();
+      lastScrapeNanos = now;
+    }
+    return lastScrape;
   }
 
   /**
@@ -360,7 +378,7 @@ public final class IngestBench {
     return readsDuring(condition, port, () -> {
       TimeSeries series = sampler.rate("(b) service at half rate", committed::get);
       CpuLedger.Span cpu = ledger.start("(b) service at half rate (+ reads)");
-      BenchTopics.produceAtRate(runtime.kafkaBootstrap(), topic, events, rate, new AtomicLong());
+      BenchTopics.produceAtRate(runtime.kafkaBootstrap(), topic, events, rate);
       BenchTopics.awaitCommitted(runtime.kafkaBootstrap(), topic + "-group", topic, base, count, committed,
           () -> true, () -> { });
       cpu.end(count);
@@ -379,13 +397,8 @@ public final class IngestBench {
         settings.events(), settings.naiveSeconds());
     try (CqlSession session = runtime.cassandra().openSession(Duration.ofSeconds(30))) {
       NaiveConsumerLoop loop = new NaiveConsumerLoop(session, KEYSPACE);
-      TimeSeries series = sampler.rate("(c) naive consumer", loop::eventsDone);
-      CpuLedger.Span cpu = ledger.start("(c) naive consumer");
-      RawWriteLoop.Result result = loop.run(runtime.kafkaBootstrap(), topic, settings.events(),
-          Duration.ofSeconds(settings.naiveSeconds()), progress);
-      cpu.end(result.events());
-      sampler.stop(series);
-      return result;
+      return sampled("(c) naive consumer", loop::eventsDone, () -> loop.run(runtime.kafkaBootstrap(), topic,
+          settings.events(), Duration.ofSeconds(settings.naiveSeconds()), progress));
     }
   }
 

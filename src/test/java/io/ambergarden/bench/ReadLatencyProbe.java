@@ -31,8 +31,8 @@ final class ReadLatencyProbe implements AutoCloseable {
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
   /** One endpoint under one condition, such as "during (b) at full rate". */
-  record Summary(String condition, String endpoint, long count, double p50Millis, double p99Millis, double maxMillis, long notFound,
-                 long errors, long skipped) {
+  record Summary(String condition, String endpoint, long count, double p50Millis, double p99Millis,
+                 double maxMillis, long notFound, long errors, long skipped) {
   }
 
   private final Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1));
@@ -44,10 +44,8 @@ final class ReadLatencyProbe implements AutoCloseable {
   });
   private final List<Endpoint> endpoints = new ArrayList<>();
   private final List<String> deviceIds;
-  private final int port;
 
   ReadLatencyProbe(int port, List<String> deviceIds) {
-    this.port = port;
     this.client = vertx.createHttpClient(new HttpClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port)
         .setConnectTimeout(5_000).setKeepAlive(true), new PoolOptions().setHttp1MaxSize(MAX_IN_FLIGHT * 2));
     this.deviceIds = List.copyOf(deviceIds);
