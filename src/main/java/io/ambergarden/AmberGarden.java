@@ -96,11 +96,12 @@ public final class AmberGarden {
     EventParser parser = EventParsers.create(config, Clock.systemUTC());
     // held for the life of the service so the shared driver session stays open between verticles
     cassandra = CassandraClients.shared(vertx, config.cassandra());
-    replicas = new ReplicaLocator(vertx, cassandra, config.cassandra().keyspace());
     Future<?> schema = config.cassandra().applySchema()
         ? new SchemaMigrator(cassandra, config).migrate() : Future.succeededFuture();
     return schema
         .compose(v -> config.kafka().createTopics() ? createTopics() : Future.succeededFuture())
+        .compose(v -> ReplicaLocator.start(vertx, cassandra, config.cassandra().keyspace())
+            .onSuccess(locator -> replicas = locator))
         .compose(v -> config.counters().enabled()
             ? deploy(() -> new CounterVerticle(config, registry, replicas), 1) : Future.succeededFuture())
         .compose(v -> deploy(() -> new WriterVerticle(config, meters, replicas), config.writer().instances()))

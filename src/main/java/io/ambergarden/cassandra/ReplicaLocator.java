@@ -2,9 +2,11 @@ package io.ambergarden.cassandra;
 
 import com.datastax.oss.driver.api.core.CqlIdentifier;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.metadata.Metadata;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import io.vertx.cassandra.CassandraClient;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.nio.ByteBuffer;
 import java.util.Set;
@@ -25,12 +27,20 @@ public final class ReplicaLocator {
   private final long timer;
   private volatile TokenMap tokenMap;
 
-  public ReplicaLocator(Vertx vertx, CassandraClient client, String keyspace) {
+  private ReplicaLocator(Vertx vertx, CassandraClient client, String keyspace, Metadata first) {
     this.vertx = vertx;
     this.client = client;
     this.keyspace = CqlIdentifier.fromInternal(keyspace);
-    refresh();
+    this.tokenMap = first.getTokenMap().orElse(null);
     this.timer = vertx.setPeriodic(REFRESH_MS, id -> refresh());
+  }
+
+  /**
+   * Reads the metadata once before anything else uses the client: the Vert.x client's first uses connect the
+   * shared session, and two of them at once fail (SessionHolder.connected).
+   */
+  public static Future<ReplicaLocator> start(Vertx vertx, CassandraClient client, String keyspace) {
+    return client.metadata().map(m -> new ReplicaLocator(vertx, client, keyspace, m));
   }
 
   private void refresh() {
