@@ -32,6 +32,8 @@ public final class HttpVerticle extends VerticleBase {
   private final PrometheusMeterRegistry registry;
   private KafkaProducer<byte[], byte[]> producer;
   private HttpServer server;
+  /** The routes, for the contract test that holds them against the OpenAPI document. */
+  private Router router;
 
   private final Cursor cursor;
   private final AmberMeters meters;
@@ -57,7 +59,7 @@ public final class HttpVerticle extends VerticleBase {
     }
     Problems problems = new Problems(config.ingest().retryAfterSeconds());
     HttpIngestHandler ingest = new HttpIngestHandler(vertx, config, parser, producer, meters);
-    Router router = Router.router(vertx);
+    router = Router.router(vertx);
     // two routes: Vert.x wants the body handler first on a route, and admission must run before the body is read
     router.route().handler(RequestIds::assign);
     router.post("/api/v1/events").handler(ingest::admit);
@@ -99,6 +101,10 @@ public final class HttpVerticle extends VerticleBase {
     Future<Void> closed = liveStopped.compose(v -> server == null ? Future.succeededFuture()
         : server.shutdown(drain, java.util.concurrent.TimeUnit.SECONDS));
     return producer == null ? closed : closed.eventually(() -> producer.close());
+  }
+
+  Router router() {
+    return router;
   }
 
   public int actualPort() {
