@@ -1,6 +1,9 @@
 package io.ambergarden.bus;
 
-/** Every event-bus address, in one place. */
+/**
+ * Every event-bus address, in one place. The request and reply types of each query address live next to it,
+ * in its {@code *Query} class; all of them travel by reference ({@link LocalCodec}).
+ */
 public final class Addresses {
   /** {@link PersistRequest} → {@link PersistResult}: write events durably. */
   public static final String WRITER_PERSIST = "amber.writer.persist";
@@ -10,14 +13,13 @@ public final class Addresses {
   public static final String LIVE_EVENTS = "amber.live.events";
   /** {@link CountRequest} → event count: apply counter increments; replies when they are written. */
   public static final String COUNTERS_INCREMENT = "amber.counters.increment";
-  /** JSON query request → JSON page. */
-  public static final String QUERY_DEVICE_EVENTS = "amber.query.device-events";
-  public static final String QUERY_DEVICE_LATEST = "amber.query.device-latest";
-  public static final String QUERY_TYPE_EVENTS = "amber.query.type-events";
-  public static final String QUERY_STATUS_STATS = "amber.query.status-stats";
-  public static final String QUERY_DEVICE_COUNTERS = "amber.query.device-counters";
-  public static final String QUERY_ABNORMAL = "amber.query.abnormal";
-  public static final String QUERY_ROLLUPS = "amber.query.rollups";
+  public static final String QUERY_DEVICE_EVENTS = DeviceEventsQuery.ADDRESS;
+  public static final String QUERY_DEVICE_LATEST = DeviceLatestQuery.ADDRESS;
+  public static final String QUERY_TYPE_EVENTS = TypeEventsQuery.ADDRESS;
+  public static final String QUERY_STATUS_STATS = StatusStatsQuery.ADDRESS;
+  public static final String QUERY_DEVICE_COUNTERS = DeviceCountersQuery.ADDRESS;
+  public static final String QUERY_ABNORMAL = AbnormalQuery.ADDRESS;
+  public static final String QUERY_ROLLUPS = RollupsQuery.ADDRESS;
 
   private Addresses() {
   }

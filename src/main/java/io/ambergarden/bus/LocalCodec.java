@@ -18,6 +18,19 @@ public final class LocalCodec<T> implements MessageCodec<T, T> {
     register(vertx, PersistResult.class);
     register(vertx, DurableEvents.class);
     register(vertx, CountRequest.class);
+    register(vertx, io.ambergarden.event.Event.class);
+    register(vertx, EventPage.class);
+    register(vertx, DeviceEventsQuery.Request.class);
+    register(vertx, TypeEventsQuery.Request.class);
+    register(vertx, DeviceLatestQuery.Request.class);
+    register(vertx, DeviceCountersQuery.Request.class);
+    register(vertx, DeviceCountersQuery.Reply.class);
+    register(vertx, StatusStatsQuery.Request.class);
+    register(vertx, StatusStatsQuery.Reply.class);
+    register(vertx, AbnormalQuery.Request.class);
+    register(vertx, AbnormalQuery.Reply.class);
+    register(vertx, RollupsQuery.Request.class);
+    register(vertx, RollupsQuery.Reply.class);
   }
 
   private static <T> void register(Vertx vertx, Class<T> type) {

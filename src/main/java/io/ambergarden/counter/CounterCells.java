@@ -1,10 +1,9 @@
 package io.ambergarden.counter;
 
 import io.ambergarden.event.Event;
-import io.ambergarden.write.RowKeys;
-import java.time.Instant;
+import io.ambergarden.cassandra.RowKeys;
+import io.ambergarden.cassandra.TimeBuckets;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,13 +19,9 @@ public final class CounterCells {
   private CounterCells() {
   }
 
-  public static LocalDate utcDay(long tsMillis) {
-    return LocalDate.ofInstant(Instant.ofEpochMilli(tsMillis), ZoneOffset.UTC);
-  }
-
   public static List<CounterCell> of(Event e, int shards) {
     List<CounterCell> cells = new ArrayList<>(5);
-    LocalDate day = utcDay(e.ts());
+    LocalDate day = TimeBuckets.utcDay(e.ts());
     // shard by device: spreads a day over the shards and keeps one event's cells in one partition
     int shard = RowKeys.salt(e.deviceId(), shards);
     cells.add(new CounterCell.Day(day, shard, ALL, ""));

@@ -5,17 +5,16 @@ import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
-import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import io.ambergarden.bus.Addresses;
 import io.ambergarden.bus.CountRequest;
-import io.ambergarden.bus.FailureCodes;
+import io.ambergarden.bus.FailureCode;
 import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.cassandra.ReplicaLocator;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.Event;
-import io.ambergarden.write.ReplicaBatches;
+import io.ambergarden.cassandra.ReplicaBatches;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -50,8 +49,7 @@ public final class CounterVerticle extends VerticleBase {
   private final ReplicaLocator replicas;
   private CounterCoalescer coalescer;
   private List<Message<CountRequest>> waiting = new ArrayList<>();
-  private PreparedStatement dayUpdate;
-  private PreparedStatement deviceUpdate;
+  private CounterStatements cql;
   private MessageConsumer<CountRequest> consumer;
   private long flushTimer = -1;
   private int flushesInFlight;
@@ -84,14 +82,9 @@ public final class CounterVerticle extends VerticleBase {
         .register(registry);
     flushSize = DistributionSummary.builder("amber.counter.flush.size").description("Counter updates per flush")
         .register(registry);
-    String ks = config.cassandra().keyspace();
-    return Future.all(
-            client.prepare("UPDATE " + ks + ".status_counts_by_day SET events = events + ? WHERE day = ? AND shard = ?"
-                + " AND dimension = ? AND value = ?"),
-            client.prepare("UPDATE " + ks + ".device_counters SET events = events + ? WHERE device_id = ? AND name = ?"))
-        .compose(all -> {
-          dayUpdate = all.resultAt(0);
-          deviceUpdate = all.resultAt(1);
+    return CounterStatements.prepare(client, config.cassandra().keyspace())
+        .compose(prepared -> {
+          cql = prepared;
           consumer = vertx.eventBus().consumer(Addresses.COUNTERS_INCREMENT, this::onRequest);
           return consumer.completion();
         });
@@ -118,7 +111,7 @@ public final class CounterVerticle extends VerticleBase {
     }
     if (!coalescer.add(cells)) {
       refused.increment();
-      msg.fail(FailureCodes.OVERLOADED, "counter buffer full (" + coalescer.pending() + " pending cells)");
+      FailureCode.OVERLOADED.fail(msg, "counter buffer full (" + coalescer.pending() + " pending cells)");
       return;
     }
     waiting.add(msg);
@@ -180,7 +173,7 @@ public final class CounterVerticle extends VerticleBase {
         answer.forEach(m -> m.reply(m.body().events().size()));
       } else {
         LOG.warn("counter flush of {} updates failed: {}", byPartition.size(), ar.cause().toString());
-        answer.forEach(m -> m.fail(FailureCodes.UNAVAILABLE, "counter write failed: " + ar.cause().getMessage()));
+        answer.forEach(m -> FailureCode.UNAVAILABLE.fail(m, "counter write failed: " + ar.cause().getMessage()));
       }
       if (coalescer.pending() > 0 && (coalescer.pending() >= cfg.flushMaxCells() || drained != null)) {
         flush();
@@ -208,9 +201,9 @@ public final class CounterVerticle extends VerticleBase {
 
   private BoundStatement bind(CounterCoalescer.Update u) {
     if (u.cell() instanceof CounterCell.Day d) {
-      return dayUpdate.bind(u.delta(), d.day(), d.shard(), d.dimension(), d.value());
+      return cql.dayUpdate().bind(u.delta(), d.day(), d.shard(), d.dimension(), d.value());
     }
     CounterCell.Device d = (CounterCell.Device) u.cell();
-    return deviceUpdate.bind(u.delta(), d.deviceId(), d.name());
+    return cql.deviceUpdate().bind(u.delta(), d.deviceId(), d.name());
   }
 }

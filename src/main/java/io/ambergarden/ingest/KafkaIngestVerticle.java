@@ -7,7 +7,7 @@ import io.ambergarden.event.Event;
 import io.ambergarden.event.EventParser;
 import io.ambergarden.event.FieldError;
 import io.ambergarden.metrics.AmberMeters;
-import io.ambergarden.web.HealthState;
+import io.ambergarden.health.HealthState;
 import io.vertx.circuitbreaker.CircuitBreaker;
 import io.vertx.circuitbreaker.CircuitBreakerOptions;
 import io.vertx.circuitbreaker.CircuitBreakerState;
@@ -32,6 +32,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.ambergarden.kafka.KafkaSettings;
 
 /**
  * Consumes amber.events at least once: a record's offset is committed only after it was written or

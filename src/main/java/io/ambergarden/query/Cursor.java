@@ -1,6 +1,6 @@
 package io.ambergarden.query;
 
-import io.vertx.core.json.JsonObject;
+import io.ambergarden.bus.PagePosition;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -16,27 +16,6 @@ import javax.crypto.spec.SecretKeySpec;
  * Layout before base64url: version, position fields, 16 bytes of the query's hash, then 32 bytes of MAC.
  */
 public final class Cursor {
-  /** A resume position. {@code ts == Long.MAX_VALUE} means "from the start of bucket". */
-  public record Position(long bucket, long ts, String key1, String key2) {
-    public boolean atBucketStart() {
-      return ts == Long.MAX_VALUE;
-    }
-
-    public static Position bucketStart(long bucket) {
-      return new Position(bucket, Long.MAX_VALUE, "", "");
-    }
-
-    /** The event-bus form, between the HTTP and query verticles. */
-    public JsonObject toJson() {
-      return new JsonObject().put("bucket", bucket).put("ts", ts).put("k1", key1).put("k2", key2);
-    }
-
-    /** Null for null (no position). */
-    public static Position fromJson(JsonObject o) {
-      return o == null ? null : new Position(o.getLong("bucket"), o.getLong("ts"), o.getString("k1"), o.getString("k2"));
-    }
-  }
-
   private static final byte VERSION = 1;
   private static final int QUERY_HASH_BYTES = 16;
   private static final int MAC_BYTES = 32;
@@ -51,7 +30,7 @@ public final class Cursor {
   }
 
   /** {@code query} names the query and its parameters as the client sent them, e.g. "device|M-1|from|to|limit". */
-  public String encode(String query, Position p) {
+  public String encode(String query, PagePosition p) {
     byte[] k1 = p.key1().getBytes(StandardCharsets.UTF_8);
     byte[] k2 = p.key2().getBytes(StandardCharsets.UTF_8);
     ByteBuffer b = ByteBuffer.allocate(1 + 8 + 8 + 2 + k1.length + 2 + k2.length + QUERY_HASH_BYTES + MAC_BYTES);
@@ -62,7 +41,7 @@ public final class Cursor {
   }
 
   /** The position, or empty when the cursor is malformed, forged, altered, or was issued for another query. */
-  public Optional<Position> decode(String query, String cursor) {
+  public Optional<PagePosition> decode(String query, String cursor) {
     if (cursor == null || cursor.length() > 2048) {
       return Optional.empty();
     }
@@ -97,7 +76,7 @@ public final class Cursor {
     if (!MessageDigest.isEqual(hash, queryHash(query))) {
       return Optional.empty();
     }
-    return Optional.of(new Position(bucket, ts, k1, k2));
+    return Optional.of(new PagePosition(bucket, ts, k1, k2));
   }
 
   private static String readString(ByteBuffer b) {

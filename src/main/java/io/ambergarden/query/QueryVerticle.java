@@ -1,42 +1,34 @@
 package io.ambergarden.query;
 
-import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
-import io.ambergarden.bus.Addresses;
-import io.ambergarden.bus.FailureCodes;
+import io.ambergarden.bus.DeviceEventsQuery;
+import io.ambergarden.bus.DeviceLatestQuery;
+import io.ambergarden.bus.EventPage;
+import io.ambergarden.bus.FailureCode;
+import io.ambergarden.bus.PagePosition;
+import io.ambergarden.bus.TypeEventsQuery;
 import io.ambergarden.cassandra.CassandraClients;
-import io.ambergarden.cassandra.CqlTypes;
+import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.config.AmberConfig;
-import io.ambergarden.write.TimeBuckets;
+import io.ambergarden.event.Event;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
-import io.vertx.core.json.Json;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 
 /**
- * Serves reads from the query-first tables. Device history walks the device's non-empty buckets
+ * Serves event reads from the query-first tables. Device history walks the device's non-empty buckets
  * (buckets_by_device) newest first, so empty hours of the retention are never probed.
  */
 public final class QueryVerticle extends VerticleBase {
   private final AmberConfig config;
   private final TimeBuckets buckets;
   private CassandraClient client;
-  private PreparedStatement bucketsOfDevice;
-  private PreparedStatement eventsInBucket;
-  private PreparedStatement eventsSameTs;
-  private PreparedStatement latestOfDevice;
-  private PreparedStatement typeAll;
-  private PreparedStatement typeSameTs;
-  private PreparedStatement typeBefore;
+  private QueryStatements cql;
 
   public QueryVerticle(AmberConfig config) {
     this.config = config;
@@ -46,106 +38,73 @@ public final class QueryVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     client = CassandraClients.shared(vertx, config.cassandra());
-    String ks = config.cassandra().keyspace();
-    String cols = "SELECT ts, event_id, device_type, status, code, metrics, tags, payload FROM " + ks;
-    String typeCols = "SELECT ts, device_id, event_id, status, code, metrics, tags, payload FROM " + ks;
-    return Future.all(List.of(
-        client.prepare("SELECT bucket FROM " + ks + ".buckets_by_device WHERE device_id = ? AND bucket >= ?"
-            + " AND bucket <= ? LIMIT ?"),
-        client.prepare(cols + ".events_by_device WHERE device_id = ? AND bucket = ? AND ts >= ? AND ts < ? LIMIT ?"),
-        client.prepare(cols + ".events_by_device WHERE device_id = ? AND bucket = ? AND ts = ? AND event_id > ? LIMIT ?"),
-        client.prepare(cols + ".latest_by_device WHERE device_id = ?"),
-        client.prepare(typeCols + ".events_by_type WHERE device_type = ? AND bucket = ? AND salt = ? LIMIT ?"),
-        client.prepare(typeCols + ".events_by_type WHERE device_type = ? AND bucket = ? AND salt = ? AND ts = ?"
-            + " AND (device_id, event_id) > (?, ?) LIMIT ?"),
-        client.prepare(typeCols + ".events_by_type WHERE device_type = ? AND bucket = ? AND salt = ? AND ts < ? LIMIT ?")))
-        .compose(all -> {
-          bucketsOfDevice = all.resultAt(0);
-          eventsInBucket = all.resultAt(1);
-          eventsSameTs = all.resultAt(2);
-          latestOfDevice = all.resultAt(3);
-          typeAll = all.resultAt(4);
-          typeSameTs = all.resultAt(5);
-          typeBefore = all.resultAt(6);
-          return Future.all(
-              vertx.eventBus().<JsonObject>consumer(Addresses.QUERY_DEVICE_EVENTS, this::deviceEvents).completion(),
-              vertx.eventBus().<JsonObject>consumer(Addresses.QUERY_DEVICE_LATEST, this::deviceLatest).completion(),
-              vertx.eventBus().<JsonObject>consumer(Addresses.QUERY_TYPE_EVENTS, this::typeEvents).completion());
-        });
+    return QueryStatements.prepare(client, config.cassandra().keyspace()).compose(prepared -> {
+      cql = prepared;
+      return Future.all(
+          vertx.eventBus().<DeviceEventsQuery.Request>consumer(DeviceEventsQuery.ADDRESS,
+              m -> answer(m, deviceEvents(m.body()))).completion(),
+          vertx.eventBus().<DeviceLatestQuery.Request>consumer(DeviceLatestQuery.ADDRESS, this::deviceLatest)
+              .completion(),
+          vertx.eventBus().<TypeEventsQuery.Request>consumer(TypeEventsQuery.ADDRESS,
+              m -> answer(m, typeEvents(m.body()))).completion());
+    });
   }
 
-  /** The resume position an HTTP verticle put in the query, or null for the first page. */
-  static Cursor.Position position(JsonObject q) {
-    return Cursor.Position.fromJson(q.getJsonObject("pos"));
-  }
-
-  static JsonObject toJson(Cursor.Position p) {
-    return p == null ? null : p.toJson();
+  private static void answer(Message<?> msg, Future<?> reply) {
+    reply.onSuccess(msg::reply).onFailure(err -> FailureCode.UNAVAILABLE.fail(msg, "read failed: " + err.getMessage()));
   }
 
   /**
    * Newest first across the device's buckets (from buckets_by_device, so empty hours are never probed),
    * resuming after the cursor's row. At most maxBucketsPerPage buckets are read per page.
    */
-  private void deviceEvents(Message<JsonObject> msg) {
-    JsonObject q = msg.body();
-    String deviceId = q.getString("deviceId");
-    long from = q.getLong("from");
-    long to = q.getLong("to");
-    int limit = q.getInteger("limit");
-    Cursor.Position pos = position(q);
-    long upper = pos != null ? pos.bucket() : buckets.bucketOf(to - 1);
+  private Future<EventPage> deviceEvents(DeviceEventsQuery.Request q) {
+    PagePosition pos = q.position();
+    long upper = pos != null ? pos.bucket() : buckets.bucketOf(q.to() - 1);
     int maxBuckets = config.query().maxBucketsPerPage();
-    read(bucketsOfDevice.bind(deviceId, Instant.ofEpochMilli(buckets.bucketOf(from)), Instant.ofEpochMilli(upper),
-        maxBuckets + 1))
+    return read(cql.bucketsOfDevice().bind(q.deviceId(), Instant.ofEpochMilli(buckets.bucketOf(q.from())),
+        Instant.ofEpochMilli(upper), maxBuckets + 1))
         .compose(rows -> {
           List<Long> starts = rows.stream().map(r -> r.getInstant(0).toEpochMilli()).toList();
-          DevicePage page = new DevicePage(deviceId, from, to, limit, pos, starts);
-          return page.next(0).map(v -> page);
-        })
-        .onSuccess(page -> msg.reply(new JsonObject().put("items", page.items).put("next", toJson(page.nextPosition()))))
-        .onFailure(err -> msg.fail(FailureCodes.UNAVAILABLE, "read failed: " + err.getMessage()));
+          DevicePage page = new DevicePage(q, starts);
+          return page.next(0).map(v -> new EventPage(page.items, page.nextPosition()));
+        });
   }
 
   private final class DevicePage {
-    final String deviceId;
-    final long from;
-    final long to;
-    final int limit;
-    final Cursor.Position pos;
+    final DeviceEventsQuery.Request q;
     final List<Long> starts;
-    final JsonArray items = new JsonArray();
+    final List<Event> items = new ArrayList<>();
     long lastBucket;
-    long lastTs;
-    String lastId;
     int visited;
 
-    DevicePage(String deviceId, long from, long to, int limit, Cursor.Position pos, List<Long> starts) {
-      this.deviceId = deviceId;
-      this.from = from;
-      this.to = to;
-      this.limit = limit;
-      this.pos = pos;
+    DevicePage(DeviceEventsQuery.Request q, List<Long> starts) {
+      this.q = q;
       this.starts = starts;
     }
 
     Future<Void> next(int i) {
-      if (i >= starts.size() || items.size() >= limit || visited >= config.query().maxBucketsPerPage()) {
+      if (i >= starts.size() || items.size() >= q.limit() || visited >= config.query().maxBucketsPerPage()) {
         return Future.succeededFuture();
       }
       long bucket = starts.get(i);
       visited++;
+      Instant b = Instant.ofEpochMilli(bucket);
+      Instant from = Instant.ofEpochMilli(q.from());
+      PagePosition pos = q.position();
       Future<Void> reads;
       if (pos != null && !pos.atBucketStart() && pos.bucket() == bucket) {
         // the rest of the cursor's bucket: same ts with a later event id, then older ts
-        reads = (pos.ts() >= from && pos.ts() < to ? add(bucket, eventsSameTs.bind(deviceId, Instant.ofEpochMilli(bucket),
-            Instant.ofEpochMilli(pos.ts()), pos.key2(), limit - items.size())) : Future.<Void>succeededFuture())
-            .compose(v -> items.size() >= limit ? Future.succeededFuture()
-                : add(bucket, eventsInBucket.bind(deviceId, Instant.ofEpochMilli(bucket), Instant.ofEpochMilli(from),
-                    Instant.ofEpochMilli(Math.min(to, pos.ts())), limit - items.size())));
+        Future<Void> sameTs = pos.ts() >= q.from() && pos.ts() < q.to()
+            ? add(bucket, cql.eventsSameTs().bind(q.deviceId(), b, Instant.ofEpochMilli(pos.ts()), pos.key2(),
+                q.limit() - items.size()))
+            : Future.succeededFuture();
+        reads = sameTs.compose(v -> items.size() >= q.limit() ? Future.succeededFuture()
+            : add(bucket, cql.eventsInBucket().bind(q.deviceId(), b, from,
+                Instant.ofEpochMilli(Math.min(q.to(), pos.ts())), q.limit() - items.size())));
       } else {
-        reads = add(bucket, eventsInBucket.bind(deviceId, Instant.ofEpochMilli(bucket), Instant.ofEpochMilli(from),
-            Instant.ofEpochMilli(to), limit - items.size()));
+        reads = add(bucket, cql.eventsInBucket().bind(q.deviceId(), b, from, Instant.ofEpochMilli(q.to()),
+            q.limit() - items.size()));
       }
       return reads.compose(v -> next(i + 1));
     }
@@ -153,21 +112,20 @@ public final class QueryVerticle extends VerticleBase {
     Future<Void> add(long bucket, Statement<?> s) {
       return read(s).map(rows -> {
         for (Row r : rows) {
-          items.add(QueryVerticle.toJson(deviceId, r));
+          items.add(StoredEvents.ofDevice(q.deviceId(), r));
           lastBucket = bucket;
-          lastTs = r.getInstant(0).toEpochMilli();
-          lastId = r.getString(1);
         }
         return null;
       });
     }
 
-    Cursor.Position nextPosition() {
-      if (items.size() >= limit) {
-        return new Cursor.Position(lastBucket, lastTs, deviceId, lastId);
+    PagePosition nextPosition() {
+      if (items.size() >= q.limit()) {
+        Event last = items.get(items.size() - 1);
+        return new PagePosition(lastBucket, last.ts(), q.deviceId(), last.eventId());
       }
       // stopped on the bucket budget with buckets left: resume at the next one
-      return visited < starts.size() ? Cursor.Position.bucketStart(starts.get(visited)) : null;
+      return visited < starts.size() ? PagePosition.bucketStart(starts.get(visited)) : null;
     }
   }
 
@@ -175,117 +133,67 @@ public final class QueryVerticle extends VerticleBase {
    * Recent events of a device type, newest first: per bucket, the salt partitions are read in parallel and
    * merged. Walks back from now at most maxBucketsPerPage buckets per page, and never past the retention.
    */
-  private void typeEvents(Message<JsonObject> msg) {
-    JsonObject q = msg.body();
-    String type = q.getString("deviceType");
-    int limit = q.getInteger("limit");
+  private Future<EventPage> typeEvents(TypeEventsQuery.Request q) {
     long now = System.currentTimeMillis();
-    long from = Math.max(now - config.events().retention().toMillis(), q.getLong("from", Long.MIN_VALUE));
-    long oldest = buckets.bucketOf(from);
-    Cursor.Position pos = position(q);
+    long from = Math.max(now - config.events().retention().toMillis(), q.from());
+    PagePosition pos = q.position();
     long first = pos != null ? pos.bucket() : buckets.bucketOf(now + config.events().futureSkew().toMillis());
-    JsonArray items = new JsonArray();
-    typeBuckets(type, first, oldest, from, limit, pos, items, 0)
-        .onSuccess(next -> msg.reply(new JsonObject().put("items", items).put("next", toJson(next))))
-        .onFailure(err -> msg.fail(FailureCodes.UNAVAILABLE, "read failed: " + err.getMessage()));
+    List<Event> items = new ArrayList<>();
+    return typeBuckets(q, first, buckets.bucketOf(from), from, items, 0).map(next -> new EventPage(items, next));
   }
 
-  private Future<Cursor.Position> typeBuckets(String type, long bucket, long oldest, long from, int limit,
-                                              Cursor.Position pos, JsonArray items, int visited) {
+  private Future<PagePosition> typeBuckets(TypeEventsQuery.Request q, long bucket, long oldest, long from,
+                                           List<Event> items, int visited) {
     if (bucket < oldest) {
       return Future.succeededFuture(null);
     }
     if (visited >= config.query().maxBucketsPerPage()) {
-      return Future.succeededFuture(Cursor.Position.bucketStart(bucket));
+      return Future.succeededFuture(PagePosition.bucketStart(bucket));
     }
-    int want = limit - items.size();
+    int want = q.limit() - items.size();
+    PagePosition pos = q.position();
     boolean inCursorBucket = pos != null && !pos.atBucketStart() && pos.bucket() == bucket;
     List<Future<List<Row>>> reads = new ArrayList<>();
+    Instant b = Instant.ofEpochMilli(bucket);
     for (int salt = 0; salt < config.cassandra().typeSalts(); salt++) {
-      Instant b = Instant.ofEpochMilli(bucket);
       if (inCursorBucket) {
         Instant t = Instant.ofEpochMilli(pos.ts());
-        reads.add(read(typeSameTs.bind(type, b, salt, t, pos.key1(), pos.key2(), want)));
-        reads.add(read(typeBefore.bind(type, b, salt, t, want)));
+        reads.add(read(cql.typeSameTs().bind(q.deviceType(), b, salt, t, pos.key1(), pos.key2(), want)));
+        reads.add(read(cql.typeBefore().bind(q.deviceType(), b, salt, t, want)));
       } else {
-        reads.add(read(typeAll.bind(type, b, salt, want)));
+        reads.add(read(cql.typeAll().bind(q.deviceType(), b, salt, want)));
       }
     }
     return Future.all(reads).compose(v -> {
       List<Row> rows = new ArrayList<>();
       reads.forEach(f -> f.result().stream().filter(r -> r.getInstant(0).toEpochMilli() >= from).forEach(rows::add));
-      rows.sort(TYPE_ORDER);
-      Row last = null;
+      rows.sort(StoredEvents.TYPE_ORDER);
+      Event last = null;
       for (Row r : rows.subList(0, Math.min(want, rows.size()))) {
-        items.add(typeJson(type, r));
-        last = r;
+        last = StoredEvents.ofType(q.deviceType(), r);
+        items.add(last);
       }
-      if (items.size() >= limit && last != null) {
-        return Future.succeededFuture(new Cursor.Position(bucket, last.getInstant(0).toEpochMilli(), last.getString(1),
-            last.getString(2)));
+      if (items.size() >= q.limit() && last != null) {
+        return Future.succeededFuture(new PagePosition(bucket, last.ts(), last.deviceId(), last.eventId()));
       }
-      return typeBuckets(type, buckets.previous(bucket), oldest, from, limit, pos, items, visited + 1);
+      return typeBuckets(q, buckets.previous(bucket), oldest, from, items, visited + 1);
     });
   }
 
-  /** The clustering order of events_by_type: ts DESC, device_id ASC, event_id ASC. */
-  static final Comparator<Row> TYPE_ORDER = Comparator.<Row, Instant>comparing(r -> r.getInstant(0)).reversed()
-      .thenComparing(r -> r.getString(1)).thenComparing(r -> r.getString(2));
-
-  /** Columns ts, device_id, event_id, status, code, metrics, tags, payload of events_by_type. */
-  static JsonObject typeJson(String type, Row r) {
-    JsonObject o = new JsonObject().put("deviceId", r.getString(1)).put("ts", r.getInstant(0).toEpochMilli())
-        .put("eventId", r.getString(2)).put("deviceType", type);
-    putOptional(o, r, 3);
-    return o;
-  }
-
-  /** status, code, metrics, tags, payload from column {@code i}. */
-  static void putOptional(JsonObject o, Row r, int i) {
-    if (!r.isNull(i)) {
-      o.put("status", r.getString(i));
-    }
-    if (!r.isNull(i + 1)) {
-      o.put("code", r.getInt(i + 1));
-    }
-    Map<String, Double> metrics = r.get(i + 2, CqlTypes.METRICS);
-    if (!metrics.isEmpty()) {
-      o.put("metrics", new JsonObject(new java.util.LinkedHashMap<String, Object>(metrics)));
-    }
-    Map<String, String> tags = r.get(i + 3, CqlTypes.TAGS);
-    if (!tags.isEmpty()) {
-      o.put("tags", new JsonObject(new java.util.LinkedHashMap<String, Object>(tags)));
-    }
-    if (!r.isNull(i + 4)) {
-      o.put("payload", Json.decodeValue(r.getString(i + 4)));
-    }
-  }
-
-  private void deviceLatest(Message<JsonObject> msg) {
-    String deviceId = msg.body().getString("deviceId");
-    read(latestOfDevice.bind(deviceId))
+  private void deviceLatest(Message<DeviceLatestQuery.Request> msg) {
+    String deviceId = msg.body().deviceId();
+    read(cql.latestOfDevice().bind(deviceId))
         .onSuccess(rows -> {
           if (rows.isEmpty()) {
-            msg.fail(FailureCodes.NOT_FOUND, "device " + deviceId + " has no event");
+            FailureCode.NOT_FOUND.fail(msg, "device " + deviceId + " has no event");
           } else {
-            msg.reply(toJson(deviceId, rows.get(0)));
+            msg.reply(StoredEvents.ofDevice(deviceId, rows.get(0)));
           }
         })
-        .onFailure(err -> msg.fail(FailureCodes.UNAVAILABLE, "read failed: " + err.getMessage()));
+        .onFailure(err -> FailureCode.UNAVAILABLE.fail(msg, "read failed: " + err.getMessage()));
   }
 
   private Future<List<Row>> read(Statement<?> s) {
     return client.executeWithFullFetch(s.setExecutionProfileName(CassandraClients.READ_PROFILE).setIdempotent(true));
-  }
-
-  /** Columns ts, event_id, device_type, status, code, metrics, tags, payload → the event's JSON form. */
-  static JsonObject toJson(String deviceId, Row r) {
-    JsonObject o = new JsonObject().put("deviceId", deviceId).put("ts", r.getInstant(0).toEpochMilli())
-        .put("eventId", r.getString(1));
-    if (!r.isNull(2)) {
-      o.put("deviceType", r.getString(2));
-    }
-    putOptional(o, r, 3);
-    return o;
   }
 }

@@ -1,21 +1,20 @@
 package io.ambergarden.query;
 
-import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
-import io.ambergarden.bus.Addresses;
-import io.ambergarden.bus.FailureCodes;
+import io.ambergarden.bus.AbnormalQuery;
+import io.ambergarden.bus.DeviceCountersQuery;
+import io.ambergarden.bus.FailureCode;
+import io.ambergarden.bus.RollupsQuery;
+import io.ambergarden.bus.StatusStatsQuery;
 import io.ambergarden.cassandra.CassandraClients;
+import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.counter.CounterCells;
-import io.ambergarden.rollup.RollupMarks;
-import io.ambergarden.write.TimeBuckets;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -36,10 +35,7 @@ public final class StatsVerticle extends VerticleBase {
 
   private final AmberConfig config;
   private CassandraClient client;
-  private PreparedStatement dayShard;
-  private PreparedStatement deviceCounters;
-  private PreparedStatement abnormalHour;
-  private PreparedStatement rollupDay;
+  private StatsStatements cql;
 
   public StatsVerticle(AmberConfig config) {
     this.config = config;
@@ -48,42 +44,27 @@ public final class StatsVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     client = CassandraClients.shared(vertx, config.cassandra());
-    String ks = config.cassandra().keyspace();
-    return Future.all(List.of(
-            client.prepare("SELECT dimension, value, events FROM " + ks + ".status_counts_by_day WHERE day = ? AND shard = ?"),
-            client.prepare("SELECT name, events FROM " + ks + ".device_counters WHERE device_id = ?"),
-            client.prepare("SELECT code, device_id, last_ts FROM " + ks + ".abnormal_devices_by_hour WHERE hour = ?"
-                + " AND salt = ?"),
-            client.prepare("SELECT hour, metric, count, min, max, sum FROM " + ks + ".rollups_by_device"
-                + " WHERE device_id = ? AND day = ? AND hour >= ? AND hour < ?")))
-        .compose(all -> {
-          dayShard = all.resultAt(0);
-          deviceCounters = all.resultAt(1);
-          abnormalHour = all.resultAt(2);
-          rollupDay = all.resultAt(3);
-          return Future.all(
-              vertx.eventBus().<JsonObject>consumer(Addresses.QUERY_STATUS_STATS, m -> answer(m, this::statusStats))
-                  .completion(),
-              vertx.eventBus().<JsonObject>consumer(Addresses.QUERY_DEVICE_COUNTERS, m -> answer(m, this::counters))
-                  .completion(),
-              vertx.eventBus().<JsonObject>consumer(Addresses.QUERY_ABNORMAL, m -> answer(m, this::abnormal))
-                  .completion(),
-              vertx.eventBus().<JsonObject>consumer(Addresses.QUERY_ROLLUPS, m -> answer(m, this::rollups))
-                  .completion());
-        });
+    return StatsStatements.prepare(client, config.cassandra().keyspace()).compose(prepared -> {
+      cql = prepared;
+      return Future.all(
+          serve(StatusStatsQuery.ADDRESS, this::statusStats),
+          serve(DeviceCountersQuery.ADDRESS, this::counters),
+          serve(AbnormalQuery.ADDRESS, this::abnormal),
+          serve(RollupsQuery.ADDRESS, this::rollups));
+    });
   }
 
-  private static void answer(Message<JsonObject> msg, Function<JsonObject, Future<JsonObject>> query) {
-    query.apply(msg.body()).onSuccess(msg::reply)
-        .onFailure(err -> msg.fail(FailureCodes.UNAVAILABLE, "read failed: " + err.getMessage()));
+  private <Q, R> Future<Void> serve(String address, Function<Q, Future<R>> query) {
+    return vertx.eventBus().<Q>consumer(address, (Message<Q> msg) -> query.apply(msg.body()).onSuccess(msg::reply)
+        .onFailure(err -> FailureCode.UNAVAILABLE.fail(msg, "read failed: " + err.getMessage()))).completion();
   }
 
   /** Sums the day's shards: exactly counters.shards partition reads. */
-  private Future<JsonObject> statusStats(JsonObject q) {
-    LocalDate day = LocalDate.parse(q.getString("day"));
+  private Future<StatusStatsQuery.Reply> statusStats(StatusStatsQuery.Request q) {
+    LocalDate day = q.day();
     List<Statement<?>> reads = new ArrayList<>();
     for (int s = 0; s < config.counters().shards(); s++) {
-      reads.add(dayShard.bind(day, s));
+      reads.add(cql.dayShard().bind(day, s));
     }
     return readAll(reads).map(rows -> {
       long total = 0;
@@ -98,17 +79,14 @@ public final class StatsVerticle extends VerticleBase {
           default -> { }
         }
       }
-      return new JsonObject().put("day", day.toString()).put("shards", config.counters().shards()).put("total", total)
-          .put("byCode", new JsonObject(new TreeMap<String, Object>(byCode)))
-          .put("byStatus", new JsonObject(new TreeMap<String, Object>(byStatus)));
+      return new StatusStatsQuery.Reply(day, config.counters().shards(), total, byCode, byStatus);
     });
   }
 
-  private Future<JsonObject> counters(JsonObject q) {
-    String deviceId = q.getString("deviceId");
-    return readAll(List.of(deviceCounters.bind(deviceId))).map(rows -> {
+  private Future<DeviceCountersQuery.Reply> counters(DeviceCountersQuery.Request q) {
+    return readAll(List.of(cql.deviceCounters().bind(q.deviceId()))).map(rows -> {
       long total = 0;
-      Map<String, Object> byStatus = new TreeMap<>();
+      Map<String, Long> byStatus = new TreeMap<>();
       for (Row r : rows) {
         String name = r.getString(0);
         total += r.getLong(1);
@@ -116,19 +94,18 @@ public final class StatsVerticle extends VerticleBase {
           byStatus.put(name.substring(CounterCells.STATUS_PREFIX.length()), r.getLong(1));
         }
       }
-      return new JsonObject().put("deviceId", deviceId).put("total", total).put("byStatus", new JsonObject(byStatus));
+      return new DeviceCountersQuery.Reply(q.deviceId(), total, byStatus);
     });
   }
 
   /** Distinct abnormal devices by code in [now - minutes, now]: hours x salts partition reads, never detail. */
-  private Future<JsonObject> abnormal(JsonObject q) {
-    int minutes = q.getInteger("minutes");
+  private Future<AbnormalQuery.Reply> abnormal(AbnormalQuery.Request q) {
     long now = System.currentTimeMillis();
-    long from = now - minutes * 60_000L;
+    long from = now - q.minutes() * 60_000L;
     List<Statement<?>> reads = new ArrayList<>();
-    for (long h = TimeBuckets.hourOf(from); h <= TimeBuckets.hourOf(now); h += RollupMarks.HOUR) {
+    for (long h = TimeBuckets.hourOf(from); h <= TimeBuckets.hourOf(now); h += TimeBuckets.HOUR) {
       for (int s = 0; s < config.cassandra().abnormalSalts(); s++) {
-        reads.add(abnormalHour.bind(Instant.ofEpochMilli(h), s));
+        reads.add(cql.abnormalHour().bind(Instant.ofEpochMilli(h), s));
       }
     }
     return readAll(reads).map(rows -> {
@@ -150,38 +127,33 @@ public final class StatsVerticle extends VerticleBase {
         devices.add(r.getString(1));
         remembered++;
       }
-      JsonArray codes = new JsonArray();
+      List<AbnormalQuery.CodeDevices> codes = new ArrayList<>();
       Set<String> all = new TreeSet<>();
       byCode.forEach((code, devices) -> {
         all.addAll(devices);
-        codes.add(new JsonObject().put("code", code < 0 ? null : code).put("devices", devices.size())
-            .put("deviceIds", new JsonArray(devices.stream().limit(DEVICE_IDS_PER_CODE).map(d -> (Object) d).toList())));
+        codes.add(new AbnormalQuery.CodeDevices(code < 0 ? null : code, devices.size(),
+            devices.stream().limit(DEVICE_IDS_PER_CODE).toList()));
       });
-      return new JsonObject().put("minutes", minutes).put("from", from).put("to", now).put("devices", all.size())
-          .put("byCode", codes).put("truncated", truncated);
+      return new AbnormalQuery.Reply(q.minutes(), from, now, all.size(), codes, truncated);
     });
   }
 
   /** Hourly aggregates in [from, to), oldest first; one partition read per UTC day. */
-  private Future<JsonObject> rollups(JsonObject q) {
-    String deviceId = q.getString("deviceId");
-    long from = q.getLong("from");
-    long to = q.getLong("to");
+  private Future<RollupsQuery.Reply> rollups(RollupsQuery.Request q) {
     List<Statement<?>> reads = new ArrayList<>();
-    for (LocalDate d = CounterCells.utcDay(from); !d.isAfter(CounterCells.utcDay(to - 1)); d = d.plusDays(1)) {
-      reads.add(rollupDay.bind(deviceId, d, Instant.ofEpochMilli(from), Instant.ofEpochMilli(to)));
+    for (LocalDate d = TimeBuckets.utcDay(q.from()); !d.isAfter(TimeBuckets.utcDay(q.to() - 1)); d = d.plusDays(1)) {
+      reads.add(cql.rollupDay().bind(q.deviceId(), d, Instant.ofEpochMilli(q.from()), Instant.ofEpochMilli(q.to())));
     }
     return readAll(reads).map(rows -> {
-      Map<Long, JsonObject> byHour = new TreeMap<>();
+      Map<Long, Map<String, RollupsQuery.Aggregate>> byHour = new TreeMap<>();
       for (Row r : rows) {
         long count = r.getLong(2);
-        byHour.computeIfAbsent(r.getInstant(0).toEpochMilli(), h -> new JsonObject()).put(r.getString(1),
-            new JsonObject().put("count", count).put("min", r.getDouble(3)).put("max", r.getDouble(4))
-                .put("avg", r.getDouble(5) / count));
+        byHour.computeIfAbsent(r.getInstant(0).toEpochMilli(), h -> new TreeMap<>()).put(r.getString(1),
+            new RollupsQuery.Aggregate(count, r.getDouble(3), r.getDouble(4), r.getDouble(5) / count));
       }
-      JsonArray items = new JsonArray();
-      byHour.forEach((hour, metrics) -> items.add(new JsonObject().put("hour", hour).put("metrics", metrics)));
-      return new JsonObject().put("deviceId", deviceId).put("from", from).put("to", to).put("items", items);
+      List<RollupsQuery.Hour> items = new ArrayList<>();
+      byHour.forEach((hour, metrics) -> items.add(new RollupsQuery.Hour(hour, metrics)));
+      return new RollupsQuery.Reply(q.deviceId(), q.from(), q.to(), items);
     });
   }
 
@@ -197,7 +169,8 @@ public final class StatsVerticle extends VerticleBase {
     int to = Math.min(reads.size(), from + READ_PARALLELISM);
     List<Future<List<Row>>> group = new ArrayList<>();
     for (Statement<?> s : reads.subList(from, to)) {
-      group.add(client.executeWithFullFetch(s.setIdempotent(true).setExecutionProfileName(CassandraClients.READ_PROFILE)));
+      group.add(client.executeWithFullFetch(s.setIdempotent(true)
+          .setExecutionProfileName(CassandraClients.READ_PROFILE)));
     }
     return Future.all(group).compose(v -> {
       group.forEach(f -> out.addAll(f.result()));

@@ -1,8 +1,8 @@
 package io.ambergarden.rollup;
 
 import io.ambergarden.event.Event;
-import io.ambergarden.write.RowKeys;
-import io.ambergarden.write.TimeBuckets;
+import io.ambergarden.cassandra.RowKeys;
+import io.ambergarden.cassandra.TimeBuckets;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -15,8 +15,6 @@ import java.util.Set;
  * bucket that was already processed.
  */
 public final class RollupMarks {
-  public static final long HOUR = 3_600_000L;
-
   public record Mark(int shard, long dueBucket, long hour, String deviceId) {
   }
 
@@ -46,7 +44,7 @@ public final class RollupMarks {
     Set<Mark> marks = new LinkedHashSet<>();
     for (Event e : events) {
       long hour = TimeBuckets.hourOf(e.ts());
-      long due = Math.max(now, hour + HOUR + grace.toMillis());
+      long due = Math.max(now, hour + TimeBuckets.HOUR + grace.toMillis());
       marks.add(new Mark(shardOf(e.deviceId()), bucketOf(due), hour, e.deviceId()));
     }
     return marks;

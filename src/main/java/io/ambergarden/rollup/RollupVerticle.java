@@ -1,14 +1,13 @@
 package io.ambergarden.rollup;
 
-import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.cassandra.CqlTypes;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.counter.CounterCells;
-import io.ambergarden.write.RowKeys;
-import io.ambergarden.write.TimeBuckets;
+import io.ambergarden.cassandra.RowKeys;
+import io.ambergarden.cassandra.TimeBuckets;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.cassandra.CassandraClient;
@@ -39,15 +38,7 @@ public final class RollupVerticle extends VerticleBase {
   private final RollupMarks marks;
   private final TimeBuckets detailBuckets;
   private CassandraClient client;
-  private PreparedStatement createShard;
-  private PreparedStatement readShards;
-  private PreparedStatement acquire;
-  private PreparedStatement renew;
-  private PreparedStatement release;
-  private PreparedStatement advance;
-  private PreparedStatement readMarks;
-  private PreparedStatement readDetail;
-  private PreparedStatement writeRollup;
+  private RollupStatements cql;
   private long timer = -1;
   private boolean scanning;
   private boolean stopping;
@@ -67,35 +58,13 @@ public final class RollupVerticle extends VerticleBase {
     client = CassandraClients.shared(vertx, config.cassandra());
     recomputes = Counter.builder("amber.rollup.recomputes").description("(device, hour) rollups recomputed")
         .register(registry);
-    String ks = config.cassandra().keyspace();
-    return Future.all(List.of(
-            client.prepare("INSERT INTO " + ks + ".rollup_shards (shard, owner, lease_until, done_until)"
-                + " VALUES (?, '', ?, ?) IF NOT EXISTS"),
-            client.prepare("SELECT shard, owner, lease_until, done_until FROM " + ks + ".rollup_shards WHERE shard IN ?"),
-            client.prepare("UPDATE " + ks + ".rollup_shards SET owner = ?, lease_until = ? WHERE shard = ?"
-                + " IF lease_until = ?"),
-            client.prepare("UPDATE " + ks + ".rollup_shards SET lease_until = ? WHERE shard = ? IF owner = ?"),
-            client.prepare("UPDATE " + ks + ".rollup_shards SET lease_until = ? WHERE shard = ? IF owner = ?"),
-            client.prepare("UPDATE " + ks + ".rollup_shards SET done_until = ? WHERE shard = ? IF owner = ?"),
-            client.prepare("SELECT hour, device_id FROM " + ks + ".rollup_marks WHERE shard = ? AND due_bucket = ?"),
-            client.prepare("SELECT metrics FROM " + ks + ".events_by_device WHERE device_id = ? AND bucket = ?"
-                + " AND ts >= ? AND ts < ?"),
-            client.prepare("INSERT INTO " + ks + ".rollups_by_device (device_id, day, hour, metric, count, min, max, sum,"
-                + " computed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) USING TTL ?")))
-        .compose(all -> {
-          createShard = all.resultAt(0);
-          readShards = all.resultAt(1);
-          acquire = all.resultAt(2);
-          renew = all.resultAt(3);
-          release = all.resultAt(4);
-          advance = all.resultAt(5);
-          readMarks = all.resultAt(6);
-          readDetail = all.resultAt(7);
-          writeRollup = all.resultAt(8);
+    return RollupStatements.prepare(client, config.cassandra().keyspace())
+        .compose(prepared -> {
+          cql = prepared;
           long initialDone = marks.bucketOf(System.currentTimeMillis()) - marks.bucketMillis();
           List<Future<?>> creates = new ArrayList<>();
           for (int s = 0; s < cfg.shards(); s++) {
-            creates.add(client.execute(createShard.bind(s, Instant.EPOCH, Instant.ofEpochMilli(initialDone))));
+            creates.add(client.execute(cql.createShard().bind(s, Instant.EPOCH, Instant.ofEpochMilli(initialDone))));
           }
           return Future.all(creates);
         })
@@ -107,11 +76,11 @@ public final class RollupVerticle extends VerticleBase {
   public Future<?> stop() {
     stopping = true;
     vertx.cancelTimer(timer);
-    if (readShards == null) {
+    if (cql == null) {
       return Future.succeededFuture();
     }
     return shards().compose(rows -> Future.join(rows.stream().filter(r -> instanceId.equals(r.owner()))
-            .map(r -> (Future<?>) client.execute(release.bind(Instant.EPOCH, r.shard(), instanceId))).toList()))
+            .map(r -> (Future<?>) client.execute(cql.release().bind(Instant.EPOCH, r.shard(), instanceId))).toList()))
         .otherwiseEmpty();
   }
 
@@ -135,14 +104,14 @@ public final class RollupVerticle extends VerticleBase {
       LeasePlanner.Plan plan = LeasePlanner.plan(rows, instanceId, now);
       List<Future<LeasePlanner.Shard>> owned = new ArrayList<>();
       for (LeasePlanner.Shard s : plan.renew()) {
-        owned.add(lwt(renew.bind(leaseUntil, s.shard(), instanceId)).map(ok -> ok ? s : null));
+        owned.add(lwt(cql.renew().bind(leaseUntil, s.shard(), instanceId)).map(ok -> ok ? s : null));
       }
       for (LeasePlanner.Shard s : plan.acquire()) {
-        owned.add(lwt(acquire.bind(instanceId, leaseUntil, s.shard(), Instant.ofEpochMilli(s.leaseUntil())))
+        owned.add(lwt(cql.acquire().bind(instanceId, leaseUntil, s.shard(), Instant.ofEpochMilli(s.leaseUntil())))
             .map(ok -> ok ? s : null));
       }
       for (LeasePlanner.Shard s : plan.release()) {
-        lwt(release.bind(Instant.EPOCH, s.shard(), instanceId));
+        lwt(cql.release().bind(Instant.EPOCH, s.shard(), instanceId));
       }
       return Future.join(owned).map(cf -> owned.stream().map(Future::result).filter(s -> s != null).toList());
     }).compose(mine -> {
@@ -156,7 +125,7 @@ public final class RollupVerticle extends VerticleBase {
 
   private Future<List<LeasePlanner.Shard>> shards() {
     List<Integer> ids = IntStream.range(0, cfg.shards()).boxed().toList();
-    return client.executeWithFullFetch(readShards.bind(ids).setIdempotent(true)).map(rows -> rows.stream()
+    return client.executeWithFullFetch(cql.readShards().bind(ids).setIdempotent(true)).map(rows -> rows.stream()
         .map(r -> new LeasePlanner.Shard(r.getInt(0), r.getString(1), millis(r.getInstant(2)), millis(r.getInstant(3))))
         .toList());
   }
@@ -176,12 +145,12 @@ public final class RollupVerticle extends VerticleBase {
     }
     long next = doneUntil + marks.bucketMillis();
     return processBucket(shard, doneUntil)
-        .compose(v -> lwt(advance.bind(Instant.ofEpochMilli(next), shard, instanceId)))
+        .compose(v -> lwt(cql.advance().bind(Instant.ofEpochMilli(next), shard, instanceId)))
         .compose(stillOwner -> stillOwner ? processShard(shard, next, processed + 1) : Future.succeededFuture());
   }
 
   private Future<Void> processBucket(int shard, long bucket) {
-    Statement<?> q = readMarks.bind(shard, Instant.ofEpochMilli(bucket)).setIdempotent(true)
+    Statement<?> q = cql.readMarks().bind(shard, Instant.ofEpochMilli(bucket)).setIdempotent(true)
         .setExecutionProfileName(CassandraClients.READ_PROFILE).setPageSize(500);
     return client.execute(q).compose(this::processPage);
   }
@@ -208,8 +177,8 @@ public final class RollupVerticle extends VerticleBase {
 
   /** Recomputes one (device, hour) from detail and overwrites its rollup rows. */
   public Future<Void> recompute(String deviceId, long hour) {
-    Statement<?> q = readDetail.bind(deviceId, Instant.ofEpochMilli(detailBuckets.bucketOf(hour)),
-            Instant.ofEpochMilli(hour), Instant.ofEpochMilli(hour + RollupMarks.HOUR))
+    Statement<?> q = cql.readDetail().bind(deviceId, Instant.ofEpochMilli(detailBuckets.bucketOf(hour)),
+            Instant.ofEpochMilli(hour), Instant.ofEpochMilli(hour + TimeBuckets.HOUR))
         .setIdempotent(true).setExecutionProfileName(CassandraClients.READ_PROFILE);
     return client.executeWithFullFetch(q).compose(rows -> {
       RollupAggregator agg = new RollupAggregator();
@@ -220,10 +189,10 @@ public final class RollupVerticle extends VerticleBase {
         }
       }
       long now = System.currentTimeMillis();
-      int ttl = RowKeys.ttlSeconds(hour + RollupMarks.HOUR, now, config.events().retention());
+      int ttl = RowKeys.ttlSeconds(hour + TimeBuckets.HOUR, now, config.events().retention());
       List<Future<?>> writes = new ArrayList<>();
-      agg.result().forEach((metric, st) -> writes.add(client.execute(writeRollup.bind(deviceId,
-              CounterCells.utcDay(hour), Instant.ofEpochMilli(hour), metric, st.count(), st.min(), st.max(), st.sum(),
+      agg.result().forEach((metric, st) -> writes.add(client.execute(cql.writeRollup().bind(deviceId,
+              TimeBuckets.utcDay(hour), Instant.ofEpochMilli(hour), metric, st.count(), st.min(), st.max(), st.sum(),
               Instant.ofEpochMilli(now), ttl).setIdempotent(true))));
       recomputes.increment();
       return Future.all(writes).mapEmpty();

@@ -37,6 +37,10 @@ public final class ApiException extends RuntimeException {
     return new ApiException(503, "Service Unavailable", detail, null, retryAfterSeconds);
   }
 
+  public static ApiException internal() {
+    return new ApiException(500, "Internal Server Error", "internal error", null, null);
+  }
+
   public static ApiException tooManyRequests(String detail, int retryAfterSeconds) {
     return new ApiException(429, "Too Many Requests", detail, null, retryAfterSeconds);
   }

@@ -5,14 +5,17 @@ import io.ambergarden.bus.DurableEvents;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.Event;
 import io.ambergarden.event.EventJson;
-import io.ambergarden.query.Cursor;
+import java.util.function.Function;
+import io.ambergarden.bus.DeviceEventsQuery;
+import io.ambergarden.bus.EventPage;
+import io.ambergarden.bus.PagePosition;
+import io.ambergarden.bus.TypeEventsQuery;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.ServerWebSocket;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.net.URI;
@@ -20,6 +23,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import io.ambergarden.live.LiveConnections;
 
 /**
  * WS /api/v1/live for one HTTP verticle instance: checks the Origin and the connection cap, replays stored
@@ -31,6 +35,8 @@ final class LiveSockets {
   static final short POLICY = 1008;
   /** Longer than the live topic's fan-out lag, so a replayed event's live copy is never shown twice. */
   static final long REPLAY_DEDUP_MILLIS = 30_000;
+  /** Events per stored page read during a replay. */
+  static final int REPLAY_PAGE = 1000;
 
   private final Vertx vertx;
   private final AmberConfig config;
@@ -178,13 +184,13 @@ final class LiveSockets {
       long to = now + config.events().futureSkew().toMillis() + 1;
       List<Future<Void>> reads = new ArrayList<>();
       for (String d : filter.devices()) {
-        reads.add(page(Addresses.QUERY_DEVICE_EVENTS, new JsonObject().put("deviceId", d).put("from", filter.since())
-            .put("to", to), null, stored));
+        reads.add(page(pos -> new DeviceEventsQuery.Request(d, filter.since(), to, REPLAY_PAGE, pos),
+            DeviceEventsQuery.ADDRESS, null, stored));
       }
       if (filter.devices().isEmpty()) {
         for (String t : filter.types()) {
-          reads.add(page(Addresses.QUERY_TYPE_EVENTS, new JsonObject().put("deviceType", t).put("from", filter.since()),
-              null, stored));
+          reads.add(page(pos -> new TypeEventsQuery.Request(t, filter.since(), REPLAY_PAGE, pos),
+              TypeEventsQuery.ADDRESS, null, stored));
         }
       }
       Future.all(reads).onComplete(ar -> {
@@ -220,22 +226,15 @@ final class LiveSockets {
     }
 
     /** Reads every page of a stored query into {@code out}, up to live.max-replay-events. */
-    Future<Void> page(String address, JsonObject q, Cursor.Position pos, List<Event> out) {
-      JsonObject query = q.copy().put("limit", 1000);
-      if (pos != null) {
-        query.put("pos", pos.toJson());
-      }
+    Future<Void> page(Function<PagePosition, Object> request, String address, PagePosition pos, List<Event> out) {
       DeliveryOptions opts = new DeliveryOptions().setSendTimeout(config.cassandra().requestTimeout().toMillis() * 3);
-      return vertx.eventBus().<JsonObject>request(address, query, opts).compose(reply -> {
-        JsonArray items = reply.body().getJsonArray("items");
-        for (int i = 0; i < items.size(); i++) {
-          out.add(EventJson.fromTrustedJson(items.getJsonObject(i)));
-        }
+      return vertx.eventBus().<EventPage>request(address, request.apply(pos), opts).compose(reply -> {
+        out.addAll(reply.body().items());
         if (out.size() > config.live().maxReplayEvents()) {
           return Future.failedFuture("replay exceeds " + config.live().maxReplayEvents() + " events; use a later since");
         }
-        Cursor.Position next = Cursor.Position.fromJson(reply.body().getJsonObject("next"));
-        return next == null || closed ? Future.succeededFuture() : page(address, q, next, out);
+        PagePosition next = reply.body().next();
+        return next == null || closed ? Future.succeededFuture() : page(request, address, next, out);
       });
     }
   }

@@ -1,6 +1,6 @@
 package io.ambergarden.web;
 
-import io.ambergarden.bus.FailureCodes;
+import io.ambergarden.bus.FailureCode;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
@@ -51,6 +51,17 @@ public final class Problems {
     ctx.response().setStatusCode(e.status()).putHeader("Content-Type", CONTENT_TYPE).end(body.encode());
   }
 
+  /** The one place where a bus failure becomes an HTTP answer. */
+  ApiException toApi(FailureCode code, String detail) {
+    return switch (code) {
+      case BAD_REQUEST -> ApiException.badRequest(detail);
+      case NOT_FOUND -> ApiException.notFound(detail);
+      case OVERLOADED -> ApiException.tooManyRequests("overloaded: " + detail, retryAfterSeconds);
+      case UNAVAILABLE -> ApiException.unavailable(detail, retryAfterSeconds);
+      case INTERNAL -> ApiException.internal();
+    };
+  }
+
   ApiException toApi(Throwable failure, int statusCode) {
     if (failure instanceof ApiException api) {
       return api;
@@ -63,13 +74,8 @@ public final class Problems {
       if (re.failureType() == ReplyFailure.NO_HANDLERS) {
         return ApiException.unavailable("the service is starting or stopping", retryAfterSeconds);
       }
-      return switch (re.failureCode()) {
-        case FailureCodes.BAD_REQUEST -> ApiException.badRequest(re.getMessage());
-        case FailureCodes.NOT_FOUND -> ApiException.notFound(re.getMessage());
-        case FailureCodes.OVERLOADED -> ApiException.unavailable("overloaded: " + re.getMessage(), retryAfterSeconds);
-        case FailureCodes.UNAVAILABLE -> ApiException.unavailable(re.getMessage(), retryAfterSeconds);
-        default -> new ApiException(500, "Internal Server Error", "internal error", null, null);
-      };
+      return FailureCode.of(re).map(code -> toApi(code, re.getMessage()))
+          .orElseGet(() -> ApiException.internal());
     }
     int status = statusCode > 0 ? statusCode : 500;
     return switch (status) {
@@ -80,7 +86,7 @@ public final class Problems {
       case 415 -> new ApiException(415, "Unsupported Media Type", "unsupported content type", null, null);
       default -> status < 500
           ? new ApiException(status, "Client Error", "request rejected", null, null)
-          : new ApiException(500, "Internal Server Error", "internal error", null, null);
+          : ApiException.internal();
     };
   }
 }

@@ -7,6 +7,8 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import io.ambergarden.cassandra.TimeBuckets;
+import io.ambergarden.cassandra.RowKeys;
 
 /**
  * Groups a request's events into the rows of each table. Detail and by-type rows are grouped per

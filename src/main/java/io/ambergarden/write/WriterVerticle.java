@@ -5,13 +5,12 @@ import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
-import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import com.datastax.oss.driver.api.core.servererrors.QueryValidationException;
 import io.ambergarden.bus.Addresses;
 import io.ambergarden.bus.CountRequest;
 import io.ambergarden.bus.DurableEvents;
-import io.ambergarden.bus.FailureCodes;
+import io.ambergarden.bus.FailureCode;
 import io.ambergarden.bus.PersistRequest;
 import io.ambergarden.bus.PersistResult;
 import io.ambergarden.cassandra.CassandraClients;
@@ -20,7 +19,7 @@ import io.ambergarden.cassandra.ReplicaLocator;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.Event;
 import io.ambergarden.metrics.AmberMeters;
-import io.ambergarden.web.RequestIds;
+import io.ambergarden.bus.RequestId;
 import io.ambergarden.rollup.RollupMarks;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.cassandra.CassandraClient;
@@ -40,6 +39,9 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.ambergarden.cassandra.TimeBuckets;
+import io.ambergarden.cassandra.RowKeys;
+import io.ambergarden.cassandra.ReplicaBatches;
 
 /**
  * Writes events to the query-first tables with prepared, idempotent statements, bounded concurrency and
@@ -55,16 +57,11 @@ public final class WriterVerticle extends VerticleBase {
   private final TimeBuckets buckets;
   private CassandraClient client;
   private StatementLimiter limiter;
-  private PreparedStatement detail;
-  private PreparedStatement bucket;
-  private PreparedStatement latest;
-  private PreparedStatement byType;
-  private PreparedStatement abnormal;
+  private WriterStatements cql;
   private MessageConsumer<PersistRequest> consumer;
   private int inFlightEvents;
   private Map<WritePlan.DetailKey, Boolean> knownBuckets;
   private Map<RollupMarks.Mark, Boolean> writtenMarks;
-  private PreparedStatement mark;
   private final RollupMarks marks;
   private final ReplicaLocator replicas;
 
@@ -91,17 +88,9 @@ public final class WriterVerticle extends VerticleBase {
     int cacheSize = cfg.bucketCacheSize();
     knownBuckets = lruSet(cacheSize);
     writtenMarks = lruSet(cacheSize);
-    CqlStatements cql = new CqlStatements(config.cassandra().keyspace());
-    return Future.all(List.of(client.prepare(cql.insertDetail()), client.prepare(cql.insertBucket()),
-            client.prepare(cql.upsertLatest()), client.prepare(cql.insertByType()), client.prepare(cql.upsertAbnormal()),
-            client.prepare(cql.insertRollupMark())))
-        .compose(all -> {
-          mark = all.resultAt(5);
-          detail = all.resultAt(0);
-          bucket = all.resultAt(1);
-          latest = all.resultAt(2);
-          byType = all.resultAt(3);
-          abnormal = all.resultAt(4);
+    return WriterStatements.prepare(client, config.cassandra().keyspace())
+        .compose(prepared -> {
+          cql = prepared;
           consumer = vertx.eventBus().consumer(Addresses.WRITER_PERSIST, this::persist);
           return consumer.completion();
         });
@@ -116,7 +105,7 @@ public final class WriterVerticle extends VerticleBase {
     List<Event> events = msg.body().events();
     int n = events.size();
     if (inFlightEvents + n > cfg.maxInFlightEvents()) {
-      msg.fail(FailureCodes.OVERLOADED, "writer overloaded: " + inFlightEvents + " events in flight");
+      FailureCode.OVERLOADED.fail(msg, "writer overloaded: " + inFlightEvents + " events in flight");
       return;
     }
     inFlightEvents += n;
@@ -135,8 +124,8 @@ public final class WriterVerticle extends VerticleBase {
       } else {
         Throwable cause = ar.cause();
         boolean invalid = causedBy(cause, QueryValidationException.class);
-        LOG.warn("write of {} events failed (request {}): {}", n, RequestIds.of(msg), cause.toString());
-        msg.fail(invalid ? FailureCodes.INTERNAL : FailureCodes.UNAVAILABLE, "store write failed: " + cause.getMessage());
+        LOG.warn("write of {} events failed (request {}): {}", n, RequestId.of(msg), cause.toString());
+        (invalid ? FailureCode.INTERNAL : FailureCode.UNAVAILABLE).fail(msg, "store write failed: " + cause.getMessage());
       }
     });
   }
@@ -158,7 +147,7 @@ public final class WriterVerticle extends VerticleBase {
       List<Row> rows = new ArrayList<>();
       for (RollupMarks.Mark m : marks.of(events, now)) {
         if (!writtenMarks.containsKey(m)) {
-          rows.add(new Row("mark", mark.bind(m.shard(), Instant.ofEpochMilli(m.dueBucket()),
+          rows.add(new Row("mark", cql.mark().bind(m.shard(), Instant.ofEpochMilli(m.dueBucket()),
               Instant.ofEpochMilli(m.hour()), m.deviceId()), () -> writtenMarks.put(m, Boolean.TRUE)));
         }
       }
@@ -180,7 +169,7 @@ public final class WriterVerticle extends VerticleBase {
         batchOrSingle("detail", chunk, e -> detailRow(e, key.bucket(), now), writes, singles)));
     for (WritePlan.DetailKey key : plan.detailPartitions()) {
       if (!knownBuckets.containsKey(key)) {
-        BoundStatement s = bucket.boundStatementBuilder().setString(0, key.deviceId())
+        BoundStatement s = cql.bucket().boundStatementBuilder().setString(0, key.deviceId())
             .setInstant(1, Instant.ofEpochMilli(key.bucket()))
             .setInt(2, RowKeys.ttlSeconds(key.bucket() + buckets.lengthMillis(), now, config.events().retention()))
             .build();
@@ -190,7 +179,7 @@ public final class WriterVerticle extends VerticleBase {
     plan.latest().values().forEach(e -> singles.add(new Row("latest", latestRow(e, now))));
     plan.typeChunks(cfg.batchMaxRows()).forEach((key, chunks) -> chunks.forEach(chunk ->
         batchOrSingle("by_type", chunk, e -> typeRow(e, key, now), writes, singles)));
-    plan.abnormal().forEach((key, e) -> singles.add(new Row("abnormal", abnormal.boundStatementBuilder()
+    plan.abnormal().forEach((key, e) -> singles.add(new Row("abnormal", cql.abnormal().boundStatementBuilder()
         .setInstant(0, Instant.ofEpochMilli(key.hour())).setInt(1, key.salt()).setInt(2, key.code())
         .setString(3, key.deviceId()).setInstant(4, Instant.ofEpochMilli(e.ts())).setString(5, e.status())
         .setLong(6, RowKeys.eventTimeWriteTimestamp(e.ts(), e.eventId()))
@@ -231,7 +220,7 @@ public final class WriterVerticle extends VerticleBase {
   }
 
   private BoundStatement detailRow(Event e, long bucketStart, long now) {
-    BoundStatementBuilder b = detail.boundStatementBuilder()
+    BoundStatementBuilder b = cql.detail().boundStatementBuilder()
         .setString(0, e.deviceId()).setInstant(1, Instant.ofEpochMilli(bucketStart))
         .setInstant(2, Instant.ofEpochMilli(e.ts())).setString(3, e.eventId());
     // unset (not null) optional columns, so absent fields write no tombstones
@@ -243,7 +232,7 @@ public final class WriterVerticle extends VerticleBase {
   }
 
   private BoundStatement typeRow(Event e, WritePlan.TypeKey key, long now) {
-    BoundStatementBuilder b = byType.boundStatementBuilder()
+    BoundStatementBuilder b = cql.byType().boundStatementBuilder()
         .setString(0, key.deviceType()).setInstant(1, Instant.ofEpochMilli(key.bucket())).setInt(2, key.salt())
         .setInstant(3, Instant.ofEpochMilli(e.ts())).setString(4, e.deviceId()).setString(5, e.eventId());
     bindOptional(b, e, 6);
@@ -271,7 +260,7 @@ public final class WriterVerticle extends VerticleBase {
 
   private BoundStatement latestRow(Event e, long now) {
     // nulls are bound on purpose: the latest state is the newest event as a whole, not a merge of events
-    return latest.boundStatementBuilder()
+    return cql.latest().boundStatementBuilder()
         .setString(0, e.deviceId()).setInstant(1, Instant.ofEpochMilli(e.ts())).setString(2, e.eventId())
         .setString(3, e.deviceType()).setString(4, e.status())
         .set(5, e.code(), Integer.class)

@@ -3,7 +3,7 @@ package io.ambergarden.bench;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import io.ambergarden.write.CqlStatements;
-import io.ambergarden.write.RowKeys;
+import io.ambergarden.cassandra.RowKeys;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;

@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TimeZone;
 import org.junit.jupiter.api.Test;
+import io.ambergarden.cassandra.RowKeys;
+import io.ambergarden.cassandra.TimeBuckets;
 
 class CounterCellsTest {
   private static final int SHARDS = 16;
@@ -83,8 +85,8 @@ class CounterCellsTest {
     assertThat(dayOf("2024-02-29T23:59:59.999Z")).isEqualTo(LocalDate.of(2024, 2, 29));
     assertThat(dayOf("2024-03-01T00:00:00.000Z")).isEqualTo(LocalDate.of(2024, 3, 1));
     // before the epoch: floor, not truncation towards zero
-    assertThat(CounterCells.utcDay(-1L)).isEqualTo(LocalDate.of(1969, 12, 31));
-    assertThat(CounterCells.utcDay(0L)).isEqualTo(LocalDate.of(1970, 1, 1));
+    assertThat(TimeBuckets.utcDay(-1L)).isEqualTo(LocalDate.of(1969, 12, 31));
+    assertThat(TimeBuckets.utcDay(0L)).isEqualTo(LocalDate.of(1970, 1, 1));
   }
 
   @Test
@@ -165,7 +167,7 @@ class CounterCellsTest {
 
   private static LocalDate dayOf(String iso) {
     Day all = (Day) CounterCells.of(event("dev", iso, null, null), SHARDS).get(0);
-    assertThat(CounterCells.utcDay(Instant.parse(iso).toEpochMilli())).isEqualTo(all.day());
+    assertThat(TimeBuckets.utcDay(Instant.parse(iso).toEpochMilli())).isEqualTo(all.day());
     return all.day();
   }
 }

@@ -1,5 +1,7 @@
 package io.ambergarden.query;
 
+import io.ambergarden.bus.PagePosition;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,14 +12,14 @@ import org.junit.jupiter.api.Test;
 class CursorTest {
   static final Cursor CURSOR = new Cursor("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8));
   static final String QUERY = "device|M-1|||100";
-  static final Cursor.Position POS = new Cursor.Position(1_764_000_000_000L, 1_764_000_123_456L, "M-1", "evt-ä-7");
+  static final PagePosition POS = new PagePosition(1_764_000_000_000L, 1_764_000_123_456L, "M-1", "evt-ä-7");
 
   @Test
   void testRoundTripKeepsThePosition() {
     String c = CURSOR.encode(QUERY, POS);
     assertThat(CURSOR.decode(QUERY, c)).contains(POS);
     assertThat(c).matches("[A-Za-z0-9_-]+");
-    Cursor.Position start = Cursor.Position.bucketStart(5);
+    PagePosition start = PagePosition.bucketStart(5);
     assertThat(CURSOR.decode(QUERY, CURSOR.encode(QUERY, start))).contains(start);
     assertThat(start.atBucketStart()).isTrue();
     assertThat(POS.atBucketStart()).isFalse();

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import io.ambergarden.cassandra.TimeBuckets;
+import io.ambergarden.cassandra.RowKeys;
 
 class WritePlanTest {
   static final long HOUR = 3_600_000L;

@@ -1,4 +1,4 @@
-package io.ambergarden.web;
+package io.ambergarden.health;
 
 import io.vertx.core.json.JsonObject;
 

@@ -1,9 +1,9 @@
-package io.ambergarden.web;
+package io.ambergarden.health;
 
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.config.AmberConfig;
-import io.ambergarden.ingest.KafkaSettings;
+import io.ambergarden.kafka.KafkaSettings;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;

@@ -1,4 +1,4 @@
-package io.ambergarden.web;
+package io.ambergarden.live;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;

@@ -1,4 +1,4 @@
-package io.ambergarden.ingest;
+package io.ambergarden.web;
 
 import io.ambergarden.bus.Addresses;
 import io.ambergarden.bus.PersistRequest;

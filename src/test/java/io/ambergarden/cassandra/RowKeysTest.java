@@ -1,4 +1,4 @@
-package io.ambergarden.write;
+package io.ambergarden.cassandra;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.ambergarden.ingest;
+package io.ambergarden.kafka;
 
 import io.ambergarden.config.AmberConfig;
 import io.vertx.core.Future;

@@ -1,4 +1,4 @@
-package io.ambergarden.write;
+package io.ambergarden.cassandra;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,9 +1,14 @@
-package io.ambergarden.write;
+package io.ambergarden.cassandra;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 
 /** Bucket arithmetic on epoch millis (UTC): a bucket is named by its start. */
 public final class TimeBuckets {
+  public static final long HOUR = 3_600_000L;
+
   private final long lengthMillis;
 
   public TimeBuckets(Duration length) {
@@ -26,6 +31,10 @@ public final class TimeBuckets {
   }
 
   public static long hourOf(long ts) {
-    return Math.floorDiv(ts, 3_600_000L) * 3_600_000L;
+    return Math.floorDiv(ts, HOUR) * HOUR;
+  }
+
+  public static LocalDate utcDay(long tsMillis) {
+    return LocalDate.ofInstant(Instant.ofEpochMilli(tsMillis), ZoneOffset.UTC);
   }
 }

@@ -1,0 +1,38 @@
+package io.ambergarden.bus;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+
+/** Distinct abnormal devices in the last {@code minutes}, by code. */
+public final class AbnormalQuery {
+  public static final String ADDRESS = "amber.query.abnormal";
+
+  public record Request(int minutes) {
+  }
+
+  /** One code's devices; {@code code} is null for abnormal events without a code (by status). */
+  public record CodeDevices(Integer code, int devices, List<String> deviceIds) {
+    public CodeDevices {
+      deviceIds = List.copyOf(deviceIds);
+    }
+  }
+
+  /** {@code truncated} when more distinct devices were seen than one answer remembers. */
+  public record Reply(int minutes, long from, long to, int devices, List<CodeDevices> byCode, boolean truncated) {
+    public Reply {
+      byCode = List.copyOf(byCode);
+    }
+
+    public JsonObject toJson() {
+      JsonArray codes = new JsonArray();
+      byCode.forEach(c -> codes.add(new JsonObject().put("code", c.code()).put("devices", c.devices())
+          .put("deviceIds", new JsonArray(List.copyOf(c.deviceIds())))));
+      return new JsonObject().put("minutes", minutes).put("from", from).put("to", to).put("devices", devices)
+          .put("byCode", codes).put("truncated", truncated);
+    }
+  }
+
+  private AbnormalQuery() {
+  }
+}

@@ -1,0 +1,16 @@
+package io.ambergarden.bus;
+
+/** Recent events of one device type, newest first, merged across its salt partitions. */
+public final class TypeEventsQuery {
+  public static final String ADDRESS = "amber.query.type-events";
+
+  /**
+   * Replied to with an {@link EventPage}. Events older than {@code from} are left out (the retention bounds it
+   * anyway: {@link Long#MIN_VALUE} means the whole retention). {@code position} is null for the first page.
+   */
+  public record Request(String deviceType, long from, int limit, PagePosition position) {
+  }
+
+  private TypeEventsQuery() {
+  }
+}
