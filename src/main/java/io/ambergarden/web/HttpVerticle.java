@@ -72,6 +72,7 @@ public final class HttpVerticle extends VerticleBase {
     if (registry != null) {
       router.get("/metrics").handler(PrometheusScrapingHandler.create(registry));
     }
+    router.get("/openapi.json").handler(OpenApiDocument.load()::handle);
     router.get("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false));
     router.route().failureHandler(problems::handle);
     for (int status : new int[] {404, 405, 413, 415, 500}) {

@@ -69,6 +69,11 @@ final class LiveSockets {
   void handle(RoutingContext ctx) {
     long now = System.currentTimeMillis();
     var req = ctx.request();
+    if (!isUpgrade(req.getHeader(HttpHeaders.CONNECTION), req.getHeader(HttpHeaders.UPGRADE))) {
+      // Vert.x would answer a bare 400 without a body; every error here is a problem
+      throw ApiException.invalidParameter("Upgrade",
+          "this is a WebSocket endpoint: send Connection: Upgrade and Upgrade: websocket");
+    }
     if (!originAllowed(req.getHeader(HttpHeaders.ORIGIN), req.getHeader(HttpHeaders.HOST))) {
       throw new ApiException(403, "Forbidden", "origin not allowed: " + req.getHeader(HttpHeaders.ORIGIN), null, null);
     }
@@ -94,6 +99,11 @@ final class LiveSockets {
         s.sendText(new JsonObject().put("type", "live").encode());
       }
     });
+  }
+
+  static boolean isUpgrade(String connection, String upgrade) {
+    return connection != null && connection.toLowerCase(java.util.Locale.ROOT).contains("upgrade")
+        && "websocket".equalsIgnoreCase(upgrade);
   }
 
   boolean originAllowed(String origin, String host) {
