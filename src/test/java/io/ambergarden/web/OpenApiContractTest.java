@@ -54,6 +54,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import io.ambergarden.health.HealthState;
+import io.ambergarden.live.LiveConnections;
 
 /**
  * src/main/resources/openapi.json is the HTTP contract: it must be a valid OpenAPI 3.1 document, list exactly the
