@@ -28,7 +28,7 @@ import java.util.function.UnaryOperator;
  *   <tr><td>amber.localrt.kafka.version</td><td>AMBER_LOCALRT_KAFKA_VERSION</td><td>4.1.2</td></tr>
  *   <tr><td>amber.localrt.startup.timeout</td><td>AMBER_LOCALRT_STARTUP_TIMEOUT</td><td>180s</td></tr>
  *   <tr><td>amber.localrt.stop.timeout</td><td>AMBER_LOCALRT_STOP_TIMEOUT</td><td>30s</td></tr>
- *   <tr><td>amber.project.dir</td><td>AMBER_PROJECT_DIR</td><td>user.dir (holds src/test/localrt/*-pom.xml)</td></tr>
+ *   <tr><td>amber.project.dir</td><td>AMBER_PROJECT_DIR</td><td>user.dir (holds src/dev/localrt/*-pom.xml)</td></tr>
  * </table>
  *
  * <p>Timeouts accept {@code 90s}, {@code 2m}, {@code 500ms} or a plain number of seconds.

@@ -37,7 +37,7 @@ final class MavenClasspath {
   static String resolve(Path pom, String versionProperty, String version, Path cacheFile) {
     if (!Files.isRegularFile(pom)) {
       throw new LocalRuntimeException("Server pom " + pom + " not found. Set the system property "
-          + "amber.project.dir (or AMBER_PROJECT_DIR) to the project directory holding src/test/localrt.");
+          + "amber.project.dir (or AMBER_PROJECT_DIR) to the project directory holding src/dev/localrt.");
     }
     synchronized (LOCK) {
       try {
@@ -106,6 +106,6 @@ final class MavenClasspath {
   }
 
   static Path pom(LocalRuntimeOptions options, String fileName) {
-    return options.projectDir().resolve("src/test/localrt").resolve(fileName);
+    return options.projectDir().resolve("src/dev/localrt").resolve(fileName);
   }
 }
