@@ -5,29 +5,29 @@ import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.cassandra.ReplicaLocator;
 import io.ambergarden.cassandra.SchemaMigrator;
 import io.ambergarden.config.AmberConfig;
+import io.ambergarden.config.ConfigException;
+import io.ambergarden.config.ConfigLoader;
 import io.ambergarden.counter.CounterVerticle;
+import io.ambergarden.event.EventParser;
+import io.ambergarden.health.HealthProbeVerticle;
+import io.ambergarden.health.HealthState;
+import io.ambergarden.ingest.KafkaIngestVerticle;
+import io.ambergarden.kafka.KafkaSettings;
+import io.ambergarden.kafka.KafkaTopics;
+import io.ambergarden.live.LiveConnections;
 import io.ambergarden.live.LiveRelayVerticle;
+import io.ambergarden.metrics.AmberMeters;
+import io.ambergarden.query.Cursor;
+import io.ambergarden.query.QueryVerticle;
+import io.ambergarden.query.StatsVerticle;
+import io.ambergarden.rollup.RollupVerticle;
+import io.ambergarden.sim.SimulatorVerticle;
+import io.ambergarden.web.HttpVerticle;
+import io.ambergarden.write.WriterVerticle;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
-import io.ambergarden.metrics.AmberMeters;
-import io.ambergarden.query.Cursor;
-import io.ambergarden.sim.SimulatorVerticle;
-import io.ambergarden.live.LiveConnections;
-import io.ambergarden.query.StatsVerticle;
-import io.ambergarden.rollup.RollupVerticle;
-import io.ambergarden.config.ConfigException;
-import io.ambergarden.config.ConfigLoader;
-import io.ambergarden.event.EventParser;
-import io.ambergarden.ingest.KafkaIngestVerticle;
-import io.ambergarden.kafka.KafkaSettings;
-import io.ambergarden.kafka.KafkaTopics;
-import io.ambergarden.query.QueryVerticle;
-import io.ambergarden.health.HealthProbeVerticle;
-import io.ambergarden.health.HealthState;
-import io.ambergarden.web.HttpVerticle;
-import io.ambergarden.write.WriterVerticle;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.cassandra.CassandraClient;
@@ -47,8 +47,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The service: builds Vert.x with metrics, applies the schema, creates missing topics and deploys the
- * verticles; stops them in reverse order (HTTP first, so nothing new is accepted while work drains).
+ * The service: builds Vert.x with metrics, applies the schema, creates missing topics and deploys
+ * the verticles; stops them in reverse order (HTTP first, so nothing new is accepted while work
+ * drains).
  */
 public final class AmberGarden {
   private static final Logger LOG = LoggerFactory.getLogger(AmberGarden.class);
@@ -60,12 +61,17 @@ public final class AmberGarden {
   private final Cursor cursor;
   private final LiveConnections liveConnections;
   private final AmberMeters meters;
+
   /** Names this process in rollup leases and on its live fan-out records. */
-  private final String instanceId = java.lang.management.ManagementFactory.getRuntimeMXBean().getName() + "-"
-      + java.util.UUID.randomUUID().toString().substring(0, 8);
+  private final String instanceId =
+      java.lang.management.ManagementFactory.getRuntimeMXBean().getName()
+          + "-"
+          + java.util.UUID.randomUUID().toString().substring(0, 8);
+
   private final Deque<String> deployments = new ArrayDeque<>();
   private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
   private CassandraClient cassandra;
+
   /** One token-map view for every writer and the counter verticle. */
   private ReplicaLocator replicas;
 
@@ -80,15 +86,21 @@ public final class AmberGarden {
     gcMetrics.bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
-    this.vertx = Vertx.builder()
-        .with(new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
-        .withMetrics(new MicrometerMetricsFactory(registry))
-        .build();
+    this.vertx =
+        Vertx.builder()
+            .with(
+                new VertxOptions()
+                    .setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
+            .withMetrics(new MicrometerMetricsFactory(registry))
+            .build();
   }
 
   public static Future<AmberGarden> start(AmberConfig config) {
-    AmberGarden app = new AmberGarden(config, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
-    return app.boot().map(app).recover(err -> app.stop().transform(ignored -> Future.failedFuture(err)));
+    AmberGarden app =
+        new AmberGarden(config, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+    return app.boot()
+        .map(app)
+        .recover(err -> app.stop().transform(ignored -> Future.failedFuture(err)));
   }
 
   private Future<Void> boot() {
@@ -96,66 +108,119 @@ public final class AmberGarden {
     EventParser parser = EventParsers.create(config, Clock.systemUTC());
     // held for the life of the service so the shared driver session stays open between verticles
     cassandra = CassandraClients.shared(vertx, config.cassandra());
-    Future<?> schema = config.cassandra().applySchema()
-        ? new SchemaMigrator(cassandra, config).migrate() : Future.succeededFuture();
+    Future<?> schema =
+        config.cassandra().applySchema()
+            ? new SchemaMigrator(cassandra, config).migrate()
+            : Future.succeededFuture();
     return schema
         .compose(v -> config.kafka().createTopics() ? createTopics() : Future.succeededFuture())
-        .compose(v -> ReplicaLocator.start(vertx, cassandra, config.cassandra().keyspace())
-            .onSuccess(locator -> replicas = locator))
-        .compose(v -> config.counters().enabled()
-            ? deploy(() -> new CounterVerticle(config, registry, replicas), 1) : Future.succeededFuture())
-        .compose(v -> deploy(() -> new WriterVerticle(config, meters, replicas), config.writer().instances()))
+        .compose(
+            v ->
+                ReplicaLocator.start(vertx, cassandra, config.cassandra().keyspace())
+                    .onSuccess(locator -> replicas = locator))
+        .compose(
+            v ->
+                config.counters().enabled()
+                    ? deploy(() -> new CounterVerticle(config, registry, replicas), 1)
+                    : Future.succeededFuture())
+        .compose(
+            v ->
+                deploy(
+                    () -> new WriterVerticle(config, meters, replicas),
+                    config.writer().instances()))
         .compose(v -> deploy(() -> new QueryVerticle(config), config.query().instances()))
         .compose(v -> deploy(() -> new StatsVerticle(config), config.query().instances()))
-        .compose(v -> config.live().enabled()
-            ? deploy(() -> new LiveRelayVerticle(config, instanceId, parser, registry, liveConnections), 1) : Future.succeededFuture())
-        .compose(v -> config.rollups().enabled()
-            ? deploy(() -> new RollupVerticle(config, instanceId, registry), 1) : Future.succeededFuture())
+        .compose(
+            v ->
+                config.live().enabled()
+                    ? deploy(
+                        () ->
+                            new LiveRelayVerticle(
+                                config, instanceId, parser, registry, liveConnections),
+                        1)
+                    : Future.succeededFuture())
+        .compose(
+            v ->
+                config.rollups().enabled()
+                    ? deploy(() -> new RollupVerticle(config, instanceId, registry), 1)
+                    : Future.succeededFuture())
         .compose(v -> deploy(() -> new HealthProbeVerticle(config, health), 1))
-        .compose(v -> config.kafka().consumerEnabled()
-            ? deploy(() -> new KafkaIngestVerticle(config, parser, health, meters), 1) : Future.succeededFuture())
-        .compose(v -> deploy(() -> new HttpVerticle(config, parser, health, registry, cursor, liveConnections, meters), config.http().instances()))
-        .compose(v -> config.simulator().enabled()
-            ? deploy(() -> new SimulatorVerticle(config, config.http().port()), 1) : Future.succeededFuture())
-        .onSuccess(v -> LOG.info("Amber Garden is up on http://{}:{} (ingest mode {})", config.http().host(),
-            config.http().port(), config.ingest().mode()))
+        .compose(
+            v ->
+                config.kafka().consumerEnabled()
+                    ? deploy(() -> new KafkaIngestVerticle(config, parser, health, meters), 1)
+                    : Future.succeededFuture())
+        .compose(
+            v ->
+                deploy(
+                    () ->
+                        new HttpVerticle(
+                            config, parser, health, registry, cursor, liveConnections, meters),
+                    config.http().instances()))
+        .compose(
+            v ->
+                config.simulator().enabled()
+                    ? deploy(() -> new SimulatorVerticle(config, config.http().port()), 1)
+                    : Future.succeededFuture())
+        .onSuccess(
+            v ->
+                LOG.info(
+                    "Amber Garden is up on http://{}:{} (ingest mode {})",
+                    config.http().host(),
+                    config.http().port(),
+                    config.ingest().mode()))
         .mapEmpty();
   }
 
   private Future<Void> createTopics() {
     KafkaAdminClient admin = KafkaAdminClient.create(vertx, KafkaSettings.admin(config.kafka()));
-    return KafkaTopics.ensure(admin, config.kafka(), config.live().enabled() ? config.live().topic() : null).eventually(() -> admin.close(2000));
+    return KafkaTopics.ensure(
+            admin, config.kafka(), config.live().enabled() ? config.live().topic() : null)
+        .eventually(() -> admin.close(2000));
   }
 
   private Future<Void> deploy(Supplier<io.vertx.core.Deployable> verticle, int instances) {
-    return vertx.deployVerticle(verticle, new DeploymentOptions().setInstances(instances))
-        .onSuccess(deployments::push).mapEmpty();
+    return vertx
+        .deployVerticle(verticle, new DeploymentOptions().setInstances(instances))
+        .onSuccess(deployments::push)
+        .mapEmpty();
   }
 
-  /** Undeploys in reverse order of deployment, then closes the session and Vert.x. Safe to call twice. */
+  /**
+   * Undeploys in reverse order of deployment, then closes the session and Vert.x. Safe to call
+   * twice.
+   */
   public synchronized Future<Void> stop() {
     health.shuttingDown(true);
     Future<Void> chain = Future.succeededFuture();
     while (!deployments.isEmpty()) {
       String id = deployments.pop();
-      chain = chain.compose(v -> vertx.undeploy(id).recover(err -> {
-        LOG.warn("undeploy failed: {}", err.toString());
-        return Future.succeededFuture();
-      }));
+      chain =
+          chain.compose(
+              v ->
+                  vertx
+                      .undeploy(id)
+                      .recover(
+                          err -> {
+                            LOG.warn("undeploy failed: {}", err.toString());
+                            return Future.succeededFuture();
+                          }));
     }
     return chain
-        .compose(v -> {
-          if (replicas != null) {
-            replicas.close();
-          }
-          return cassandra == null ? Future.succeededFuture() : cassandra.close();
-        })
+        .compose(
+            v -> {
+              if (replicas != null) {
+                replicas.close();
+              }
+              return cassandra == null ? Future.succeededFuture() : cassandra.close();
+            })
         .eventually(vertx::close)
-        .eventually(() -> {
-          gcMetrics.close();
-          registry.close();
-          return Future.succeededFuture();
-        })
+        .eventually(
+            () -> {
+              gcMetrics.close();
+              registry.close();
+              return Future.succeededFuture();
+            })
         .mapEmpty();
   }
 
@@ -163,7 +228,8 @@ public final class AmberGarden {
     if (!config.query().cursorKey().isEmpty()) {
       return config.query().cursorKey().getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
-    LOG.warn("query.cursor-key is not set: paging cursors are signed with a random key and work only on this instance");
+    LOG.warn(
+        "query.cursor-key is not set: paging cursors are signed with a random key and work only on this instance");
     byte[] random = new byte[32];
     new java.security.SecureRandom().nextBytes(random);
     return random;
@@ -201,15 +267,19 @@ public final class AmberGarden {
       System.exit(1);
       return;
     }
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      LOG.info("SIGTERM: stopping");
-      try {
-        app.stop().await(config.shutdownGrace().toMillis(), TimeUnit.MILLISECONDS);
-        LOG.info("stopped cleanly");
-      } catch (Exception e) {
-        LOG.warn("shutdown did not finish cleanly: {}", e.toString());
-      }
-    }, "amber-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  LOG.info("SIGTERM: stopping");
+                  try {
+                    app.stop().await(config.shutdownGrace().toMillis(), TimeUnit.MILLISECONDS);
+                    LOG.info("stopped cleanly");
+                  } catch (Exception e) {
+                    LOG.warn("shutdown did not finish cleanly: {}", e.toString());
+                  }
+                },
+                "amber-shutdown"));
   }
 
   private static int applySchemaOnly(AmberConfig config) {

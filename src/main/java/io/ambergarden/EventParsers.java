@@ -7,12 +7,16 @@ import java.time.Clock;
 
 /** The event parser configured from the service config. */
 final class EventParsers {
-  private EventParsers() {
-  }
+  private EventParsers() {}
 
   static EventParser create(AmberConfig config, Clock clock) {
-    EventLimits limits = EventLimits.defaults().withBatchAndTime(config.ingest().maxBatch(),
-        config.events().maxPayloadBytes(), config.events().retention(), config.events().futureSkew());
+    EventLimits limits =
+        EventLimits.defaults()
+            .withBatchAndTime(
+                config.ingest().maxBatch(),
+                config.events().maxPayloadBytes(),
+                config.events().retention(),
+                config.events().futureSkew());
     return new EventParser(limits, clock);
   }
 }

@@ -6,16 +6,43 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
-/** A deterministic set of realistic events: devices of a few types, three metrics, about 5% abnormal. */
+/**
+ * A deterministic set of realistic events: devices of a few types, three metrics, about 5%
+ * abnormal.
+ */
 final class BenchEvents {
   static final String[] TYPES = {"charger", "meter", "pump", "valve", "sensor"};
 
-  record Spec(String deviceId, String deviceType, long ts, String eventId, String status, int code,
-              double temperature, double vibration, double current) {
+  record Spec(
+      String deviceId,
+      String deviceType,
+      long ts,
+      String eventId,
+      String status,
+      int code,
+      double temperature,
+      double vibration,
+      double current) {
     byte[] json() {
-      return ("{\"deviceId\":\"" + deviceId + "\",\"ts\":" + ts + ",\"eventId\":\"" + eventId + "\",\"deviceType\":\""
-          + deviceType + "\",\"status\":\"" + status + "\",\"code\":" + code + ",\"metrics\":{\"temperature\":"
-          + temperature + ",\"vibration\":" + vibration + ",\"current\":" + current + "}}")
+      return ("{\"deviceId\":\""
+              + deviceId
+              + "\",\"ts\":"
+              + ts
+              + ",\"eventId\":\""
+              + eventId
+              + "\",\"deviceType\":\""
+              + deviceType
+              + "\",\"status\":\""
+              + status
+              + "\",\"code\":"
+              + code
+              + ",\"metrics\":{\"temperature\":"
+              + temperature
+              + ",\"vibration\":"
+              + vibration
+              + ",\"current\":"
+              + current
+              + "}}")
           .getBytes(StandardCharsets.UTF_8);
     }
 
@@ -28,24 +55,37 @@ final class BenchEvents {
     }
   }
 
-  private BenchEvents() {
-  }
+  private BenchEvents() {}
 
-  /** {@code count} events over {@code devices} devices, event times spread over the last 30 minutes. */
+  /**
+   * {@code count} events over {@code devices} devices, event times spread over the last 30 minutes.
+   */
   static List<Spec> generate(String prefix, int count, int devices, long now, long seed) {
     return generate(prefix, "e", count, devices, now, seed);
   }
 
-  /** As above, with event ids {@code eventPrefix + index}, so a second set for the same devices adds new events. */
-  static List<Spec> generate(String prefix, String eventPrefix, int count, int devices, long now, long seed) {
+  /**
+   * As above, with event ids {@code eventPrefix + index}, so a second set for the same devices adds
+   * new events.
+   */
+  static List<Spec> generate(
+      String prefix, String eventPrefix, int count, int devices, long now, long seed) {
     SplittableRandom rnd = new SplittableRandom(seed);
     List<Spec> out = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
       int d = rnd.nextInt(devices);
       boolean bad = rnd.nextInt(100) < 5;
-      out.add(new Spec(prefix + "-" + d, TYPES[d % TYPES.length], now - rnd.nextLong(1_800_000L), eventPrefix + i,
-          bad ? "fault" : "normal", bad ? 500 + rnd.nextInt(5) : 200, 20 + rnd.nextDouble() * 20,
-          rnd.nextDouble(), 5 + rnd.nextDouble() * 10));
+      out.add(
+          new Spec(
+              prefix + "-" + d,
+              TYPES[d % TYPES.length],
+              now - rnd.nextLong(1_800_000L),
+              eventPrefix + i,
+              bad ? "fault" : "normal",
+              bad ? 500 + rnd.nextInt(5) : 200,
+              20 + rnd.nextDouble() * 20,
+              rnd.nextDouble(),
+              5 + rnd.nextDouble() * 10));
     }
     return out;
   }

@@ -9,20 +9,27 @@ import java.util.DoubleSummaryStatistics;
 import java.util.List;
 import java.util.Map;
 
-/** The results of one run as markdown and JSON: environment, throughput table, ratios, read latencies. */
+/**
+ * The results of one run as markdown and JSON: environment, throughput table, ratios, read
+ * latencies.
+ */
 final class BenchReport {
   static final String PLOT_FILE = "throughput-latency.png";
 
-  record Environment(Instant startedAt, int cores, String javaVersion, String javaVm, String cassandraVersion,
-                     String kafkaVersion, Map<String, Integer> settings) {
-  }
+  record Environment(
+      Instant startedAt,
+      int cores,
+      String javaVersion,
+      String javaVm,
+      String cassandraVersion,
+      String kafkaVersion,
+      Map<String, Integer> settings) {}
 
   /** One row of the table; NaN marks a figure that does not apply. */
-  record Measurement(String id, String label, double eventsPerSecond, double rowsPerSecond, String note) {
-  }
+  record Measurement(
+      String id, String label, double eventsPerSecond, double rowsPerSecond, String note) {}
 
-  record Ratio(String label, double value) {
-  }
+  record Ratio(String label, double value) {}
 
   /** CPU per phase and process, and the memory series sampled per second (MiB). */
   record Resources(List<String> processes, List<CpuLedger.Phase> cpu, List<TimeSeries> memory) {
@@ -37,8 +44,14 @@ final class BenchReport {
   private final List<TimeSeries> series;
   private final Resources resources;
 
-  BenchReport(Environment env, List<Measurement> measurements, List<Ratio> ratios,
-      List<ReadLatencyProbe.Summary> reads, List<String> notes, List<TimeSeries> series, Resources resources) {
+  BenchReport(
+      Environment env,
+      List<Measurement> measurements,
+      List<Ratio> ratios,
+      List<ReadLatencyProbe.Summary> reads,
+      List<String> notes,
+      List<TimeSeries> series,
+      Resources resources) {
     this.resources = resources;
     this.env = env;
     this.measurements = List.copyOf(measurements);
@@ -69,8 +82,15 @@ final class BenchReport {
 
   String markdown() {
     StringBuilder md = new StringBuilder("# Amber Garden ingest benchmark\n\n");
-    md.append(String.format("%s, %d cores, Java %s (%s), Cassandra %s, Kafka %s%n%n", startedAt(), env.cores(),
-        env.javaVersion(), env.javaVm(), env.cassandraVersion(), env.kafkaVersion()));
+    md.append(
+        String.format(
+            "%s, %d cores, Java %s (%s), Cassandra %s, Kafka %s%n%n",
+            startedAt(),
+            env.cores(),
+            env.javaVersion(),
+            env.javaVm(),
+            env.cassandraVersion(),
+            env.kafkaVersion()));
     md.append("| setting | value |\n|---|---:|\n");
     env.settings().forEach((k, v) -> md.append(String.format("| `%s` | %d |%n", k, v)));
     md.append("\n## Throughput\n\n");
@@ -92,10 +112,13 @@ final class BenchReport {
   }
 
   String throughputTable() {
-    StringBuilder t = new StringBuilder("| measurement | events/s | rows/s | notes |\n|---|---:|---:|---|\n");
+    StringBuilder t =
+        new StringBuilder("| measurement | events/s | rows/s | notes |\n|---|---:|---:|---|\n");
     for (Measurement m : measurements) {
-      t.append(String.format("| %s | %s | %s | %s |%n", m.label(), number(m.eventsPerSecond()),
-          number(m.rowsPerSecond()), m.note()));
+      t.append(
+          String.format(
+              "| %s | %s | %s | %s |%n",
+              m.label(), number(m.eventsPerSecond()), number(m.rowsPerSecond()), m.note()));
     }
     return t.toString();
   }
@@ -110,11 +133,23 @@ final class BenchReport {
     if (reads.isEmpty()) {
       return "not measured (amber.bench.read-rate=0)\n";
     }
-    StringBuilder t = new StringBuilder("| while | endpoint | count | p50 ms | p99 ms | max ms | 404 | errors | skipped |\n"
-        + "|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    StringBuilder t =
+        new StringBuilder(
+            "| while | endpoint | count | p50 ms | p99 ms | max ms | 404 | errors | skipped |\n"
+                + "|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (ReadLatencyProbe.Summary r : reads) {
-      t.append(String.format("| %s | `%s` | %,d | %s | %s | %s | %,d | %,d | %,d |%n", r.condition(), r.endpoint(), r.count(),
-          millis(r.p50Millis()), millis(r.p99Millis()), millis(r.maxMillis()), r.notFound(), r.errors(), r.skipped()));
+      t.append(
+          String.format(
+              "| %s | `%s` | %,d | %s | %s | %s | %,d | %,d | %,d |%n",
+              r.condition(),
+              r.endpoint(),
+              r.count(),
+              millis(r.p50Millis()),
+              millis(r.p99Millis()),
+              millis(r.maxMillis()),
+              r.notFound(),
+              r.errors(),
+              r.skipped()));
     }
     return t.toString();
   }
@@ -129,12 +164,17 @@ final class BenchReport {
       head.append(" ").append(p).append(" cores | ").append(p).append(" CPU ms / 1000 events |");
       rule.append("---:|---:|");
     }
-    StringBuilder t = new StringBuilder(head).append(" all cores |\n").append(rule).append("---:|\n");
+    StringBuilder t =
+        new StringBuilder(head).append(" all cores |\n").append(rule).append("---:|\n");
     for (CpuLedger.Phase ph : resources.cpu()) {
-      t.append(String.format("| %s | %,d | %.1f | %s |", ph.name(), ph.events(), ph.wallSeconds(),
-          number(ph.events() / ph.wallSeconds())));
+      t.append(
+          String.format(
+              "| %s | %,d | %.1f | %s |",
+              ph.name(), ph.events(), ph.wallSeconds(), number(ph.events() / ph.wallSeconds())));
       for (String p : resources.processes()) {
-        t.append(String.format(" %s | %s |", twoDecimals(ph.cores(p)), number(ph.millisPer1000Events(p))));
+        t.append(
+            String.format(
+                " %s | %s |", twoDecimals(ph.cores(p)), number(ph.millisPer1000Events(p))));
       }
       t.append(String.format(" %s |%n", twoDecimals(ph.totalCores())));
     }
@@ -145,14 +185,22 @@ final class BenchReport {
     if (resources.memory().isEmpty()) {
       return "not measured\n";
     }
-    StringBuilder t = new StringBuilder("| series | first | min | max | last |\n|---|---:|---:|---:|---:|\n");
+    StringBuilder t =
+        new StringBuilder("| series | first | min | max | last |\n|---|---:|---:|---:|---:|\n");
     for (TimeSeries s : resources.memory()) {
-      DoubleSummaryStatistics stats = s.points().stream().mapToDouble(TimeSeries.Point::value).summaryStatistics();
+      DoubleSummaryStatistics stats =
+          s.points().stream().mapToDouble(TimeSeries.Point::value).summaryStatistics();
       double first = s.points().isEmpty() ? Double.NaN : s.points().get(0).value();
-      double last = s.points().isEmpty() ? Double.NaN : s.points().get(s.points().size() - 1).value();
-      t.append(String.format("| %s | %s | %s | %s | %s |%n", s.name(), number(first),
-          number(stats.getCount() == 0 ? Double.NaN : stats.getMin()),
-          number(stats.getCount() == 0 ? Double.NaN : stats.getMax()), number(last)));
+      double last =
+          s.points().isEmpty() ? Double.NaN : s.points().get(s.points().size() - 1).value();
+      t.append(
+          String.format(
+              "| %s | %s | %s | %s | %s |%n",
+              s.name(),
+              number(first),
+              number(stats.getCount() == 0 ? Double.NaN : stats.getMin()),
+              number(stats.getCount() == 0 ? Double.NaN : stats.getMax()),
+              number(last)));
     }
     return t.toString();
   }
@@ -165,34 +213,65 @@ final class BenchReport {
     JsonObject settings = new JsonObject();
     env.settings().forEach(settings::put);
     JsonArray rows = new JsonArray();
-    measurements.forEach(m -> rows.add(new JsonObject().put("id", m.id()).put("label", m.label())
-        .put("eventsPerSecond", finiteOrNull(m.eventsPerSecond())).put("rowsPerSecond", finiteOrNull(m.rowsPerSecond()))
-        .put("note", m.note())));
+    measurements.forEach(
+        m ->
+            rows.add(
+                new JsonObject()
+                    .put("id", m.id())
+                    .put("label", m.label())
+                    .put("eventsPerSecond", finiteOrNull(m.eventsPerSecond()))
+                    .put("rowsPerSecond", finiteOrNull(m.rowsPerSecond()))
+                    .put("note", m.note())));
     JsonArray ratioRows = new JsonArray();
-    ratios.forEach(r -> ratioRows.add(new JsonObject().put("label", r.label()).put("value", finiteOrNull(r.value()))));
+    ratios.forEach(
+        r ->
+            ratioRows.add(
+                new JsonObject().put("label", r.label()).put("value", finiteOrNull(r.value()))));
     JsonArray readRows = new JsonArray();
-    reads.forEach(r -> readRows.add(new JsonObject().put("condition", r.condition()).put("endpoint", r.endpoint()).put("count", r.count())
-        .put("p50Millis", r.p50Millis()).put("p99Millis", r.p99Millis()).put("maxMillis", r.maxMillis())
-        .put("notFound", r.notFound()).put("errors", r.errors()).put("skipped", r.skipped())));
+    reads.forEach(
+        r ->
+            readRows.add(
+                new JsonObject()
+                    .put("condition", r.condition())
+                    .put("endpoint", r.endpoint())
+                    .put("count", r.count())
+                    .put("p50Millis", r.p50Millis())
+                    .put("p99Millis", r.p99Millis())
+                    .put("maxMillis", r.maxMillis())
+                    .put("notFound", r.notFound())
+                    .put("errors", r.errors())
+                    .put("skipped", r.skipped())));
     JsonArray cpuRows = new JsonArray();
     for (CpuLedger.Phase ph : resources.cpu()) {
       JsonObject perProcess = new JsonObject();
       ph.cpuSeconds().forEach((p, v) -> perProcess.put(p, finiteOrNull(v)));
-      cpuRows.add(new JsonObject().put("phase", ph.name()).put("events", ph.events())
-          .put("wallSeconds", ph.wallSeconds()).put("cpuSeconds", perProcess));
+      cpuRows.add(
+          new JsonObject()
+              .put("phase", ph.name())
+              .put("events", ph.events())
+              .put("wallSeconds", ph.wallSeconds())
+              .put("cpuSeconds", perProcess));
     }
     JsonArray seriesRows = new JsonArray();
     List<TimeSeries> all = new ArrayList<>(series);
     all.addAll(resources.memory());
     for (TimeSeries s : all) {
       JsonArray points = new JsonArray();
-      s.points().forEach(p -> points.add(new JsonArray().add(round(p.seconds(), 2)).add(round(p.value(), 2))));
+      s.points()
+          .forEach(
+              p -> points.add(new JsonArray().add(round(p.seconds(), 2)).add(round(p.value(), 2))));
       seriesRows.add(new JsonObject().put("name", s.name()).put("points", points));
     }
     return new JsonObject()
         .put("startedAt", startedAt())
-        .put("environment", new JsonObject().put("cores", env.cores()).put("java", env.javaVersion())
-            .put("javaVm", env.javaVm()).put("cassandra", env.cassandraVersion()).put("kafka", env.kafkaVersion()))
+        .put(
+            "environment",
+            new JsonObject()
+                .put("cores", env.cores())
+                .put("java", env.javaVersion())
+                .put("javaVm", env.javaVm())
+                .put("cassandra", env.cassandraVersion())
+                .put("kafka", env.kafkaVersion()))
         .put("settings", settings)
         .put("measurements", rows)
         .put("ratios", ratioRows)

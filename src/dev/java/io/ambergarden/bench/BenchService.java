@@ -19,8 +19,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * The service under test in its own JVM, configured through AMBER_* variables as in a pod (over the ones
- * the bench itself was given): its CPU, JIT and memory are its own, apart from the harness's load generators.
+ * The service under test in its own JVM, configured through AMBER_* variables as in a pod (over the
+ * ones the bench itself was given): its CPU, JIT and memory are its own, apart from the harness's
+ * load generators.
  */
 final class BenchService implements AutoCloseable {
   private static final Duration READY_DEADLINE = Duration.ofMinutes(3);
@@ -29,7 +30,8 @@ final class BenchService implements AutoCloseable {
   private final Process process;
   private final int port;
   private final Path log;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private BenchService(Process process, int port, Path log) {
     this.process = process;
@@ -37,7 +39,10 @@ final class BenchService implements AutoCloseable {
     this.log = log;
   }
 
-  /** Starts {@code java <jvmOptions> io.ambergarden.AmberGarden} and waits until /health/ready answers 200. */
+  /**
+   * Starts {@code java <jvmOptions> io.ambergarden.AmberGarden} and waits until /health/ready
+   * answers 200.
+   */
   static BenchService start(Map<String, String> config, int port, List<String> jvmOptions, Path log)
       throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
@@ -58,7 +63,10 @@ final class BenchService implements AutoCloseable {
     return service;
   }
 
-  /** The harness's own classpath: exec:java runs it in a URLClassLoader holding the project and its deps. */
+  /**
+   * The harness's own classpath: exec:java runs it in a URLClassLoader holding the project and its
+   * deps.
+   */
   private static String classpath() {
     ClassLoader loader = BenchService.class.getClassLoader();
     if (loader instanceof URLClassLoader urls && urls.getURLs().length > 0) {
@@ -79,7 +87,8 @@ final class BenchService implements AutoCloseable {
     long end = System.nanoTime() + READY_DEADLINE.toNanos();
     while (System.nanoTime() < end) {
       if (!process.isAlive()) {
-        throw new IllegalStateException("service exited with " + process.exitValue() + "; log " + log + ":\n" + tail());
+        throw new IllegalStateException(
+            "service exited with " + process.exitValue() + "; log " + log + ":\n" + tail());
       }
       try {
         if (get("/health/ready").statusCode() == 200) {
@@ -88,14 +97,20 @@ final class BenchService implements AutoCloseable {
       } catch (IOException e) {
         // not listening yet
       }
-      process.waitFor(200, TimeUnit.MILLISECONDS); // polls readiness, with the process's exit as the other end
+      process.waitFor(
+          200, TimeUnit.MILLISECONDS); // polls readiness, with the process's exit as the other end
     }
-    throw new IllegalStateException("service not ready within " + READY_DEADLINE + "; log " + log + ":\n" + tail());
+    throw new IllegalStateException(
+        "service not ready within " + READY_DEADLINE + "; log " + log + ":\n" + tail());
   }
 
   HttpResponse<String> get(String path) throws IOException, InterruptedException {
-    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-        .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .timeout(Duration.ofSeconds(10))
+            .GET()
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   /** The Prometheus scrape, or empty text when the service does not answer. */
@@ -121,7 +136,8 @@ final class BenchService implements AutoCloseable {
   private String tail() {
     try {
       List<String> lines = Files.readAllLines(log);
-      return lines.subList(Math.max(0, lines.size() - 40), lines.size()).stream().collect(Collectors.joining("\n"));
+      return lines.subList(Math.max(0, lines.size() - 40), lines.size()).stream()
+          .collect(Collectors.joining("\n"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -132,7 +148,8 @@ final class BenchService implements AutoCloseable {
   public void close() throws InterruptedException {
     process.destroy();
     if (!process.waitFor(STOP_DEADLINE.toMillis(), TimeUnit.MILLISECONDS)) {
-      System.out.println("  service did not stop within " + STOP_DEADLINE + ", killing it; log " + log);
+      System.out.println(
+          "  service did not stop within " + STOP_DEADLINE + ", killing it; log " + log);
       process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
   }

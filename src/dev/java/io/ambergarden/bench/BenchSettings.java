@@ -4,15 +4,33 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** The bench's knobs: -Damber.bench.NAME or AMBER_BENCH_NAME, the property winning. */
-record BenchSettings(int events, int devices, int warmup, int concurrency, int httpEvents, int httpPort,
-                     int naiveSeconds, int readRate, int serviceWarmup, int halfRateSeconds, int idleReadSeconds,
-                     int settleSeconds) {
+record BenchSettings(
+    int events,
+    int devices,
+    int warmup,
+    int concurrency,
+    int httpEvents,
+    int httpPort,
+    int naiveSeconds,
+    int readRate,
+    int serviceWarmup,
+    int halfRateSeconds,
+    int idleReadSeconds,
+    int settleSeconds) {
 
   static BenchSettings fromSystem() {
-    return new BenchSettings(setting("events", 200_000), setting("devices", 2_000), setting("warmup", 300_000),
-        setting("concurrency", 256), setting("http-events", 50_000), setting("http-port", 18_080),
-        setting("naive-seconds", 60), setting("read-rate", 50), setting("service-warmup", 100_000),
-        setting("half-rate-seconds", 40), setting("idle-read-seconds", 15),
+    return new BenchSettings(
+        setting("events", 200_000),
+        setting("devices", 2_000),
+        setting("warmup", 300_000),
+        setting("concurrency", 256),
+        setting("http-events", 50_000),
+        setting("http-port", 18_080),
+        setting("naive-seconds", 60),
+        setting("read-rate", 50),
+        setting("service-warmup", 100_000),
+        setting("half-rate-seconds", 40),
+        setting("idle-read-seconds", 15),
         setting("settle-seconds", 120));
   }
 

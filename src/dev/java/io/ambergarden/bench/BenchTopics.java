@@ -22,12 +22,16 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
-/** The bench's Kafka side: fresh topics, producing the events, and timing a consumer group by its commits. */
+/**
+ * The bench's Kafka side: fresh topics, producing the events, and timing a consumer group by its
+ * commits.
+ */
 final class BenchTopics {
-  private BenchTopics() {
-  }
+  private BenchTopics() {}
 
-  /** Creates the topics and returns once every partition's leader serves it (answers ListOffsets). */
+  /**
+   * Creates the topics and returns once every partition's leader serves it (answers ListOffsets).
+   */
   static void create(String bootstrap, String... topics) throws Exception {
     Properties p = new Properties();
     p.put("bootstrap.servers", bootstrap);
@@ -42,8 +46,10 @@ final class BenchTopics {
         }
       }
       admin.createTopics(newTopics).all().get(30, TimeUnit.SECONDS);
-      // the controller names the leader before the broker has loaded the partition; an idempotent producer
-      // that sends in that window can have its first batch refused for good (OutOfOrderSequenceException)
+      // the controller names the leader before the broker has loaded the partition; an idempotent
+      // producer
+      // that sends in that window can have its first batch refused for good
+      // (OutOfOrderSequenceException)
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (true) {
         try {
@@ -51,7 +57,8 @@ final class BenchTopics {
           return;
         } catch (ExecutionException | TimeoutException e) {
           if (System.nanoTime() > deadline) {
-            throw new IllegalStateException("topics " + List.of(topics) + " not served within 30 s", e);
+            throw new IllegalStateException(
+                "topics " + List.of(topics) + " not served within 30 s", e);
           }
           TimeUnit.MILLISECONDS.sleep(100); // polls a condition with a deadline
         }
@@ -59,16 +66,20 @@ final class BenchTopics {
     }
   }
 
-  /** Sends every event and fails if any send failed, so a phase never runs on a topic with missing events. */
+  /**
+   * Sends every event and fails if any send failed, so a phase never runs on a topic with missing
+   * events.
+   */
   static double produce(String bootstrap, String topic, List<BenchEvents.Spec> events) {
     return produceAtRate(bootstrap, topic, events, Double.POSITIVE_INFINITY);
   }
 
   /**
-   * As {@link #produce}, paced to {@code perSecond} events per second (event i is sent at t0 + i / rate, so a
-   * late send is followed by a catch-up, not a lower rate).
+   * As {@link #produce}, paced to {@code perSecond} events per second (event i is sent at t0 + i /
+   * rate, so a late send is followed by a catch-up, not a lower rate).
    */
-  static double produceAtRate(String bootstrap, String topic, List<BenchEvents.Spec> events, double perSecond) {
+  static double produceAtRate(
+      String bootstrap, String topic, List<BenchEvents.Spec> events, double perSecond) {
     Properties p = new Properties();
     p.put("bootstrap.servers", bootstrap);
     p.put("acks", "all");
@@ -80,14 +91,16 @@ final class BenchTopics {
     AtomicReference<Exception> firstFailure = new AtomicReference<>();
     double nanosPerEvent = 1e9 / perSecond;
     long t0 = System.nanoTime();
-    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+    try (KafkaProducer<byte[], byte[]> producer =
+        new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
       for (int i = 0; i < events.size(); i++) {
         long early = t0 + (long) (i * nanosPerEvent) - System.nanoTime();
         if (early > 1_000_000L) {
           LockSupport.parkNanos(early); // pacing of the load generator, not a wait for a condition
         }
         BenchEvents.Spec e = events.get(i);
-        producer.send(new ProducerRecord<>(topic, e.deviceId().getBytes(StandardCharsets.UTF_8), e.json()),
+        producer.send(
+            new ProducerRecord<>(topic, e.deviceId().getBytes(StandardCharsets.UTF_8), e.json()),
             (metadata, err) -> {
               if (err != null) {
                 failed.incrementAndGet();
@@ -98,13 +111,16 @@ final class BenchTopics {
       producer.flush();
     }
     if (failed.get() > 0) {
-      throw new IllegalStateException(failed.get() + " of " + events.size() + " sends to " + topic + " failed",
+      throw new IllegalStateException(
+          failed.get() + " of " + events.size() + " sends to " + topic + " failed",
           firstFailure.get());
     }
     return (System.nanoTime() - t0) / 1e9;
   }
 
-  /** The measured stretch of a consumer group's progress: records committed in it over its length. */
+  /**
+   * The measured stretch of a consumer group's progress: records committed in it over its length.
+   */
   record Window(long records, double seconds) {
     double perSecond() {
       return records / seconds;
@@ -112,20 +128,32 @@ final class BenchTopics {
   }
 
   /**
-   * Waits until {@code total} records are committed; returns records/s from the first sample at or past 10% to
-   * 100%, counted from the committed offsets at both ends (excludes the group join and the first poll).
+   * Waits until {@code total} records are committed; returns records/s from the first sample at or
+   * past 10% to 100%, counted from the committed offsets at both ends (excludes the group join and
+   * the first poll).
    */
-  static double awaitCommitted(String bootstrap, String group, String topic, long total, AtomicLong committedOut)
+  static double awaitCommitted(
+      String bootstrap, String group, String topic, long total, AtomicLong committedOut)
       throws Exception {
-    return awaitCommitted(bootstrap, group, topic, 0, total, committedOut, () -> true, () -> { }).perSecond();
+    return awaitCommitted(bootstrap, group, topic, 0, total, committedOut, () -> true, () -> {})
+        .perSecond();
   }
 
   /**
-   * As above, for {@code total} records after the first {@code base} of the topic; the window opens at the
-   * first sample past 10% at which {@code ready} holds (e.g. the producer has finished), calling {@code opened}.
+   * As above, for {@code total} records after the first {@code base} of the topic; the window opens
+   * at the first sample past 10% at which {@code ready} holds (e.g. the producer has finished),
+   * calling {@code opened}.
    */
-  static Window awaitCommitted(String bootstrap, String group, String topic, long base, long total,
-                               AtomicLong committedOut, BooleanSupplier ready, Runnable opened) throws Exception {
+  static Window awaitCommitted(
+      String bootstrap,
+      String group,
+      String topic,
+      long base,
+      long total,
+      AtomicLong committedOut,
+      BooleanSupplier ready,
+      Runnable opened)
+      throws Exception {
     Properties p = new Properties();
     p.put("bootstrap.servers", bootstrap);
     long tenPercentAt = 0;
@@ -134,21 +162,31 @@ final class BenchTopics {
     long lastPrint = 0;
     try (Admin admin = Admin.create(p)) {
       while (System.nanoTime() < deadline) {
-        Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(group)
-            .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
-        long committed = offsets.entrySet().stream().filter(e -> e.getKey().topic().equals(topic) && e.getValue() != null)
-            .mapToLong(e -> e.getValue().offset()).sum();
+        Map<TopicPartition, OffsetAndMetadata> offsets =
+            admin
+                .listConsumerGroupOffsets(group)
+                .partitionsToOffsetAndMetadata()
+                .get(10, TimeUnit.SECONDS);
+        long committed =
+            offsets.entrySet().stream()
+                .filter(e -> e.getKey().topic().equals(topic) && e.getValue() != null)
+                .mapToLong(e -> e.getValue().offset())
+                .sum();
         committedOut.set(committed);
         committed -= base;
         long t = System.nanoTime();
-        if (tenPercentAt == 0 && committed >= total / 10 && committed < total && ready.getAsBoolean()) {
+        if (tenPercentAt == 0
+            && committed >= total / 10
+            && committed < total
+            && ready.getAsBoolean()) {
           tenPercentAt = t;
           committedAtTenPercent = committed;
           opened.run();
         }
         if (committed >= total) {
           if (tenPercentAt == 0) {
-            throw new IllegalStateException("all " + total + " records were committed before the window opened");
+            throw new IllegalStateException(
+                "all " + total + " records were committed before the window opened");
           }
           return new Window(committed - committedAtTenPercent, (t - tenPercentAt) / 1e9);
         }
@@ -156,10 +194,12 @@ final class BenchTopics {
           System.out.printf("  kafka  %,9d / %,d committed%n", committed, total);
           lastPrint = t;
         }
-        // polling the broker's committed offsets at 10 Hz is the measurement itself, not a wait for a fixed time
+        // polling the broker's committed offsets at 10 Hz is the measurement itself, not a wait for
+        // a fixed time
         TimeUnit.MILLISECONDS.sleep(100);
       }
     }
-    throw new IllegalStateException("service did not commit " + total + " records within 20 minutes");
+    throw new IllegalStateException(
+        "service did not commit " + total + " records within 20 minutes");
   }
 }

@@ -10,25 +10,35 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * CPU time each process of the run spends per phase (from the kernel's accounting via {@link ProcessHandle}):
- * on a shared machine this shows who bounds a phase, and how much CPU each process needs per event.
+ * CPU time each process of the run spends per phase (from the kernel's accounting via {@link
+ * ProcessHandle}): on a shared machine this shows who bounds a phase, and how much CPU each process
+ * needs per event.
  */
 final class CpuLedger {
-  /** One phase: wall time, events handled and CPU seconds per process (NaN where a process was unknown). */
+  /**
+   * One phase: wall time, events handled and CPU seconds per process (NaN where a process was
+   * unknown).
+   */
   record Phase(String name, long events, double wallSeconds, Map<String, Double> cpuSeconds) {
     /** Cores the process kept busy on average during the phase. */
     double cores(String process) {
       return cpuSeconds.getOrDefault(process, Double.NaN) / wallSeconds;
     }
 
-    /** CPU milliseconds the process spent per 1000 events of the phase; NaN for a phase without events. */
+    /**
+     * CPU milliseconds the process spent per 1000 events of the phase; NaN for a phase without
+     * events.
+     */
     double millisPer1000Events(String process) {
       return events == 0 ? Double.NaN : cpuSeconds.getOrDefault(process, Double.NaN) * 1e6 / events;
     }
 
     /** Over the processes that ran during the phase. */
     double totalCores() {
-      return cpuSeconds.values().stream().filter(v -> !Double.isNaN(v)).mapToDouble(Double::doubleValue).sum()
+      return cpuSeconds.values().stream()
+              .filter(v -> !Double.isNaN(v))
+              .mapToDouble(Double::doubleValue)
+              .sum()
           / wallSeconds;
     }
   }
@@ -48,7 +58,9 @@ final class CpuLedger {
       double wall = (System.nanoTime() - startNanos) / 1e9;
       Map<String, Double> end = cpuTotals();
       Map<String, Double> used = new LinkedHashMap<>();
-      end.forEach((process, seconds) -> used.put(process, seconds - startCpu.getOrDefault(process, Double.NaN)));
+      end.forEach(
+          (process, seconds) ->
+              used.put(process, seconds - startCpu.getOrDefault(process, Double.NaN)));
       Phase phase = new Phase(name, events, wall, used);
       synchronized (CpuLedger.this) {
         phases.add(phase);
@@ -79,10 +91,12 @@ final class CpuLedger {
   }
 
   /**
-   * Waits until {@code process} used at most {@code cores} over one {@code window}, or the deadline passes;
-   * returns the seconds waited. A node compacting after a write burst is not yet at its steady state.
+   * Waits until {@code process} used at most {@code cores} over one {@code window}, or the deadline
+   * passes; returns the seconds waited. A node compacting after a write burst is not yet at its
+   * steady state.
    */
-  double awaitQuiet(String process, double cores, Duration window, Duration deadline) throws InterruptedException {
+  double awaitQuiet(String process, double cores, Duration window, Duration deadline)
+      throws InterruptedException {
     long start = System.nanoTime();
     long end = start + deadline.toNanos();
     double before = cpuTotals().getOrDefault(process, Double.NaN);
@@ -99,8 +113,15 @@ final class CpuLedger {
 
   private Map<String, Double> cpuTotals() {
     Map<String, Double> totals = new LinkedHashMap<>();
-    processes.forEach((name, handle) -> totals.put(name, handle.get().flatMap(h -> h.info().totalCpuDuration())
-        .map(CpuLedger::seconds).orElse(Double.NaN)));
+    processes.forEach(
+        (name, handle) ->
+            totals.put(
+                name,
+                handle
+                    .get()
+                    .flatMap(h -> h.info().totalCpuDuration())
+                    .map(CpuLedger::seconds)
+                    .orElse(Double.NaN)));
     return totals;
   }
 

@@ -7,7 +7,10 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** Async prepared writes with a fixed number in flight; the first failure stops the loop that uses it. */
+/**
+ * Async prepared writes with a fixed number in flight; the first failure stops the loop that uses
+ * it.
+ */
 final class InFlightWrites {
   private final CqlSession session;
   private final int concurrency;
@@ -25,15 +28,18 @@ final class InFlightWrites {
   void submit(BoundStatement statement) throws InterruptedException {
     throwIfFailed();
     permits.acquire();
-    session.executeAsync(statement.setIdempotent(true).setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM))
-        .whenComplete((rs, err) -> {
-          if (err != null) {
-            failure.compareAndSet(null, err);
-          } else {
-            rows.incrementAndGet();
-          }
-          permits.release();
-        });
+    session
+        .executeAsync(
+            statement.setIdempotent(true).setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM))
+        .whenComplete(
+            (rs, err) -> {
+              if (err != null) {
+                failure.compareAndSet(null, err);
+              } else {
+                rows.incrementAndGet();
+              }
+              permits.release();
+            });
   }
 
   /** Waits for every submitted write; returns the rows written so far. */

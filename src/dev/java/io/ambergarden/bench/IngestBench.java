@@ -37,25 +37,34 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Ingest benchmark ({@code mvn -Pbench}), one run on the same generated events: (a) the raw driver ceiling,
- * (b) the service's Kafka -> Cassandra and HTTP ingest, (c) a naive synchronous consumer, (d) a
- * ThingsBoard-style key-value schema, (e) read latency during (b). Settings: {@link BenchSettings}; results go
- * to {@code .bench-results/<timestamp>/} under the project directory.
+ * Ingest benchmark ({@code mvn -Pbench}), one run on the same generated events: (a) the raw driver
+ * ceiling, (b) the service's Kafka -> Cassandra and HTTP ingest, (c) a naive synchronous consumer,
+ * (d) a ThingsBoard-style key-value schema, (e) read latency during (b). Settings: {@link
+ * BenchSettings}; results go to {@code .bench-results/<timestamp>/} under the project directory.
  */
 public final class IngestBench {
   private static final String KEYSPACE = "amber_bench";
-  /** A process at or under this many cores (5 s average) has settled: no compaction burst, no JIT backlog. */
+
+  /**
+   * A process at or under this many cores (5 s average) has settled: no compaction burst, no JIT
+   * backlog.
+   */
   private static final double SETTLED_CORES = 0.3;
+
   /** The two service heap gauges share one /metrics scrape per sampling tick. */
   private static final long SCRAPE_REUSE_NANOS = 500_000_000L;
-  private static final DateTimeFormatter DIR_NAME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss'Z'")
-      .withZone(ZoneOffset.UTC);
+
+  private static final DateTimeFormatter DIR_NAME =
+      DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss'Z'").withZone(ZoneOffset.UTC);
 
   private final BenchSettings settings;
   private final LocalRuntime runtime;
   private final SecondSampler sampler;
-  private final RawWriteLoop.Progress progress = (phase, done, total, t0) -> System.out.printf(
-      "  %-6s %,9d / %,d  %,8.0f events/s%n", phase, done, total, done / ((System.nanoTime() - t0) / 1e9));
+  private final RawWriteLoop.Progress progress =
+      (phase, done, total, t0) ->
+          System.out.printf(
+              "  %-6s %,9d / %,d  %,8.0f events/s%n",
+              phase, done, total, done / ((System.nanoTime() - t0) / 1e9));
   private final Map<String, String> serverConfig = new HashMap<>();
   private final AmberConfig base;
   private final long now = System.currentTimeMillis();
@@ -64,14 +73,23 @@ public final class IngestBench {
   private final List<String> measuredDevices;
   private final CpuLedger ledger;
   private final List<TimeSeries> memory = new ArrayList<>();
+
   /** What the run saw that the tables do not show, added to the report's notes. */
   private final List<String> observations = new ArrayList<>();
+
   /** The service under test while (b) runs, read by the memory sampler. */
   private volatile BenchService service;
-  /** Like a pod's fixed heap: the service's memory is bounded by its settings, not by a large default heap. */
+
+  /**
+   * Like a pod's fixed heap: the service's memory is bounded by its settings, not by a large
+   * default heap.
+   */
   static final List<String> SERVICE_JVM = serviceJvm();
 
-  /** -Xms1g -Xmx1g, then amber.bench.service-jvm (space-separated), e.g. a -XX:StartFlightRecording option. */
+  /**
+   * -Xms1g -Xmx1g, then amber.bench.service-jvm (space-separated), e.g. a -XX:StartFlightRecording
+   * option.
+   */
   private static List<String> serviceJvm() {
     List<String> options = new ArrayList<>(List.of("-Xms1g", "-Xmx1g"));
     for (String o : BenchSettings.text("service-jvm", "").trim().split("\\s+")) {
@@ -86,16 +104,18 @@ public final class IngestBench {
     this.settings = settings;
     this.runtime = runtime;
     this.sampler = sampler;
-    this.ledger = new CpuLedger()
-        .process("Cassandra", () -> runtime.cassandra().pid().flatMap(ProcessHandle::of))
-        .process("Kafka", () -> runtime.kafka().pid().flatMap(ProcessHandle::of))
-        .process("service", () -> Optional.ofNullable(service).map(BenchService::handle))
-        .process("harness", () -> Optional.of(ProcessHandle.current()));
+    this.ledger =
+        new CpuLedger()
+            .process("Cassandra", () -> runtime.cassandra().pid().flatMap(ProcessHandle::of))
+            .process("Kafka", () -> runtime.kafka().pid().flatMap(ProcessHandle::of))
+            .process("service", () -> Optional.ofNullable(service).map(BenchService::handle))
+            .process("harness", () -> Optional.of(ProcessHandle.current()));
     serverConfig.put("cassandra.contact-points", runtime.cassandraContactPoint());
     serverConfig.put("kafka.bootstrap-servers", runtime.kafkaBootstrap());
     serverConfig.put("cassandra.keyspace", KEYSPACE);
     this.base = ConfigLoader.load(Map.of(), new Properties(), serverConfig);
-    this.measured = BenchEvents.generate(measuredPrefix, settings.events(), settings.devices(), now, 2);
+    this.measured =
+        BenchEvents.generate(measuredPrefix, settings.events(), settings.devices(), now, 2);
     this.measuredDevices = measured.stream().map(BenchEvents.Spec::deviceId).distinct().toList();
   }
 
@@ -103,40 +123,60 @@ public final class IngestBench {
     BenchSettings settings = BenchSettings.fromSystem();
     Instant startedAt = Instant.now();
     LocalRuntimeOptions options = LocalRuntimeOptions.fromEnvironment();
-    try (LocalRuntime runtime = new LocalRuntime(options); SecondSampler sampler = new SecondSampler()) {
+    try (LocalRuntime runtime = new LocalRuntime(options);
+        SecondSampler sampler = new SecondSampler()) {
       runtime.start();
       IngestBench bench = new IngestBench(settings, runtime, sampler);
       Figures figures = bench.measureAll();
-      BenchReport.Environment env = new BenchReport.Environment(startedAt, Runtime.getRuntime().availableProcessors(),
-          System.getProperty("java.version"), System.getProperty("java.vm.name"), options.cassandraVersion(),
-          options.kafkaVersion(), settings.asMap());
+      BenchReport.Environment env =
+          new BenchReport.Environment(
+              startedAt,
+              Runtime.getRuntime().availableProcessors(),
+              System.getProperty("java.version"),
+              System.getProperty("java.vm.name"),
+              options.cassandraVersion(),
+              options.kafkaVersion(),
+              settings.asMap());
       List<TimeSeries> latencies = new ArrayList<>(sampler.gauges());
       latencies.removeAll(bench.memory);
       List<TimeSeries> allSeries = new ArrayList<>(sampler.rates());
       allSeries.addAll(latencies);
-      BenchReport report = report(settings, env, figures, allSeries,
-          new BenchReport.Resources(bench.ledger.processNames(), bench.ledger.phases(), bench.memory));
-      Path dir = writeResults(options.projectDir().resolve(".bench-results").resolve(DIR_NAME.format(startedAt)),
-          report, List.of(
-              new Plot.Panel("Ingest throughput, per second", "events/s", sampler.rates()),
-              new Plot.Panel("Read latency p99 (e), per second", "ms", latencies),
-              new Plot.Panel("Memory", "MiB", bench.memory)));
+      BenchReport report =
+          report(
+              settings,
+              env,
+              figures,
+              allSeries,
+              new BenchReport.Resources(
+                  bench.ledger.processNames(), bench.ledger.phases(), bench.memory));
+      Path dir =
+          writeResults(
+              options.projectDir().resolve(".bench-results").resolve(DIR_NAME.format(startedAt)),
+              report,
+              List.of(
+                  new Plot.Panel("Ingest throughput, per second", "events/s", sampler.rates()),
+                  new Plot.Panel("Read latency p99 (e), per second", "ms", latencies),
+                  new Plot.Panel("Memory", "MiB", bench.memory)));
       System.out.println();
       System.out.print(report.markdown());
       System.out.println("\nResults: " + dir);
     }
   }
 
-  /** Every phase, in this order: warm-up, (a), (d), the service's phases ({@link #service}), (c). */
+  /**
+   * Every phase, in this order: warm-up, (a), (d), the service's phases ({@link #service}), (c).
+   */
   private Figures measureAll() throws Exception {
     sampleMemory();
     RawWriteLoop.Result raw;
     RawWriteLoop.Result tsKv;
     try (CqlSession session = runtime.cassandra().openSession(Duration.ofSeconds(30))) {
-      // a fresh keyspace per run: the rows, compaction debt and due rollups of earlier runs would load this one
+      // a fresh keyspace per run: the rows, compaction debt and due rollups of earlier runs would
+      // load this one
       System.out.println("Dropping and recreating keyspace " + KEYSPACE);
-      session.execute(SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + KEYSPACE)
-          .setTimeout(Duration.ofMinutes(2)));
+      session.execute(
+          SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + KEYSPACE)
+              .setTimeout(Duration.ofMinutes(2)));
       for (SchemaScript script : SchemaMigrator.scripts(SchemaMigrator.placeholders(base))) {
         script.statements().forEach(session::execute);
       }
@@ -149,18 +189,37 @@ public final class IngestBench {
     memory.forEach(sampler::stop);
     long rowsPerRun = RawWriteLoop.rowsOf(measured);
     double serviceEps = service.kafkaEventsPerSecond();
-    return new Figures(raw, rowsPerRun, serviceEps, serviceEps * rowsPerRun / settings.events(),
-        settings.httpEvents() / service.httpSeconds(), naive, tsKv, settings.events() / service.produceSeconds(),
-        service.reads(), service.liveLatency(), List.copyOf(observations));
+    return new Figures(
+        raw,
+        rowsPerRun,
+        serviceEps,
+        serviceEps * rowsPerRun / settings.events(),
+        settings.httpEvents() / service.httpSeconds(),
+        naive,
+        tsKv,
+        settings.events() / service.produceSeconds(),
+        service.reads(),
+        service.liveLatency(),
+        List.copyOf(observations));
   }
 
-  /** RSS of every process and the service's heap, once a second, in MiB; NaN (no point) while one is down. */
+  /**
+   * RSS of every process and the service's heap, once a second, in MiB; NaN (no point) while one is
+   * down.
+   */
   private void sampleMemory() {
     memory.add(sampler.gauge("Cassandra RSS", () -> mib(runtime.cassandra().pid())));
     memory.add(sampler.gauge("Kafka RSS", () -> mib(runtime.kafka().pid())));
-    memory.add(sampler.gauge("service RSS", () -> mib(Optional.ofNullable(service).map(s -> s.handle().pid()))));
-    memory.add(sampler.gauge("service heap used", () -> serviceMeter("jvm_memory_used_bytes", "area=\"heap\"")));
-    memory.add(sampler.gauge("service old gen used", () -> serviceMeter("jvm_memory_used_bytes", "id=\"G1 Old Gen\"")));
+    memory.add(
+        sampler.gauge(
+            "service RSS", () -> mib(Optional.ofNullable(service).map(s -> s.handle().pid()))));
+    memory.add(
+        sampler.gauge(
+            "service heap used", () -> serviceMeter("jvm_memory_used_bytes", "area=\"heap\"")));
+    memory.add(
+        sampler.gauge(
+            "service old gen used",
+            () -> serviceMeter("jvm_memory_used_bytes", "id=\"G1 Old Gen\"")));
     memory.add(sampler.gauge("harness RSS", () -> mib(Optional.of(ProcessHandle.current().pid()))));
   }
 
@@ -176,7 +235,10 @@ public final class IngestBench {
   private String lastScrape = "";
   private long lastScrapeNanos;
 
-  /** The service's /metrics, fetched at most once per sampling tick (only the sampler thread calls this). */
+  /**
+   * The service's /metrics, fetched at most once per sampling tick (only the sampler thread calls
+   * this).
+   */
   private String serviceScrape() {
     BenchService s = service;
     if (s == null) {
@@ -191,35 +253,57 @@ public final class IngestBench {
   }
 
   /**
-   * Waits, at most settle-seconds, for {@code process} to fall to {@link #SETTLED_CORES} (5 s average): Cassandra
-   * compacting after a burst, or the service's JIT still compiling after its warm-up, would load the next phase.
+   * Waits, at most settle-seconds, for {@code process} to fall to {@link #SETTLED_CORES} (5 s
+   * average): Cassandra compacting after a burst, or the service's JIT still compiling after its
+   * warm-up, would load the next phase.
    */
   private void settle(String process, String when) throws InterruptedException {
-    double waited = ledger.awaitQuiet(process, SETTLED_CORES, Duration.ofSeconds(5),
-        Duration.ofSeconds(settings.settleSeconds()));
-    String line = String.format("%s: %s took %.0f s to fall to %.2f cores (limit %d s).", when, process, waited,
-        SETTLED_CORES, settings.settleSeconds());
+    double waited =
+        ledger.awaitQuiet(
+            process,
+            SETTLED_CORES,
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(settings.settleSeconds()));
+    String line =
+        String.format(
+            "%s: %s took %.0f s to fall to %.2f cores (limit %d s).",
+            when, process, waited, SETTLED_CORES, settings.settleSeconds());
     observations.add(line);
     System.out.println("  " + line);
   }
 
   private RawWriteLoop.Result warmUpAndRawCeiling(CqlSession session) throws InterruptedException {
-    RawWriteLoop loop = new RawWriteLoop(session, KEYSPACE, base.cassandra().typeSalts(),
-        base.cassandra().abnormalSalts());
+    RawWriteLoop loop =
+        new RawWriteLoop(
+            session, KEYSPACE, base.cassandra().typeSalts(), base.cassandra().abnormalSalts());
     System.out.printf("Warm-up: %,d events through the raw loop%n", settings.warmup());
-    sampled("warm-up (raw loop)", loop::eventsSubmitted, () -> loop.run(
-        BenchEvents.generate("warm", settings.warmup(), settings.devices(), now, 1), settings.concurrency(), progress));
+    sampled(
+        "warm-up (raw loop)",
+        loop::eventsSubmitted,
+        () ->
+            loop.run(
+                BenchEvents.generate("warm", settings.warmup(), settings.devices(), now, 1),
+                settings.concurrency(),
+                progress));
 
     settle("Cassandra", "after the warm-up, before (a)");
-    System.out.printf("(a) Raw ceiling: %,d events, %,d rows, %d in flight%n", settings.events(),
-        RawWriteLoop.rowsOf(measured), settings.concurrency());
-    return sampled("(a) raw driver ceiling", loop::eventsSubmitted,
+    System.out.printf(
+        "(a) Raw ceiling: %,d events, %,d rows, %d in flight%n",
+        settings.events(), RawWriteLoop.rowsOf(measured), settings.concurrency());
+    return sampled(
+        "(a) raw driver ceiling",
+        loop::eventsSubmitted,
         () -> loop.run(measured, settings.concurrency(), progress));
   }
 
-  /** Runs a write loop while its submitted-events counter is sampled per second under {@code label}. */
-  private RawWriteLoop.Result sampled(String label, java.util.function.LongSupplier submitted,
-                                      java.util.concurrent.Callable<RawWriteLoop.Result> run) throws InterruptedException {
+  /**
+   * Runs a write loop while its submitted-events counter is sampled per second under {@code label}.
+   */
+  private RawWriteLoop.Result sampled(
+      String label,
+      java.util.function.LongSupplier submitted,
+      java.util.concurrent.Callable<RawWriteLoop.Result> run)
+      throws InterruptedException {
     TimeSeries series = sampler.rate(label, submitted);
     CpuLedger.Span cpu = ledger.start(label);
     try {
@@ -238,17 +322,25 @@ public final class IngestBench {
   private RawWriteLoop.Result thingsBoardStyle(CqlSession session) throws InterruptedException {
     TsKvWriteLoop loop = new TsKvWriteLoop(session, KEYSPACE);
     settle("Cassandra", "after (a), before (d)");
-    System.out.printf("(d) ThingsBoard-style ts_kv_cf: %,d events, %,d rows, %d in flight%n", settings.events(),
-        TsKvWriteLoop.rowsOf(measured), settings.concurrency());
-    return sampled("(d) ThingsBoard-style schema", loop::eventsSubmitted,
+    System.out.printf(
+        "(d) ThingsBoard-style ts_kv_cf: %,d events, %,d rows, %d in flight%n",
+        settings.events(), TsKvWriteLoop.rowsOf(measured), settings.concurrency());
+    return sampled(
+        "(d) ThingsBoard-style schema",
+        loop::eventsSubmitted,
         () -> loop.run(measured, settings.concurrency(), progress));
   }
 
-  private record ServiceFigures(double produceSeconds, double kafkaEventsPerSecond, double httpSeconds,
-                                List<ReadLatencyProbe.Summary> reads, Optional<String> liveLatency) {
-  }
+  private record ServiceFigures(
+      double produceSeconds,
+      double kafkaEventsPerSecond,
+      double httpSeconds,
+      List<ReadLatencyProbe.Summary> reads,
+      Optional<String> liveLatency) {}
 
-  /** The service's settings: one topic with its own group, layered over the bench's -D/env settings. */
+  /**
+   * The service's settings: one topic with its own group, layered over the bench's -D/env settings.
+   */
   private Map<String, String> serviceConfig(String topic) {
     Map<String, String> svc = new HashMap<>(serverConfig);
     svc.put("kafka.topic", topic);
@@ -261,14 +353,16 @@ public final class IngestBench {
     System.getProperties().stringPropertyNames().stream()
         .filter(k -> k.startsWith("amber.") && known.containsKey(k.substring("amber.".length())))
         .forEach(k -> svc.put(k.substring("amber.".length()), System.getProperty(k)));
-    ConfigLoader.load(System.getenv(), new Properties(), svc); // fails fast on a bad value, before the JVM starts
+    ConfigLoader.load(
+        System.getenv(), new Properties(), svc); // fails fast on a bad value, before the JVM starts
     return svc;
   }
 
   /**
-   * (b) at full rate, alone like (a); then (e): reads with no ingest, then while events arrive at half the rate
-   * (b) reached; then (f) and the HTTP part. One service process throughout, which first consumes
-   * service-warmup events (with reads) so that its JIT has compiled the paths measured afterwards.
+   * (b) at full rate, alone like (a); then (e): reads with no ingest, then while events arrive at
+   * half the rate (b) reached; then (f) and the HTTP part. One service process throughout, which
+   * first consumes service-warmup events (with reads) so that its JIT has compiled the paths
+   * measured afterwards.
    */
   private ServiceFigures service() throws Exception {
     String topic = "bench-" + UUID.randomUUID().toString().substring(0, 8);
@@ -276,30 +370,50 @@ public final class IngestBench {
     String group = topic + "-group";
     Map<String, String> config = serviceConfig(topic);
     int warm = settings.serviceWarmup();
-    BenchTopics.produce(runtime.kafkaBootstrap(), topic,
+    BenchTopics.produce(
+        runtime.kafkaBootstrap(),
+        topic,
         BenchEvents.generate(measuredPrefix, "w", warm, settings.devices(), now, 5));
-    System.out.printf("Service: its own JVM (%s), warm-up on %,d events with reads%n", SERVICE_JVM, warm);
-    try (BenchService app = BenchService.start(config, settings.httpPort(), SERVICE_JVM,
-        runtime.options().projectDir().resolve("target").resolve("bench-service.log"))) {
+    System.out.printf(
+        "Service: its own JVM (%s), warm-up on %,d events with reads%n", SERVICE_JVM, warm);
+    try (BenchService app =
+        BenchService.start(
+            config,
+            settings.httpPort(),
+            SERVICE_JVM,
+            runtime.options().projectDir().resolve("target").resolve("bench-service.log"))) {
       service = app;
       int port = app.port();
       AtomicLong committed = new AtomicLong();
-      readsDuring("service warm-up", port, () -> BenchTopics.awaitCommitted(runtime.kafkaBootstrap(), group, topic,
-          warm, committed));
+      readsDuring(
+          "service warm-up",
+          port,
+          () ->
+              BenchTopics.awaitCommitted(runtime.kafkaBootstrap(), group, topic, warm, committed));
       settle("service", "after the service warm-up (JIT compiling)");
       settle("Cassandra", "after the service warm-up, before (b)");
 
-      System.out.printf("(b) Service Kafka -> Cassandra: producing %,d events to %s while the service consumes%n",
+      System.out.printf(
+          "(b) Service Kafka -> Cassandra: producing %,d events to %s while the service consumes%n",
           settings.events(), topic);
       String before = app.metrics();
       TimeSeries series = sampler.rate("(b) service Kafka -> Cassandra", committed::get);
-      // the running service consumes as the events arrive; the measured window opens once the producer is done
-      CompletableFuture<Double> produced = CompletableFuture.supplyAsync(
-          () -> BenchTopics.produce(runtime.kafkaBootstrap(), topic, measured));
+      // the running service consumes as the events arrive; the measured window opens once the
+      // producer is done
+      CompletableFuture<Double> produced =
+          CompletableFuture.supplyAsync(
+              () -> BenchTopics.produce(runtime.kafkaBootstrap(), topic, measured));
       CpuLedger.Span[] cpu = new CpuLedger.Span[1];
-      BenchTopics.Window window = BenchTopics.awaitCommitted(runtime.kafkaBootstrap(), group, topic, warm,
-          settings.events(), committed, produced::isDone,
-          () -> cpu[0] = ledger.start("(b) service Kafka -> Cassandra, full rate"));
+      BenchTopics.Window window =
+          BenchTopics.awaitCommitted(
+              runtime.kafkaBootstrap(),
+              group,
+              topic,
+              warm,
+              settings.events(),
+              committed,
+              produced::isDone,
+              () -> cpu[0] = ledger.start("(b) service Kafka -> Cassandra, full rate"));
       double produceSeconds = produced.get(1, TimeUnit.MINUTES);
       cpu[0].end(window.records());
       sampler.stop(series);
@@ -310,33 +424,52 @@ public final class IngestBench {
       settle("Cassandra", "after (b) at full rate, before (e)");
       if (settings.readRate() > 0 && settings.idleReadSeconds() > 0) {
         System.out.printf("(e) Reads with no ingest: %d s%n", settings.idleReadSeconds());
-        reads.addAll(readsDuring("no ingest", port, () -> {
-          CpuLedger.Span idle = ledger.start("(e) reads with no ingest");
-          TimeUnit.SECONDS.sleep(settings.idleReadSeconds()); // the measurement window
-          idle.end(0);
-        }));
+        reads.addAll(
+            readsDuring(
+                "no ingest",
+                port,
+                () -> {
+                  CpuLedger.Span idle = ledger.start("(e) reads with no ingest");
+                  TimeUnit.SECONDS.sleep(settings.idleReadSeconds()); // the measurement window
+                  idle.end(0);
+                }));
       }
       if (settings.halfRateSeconds() > 0) {
-        reads.addAll(halfRate(topic, port, warm + settings.events(), kafkaEventsPerSecond / 2, committed));
+        reads.addAll(
+            halfRate(topic, port, warm + settings.events(), kafkaEventsPerSecond / 2, committed));
       }
 
       Optional<String> liveLatency = Optional.empty();
       if (!"false".equals(config.get("live.enabled"))) {
-        System.out.println("(f) Ingest-to-live latency: 500 events at 50/s, produced to Kafka, timed to WebSocket arrival");
-        LiveLatencyProbe.Summary live = LiveLatencyProbe.measure(runtime.kafkaBootstrap(), topic, port, 500, 50);
-        liveLatency = Optional.of(String.format("p50 %.1f ms, p99 %.1f ms, max %.1f ms over %d events"
-            + " (Kafka produce -> consumer -> Cassandra -> WebSocket); counter writes in (b): %s",
-            live.p50Millis(), live.p99Millis(), live.maxMillis(), live.count(), counterWrites));
+        System.out.println(
+            "(f) Ingest-to-live latency: 500 events at 50/s, produced to Kafka, timed to WebSocket arrival");
+        LiveLatencyProbe.Summary live =
+            LiveLatencyProbe.measure(runtime.kafkaBootstrap(), topic, port, 500, 50);
+        liveLatency =
+            Optional.of(
+                String.format(
+                    "p50 %.1f ms, p99 %.1f ms, max %.1f ms over %d events"
+                        + " (Kafka produce -> consumer -> Cassandra -> WebSocket); counter writes in (b): %s",
+                    live.p50Millis(),
+                    live.p99Millis(),
+                    live.maxMillis(),
+                    live.count(),
+                    counterWrites));
       }
 
-      System.out.printf("(b) Service HTTP ingest (kafka mode, 202 after broker ack): %,d events%n",
+      System.out.printf(
+          "(b) Service HTTP ingest (kafka mode, 202 after broker ack): %,d events%n",
           settings.httpEvents());
       AtomicLong accepted = new AtomicLong();
       TimeSeries httpSeries = sampler.rate("(b) service HTTP ingest", accepted::get);
-      double httpSeconds = http(port, BenchEvents.generate("http", settings.httpEvents(), settings.devices(), now, 3),
-          accepted);
+      double httpSeconds =
+          http(
+              port,
+              BenchEvents.generate("http", settings.httpEvents(), settings.devices(), now, 3),
+              accepted);
       sampler.stop(httpSeries);
-      return new ServiceFigures(produceSeconds, kafkaEventsPerSecond, httpSeconds, reads, liveLatency);
+      return new ServiceFigures(
+          produceSeconds, kafkaEventsPerSecond, httpSeconds, reads, liveLatency);
     } finally {
       service = null;
     }
@@ -346,14 +479,23 @@ public final class IngestBench {
     void run() throws Exception;
   }
 
-  /** Runs {@code load} while (e) reads at the configured rate; the summaries are labelled {@code condition}. */
-  private List<ReadLatencyProbe.Summary> readsDuring(String condition, int port, Load load) throws Exception {
+  /**
+   * Runs {@code load} while (e) reads at the configured rate; the summaries are labelled {@code
+   * condition}.
+   */
+  private List<ReadLatencyProbe.Summary> readsDuring(String condition, int port, Load load)
+      throws Exception {
     ReadLatencyProbe probe = new ReadLatencyProbe(port, measuredDevices);
     List<TimeSeries> latencySeries = new ArrayList<>();
     if (settings.readRate() > 0) {
       probe.start(settings.readRate());
-      probe.endpoints().forEach(e -> latencySeries.add(
-          sampler.gauge("(e) p99 " + e.name() + ", " + condition, e::intervalP99Millis)));
+      probe
+          .endpoints()
+          .forEach(
+              e ->
+                  latencySeries.add(
+                      sampler.gauge(
+                          "(e) p99 " + e.name() + ", " + condition, e::intervalP99Millis)));
     }
     try {
       load.run();
@@ -365,25 +507,37 @@ public final class IngestBench {
   }
 
   /**
-   * New events for the measured devices, produced at {@code rate} per second for half-rate-seconds while the
-   * running service consumes them and (e) reads: the read latency the issue's target is defined at.
+   * New events for the measured devices, produced at {@code rate} per second for half-rate-seconds
+   * while the running service consumes them and (e) reads: the read latency the issue's target is
+   * defined at.
    */
-  private List<ReadLatencyProbe.Summary> halfRate(String topic, int port, long base, double rate,
-                                                  AtomicLong committed) throws Exception {
+  private List<ReadLatencyProbe.Summary> halfRate(
+      String topic, int port, long base, double rate, AtomicLong committed) throws Exception {
     int count = (int) (rate * settings.halfRateSeconds());
-    List<BenchEvents.Spec> events = BenchEvents.generate(measuredPrefix, "h", count, settings.devices(),
-        System.currentTimeMillis(), 6);
+    List<BenchEvents.Spec> events =
+        BenchEvents.generate(
+            measuredPrefix, "h", count, settings.devices(), System.currentTimeMillis(), 6);
     System.out.printf("(b) at half rate: %,d events at %,.0f/s with (e) reads%n", count, rate);
     String condition = String.format("(b) at half rate, %,.0f events/s", rate);
-    return readsDuring(condition, port, () -> {
-      TimeSeries series = sampler.rate("(b) service at half rate", committed::get);
-      CpuLedger.Span cpu = ledger.start("(b) service at half rate (+ reads)");
-      BenchTopics.produceAtRate(runtime.kafkaBootstrap(), topic, events, rate);
-      BenchTopics.awaitCommitted(runtime.kafkaBootstrap(), topic + "-group", topic, base, count, committed,
-          () -> true, () -> { });
-      cpu.end(count);
-      sampler.stop(series);
-    });
+    return readsDuring(
+        condition,
+        port,
+        () -> {
+          TimeSeries series = sampler.rate("(b) service at half rate", committed::get);
+          CpuLedger.Span cpu = ledger.start("(b) service at half rate (+ reads)");
+          BenchTopics.produceAtRate(runtime.kafkaBootstrap(), topic, events, rate);
+          BenchTopics.awaitCommitted(
+              runtime.kafkaBootstrap(),
+              topic + "-group",
+              topic,
+              base,
+              count,
+              committed,
+              () -> true,
+              () -> {});
+          cpu.end(count);
+          sampler.stop(series);
+        });
   }
 
   /** (c) on its own topic holding the same events, after the service has stopped. */
@@ -393,98 +547,177 @@ public final class IngestBench {
     System.out.printf("Producing %,d events to %s%n", settings.events(), topic);
     BenchTopics.produce(runtime.kafkaBootstrap(), topic, measured);
     settle("Cassandra", "after (b) HTTP, before (c)");
-    System.out.printf("(c) Naive consumer (sync inserts, commitSync per poll): up to %,d events or %d s%n",
+    System.out.printf(
+        "(c) Naive consumer (sync inserts, commitSync per poll): up to %,d events or %d s%n",
         settings.events(), settings.naiveSeconds());
     try (CqlSession session = runtime.cassandra().openSession(Duration.ofSeconds(30))) {
       NaiveConsumerLoop loop = new NaiveConsumerLoop(session, KEYSPACE);
-      return sampled("(c) naive consumer", loop::eventsDone, () -> loop.run(runtime.kafkaBootstrap(), topic,
-          settings.events(), Duration.ofSeconds(settings.naiveSeconds()), progress));
+      return sampled(
+          "(c) naive consumer",
+          loop::eventsDone,
+          () ->
+              loop.run(
+                  runtime.kafkaBootstrap(),
+                  topic,
+                  settings.events(),
+                  Duration.ofSeconds(settings.naiveSeconds()),
+                  progress));
     }
   }
 
-  /** What one run measured; the events/s and rows/s of (b) are derived from its committed-offset timing. */
-  record Figures(RawWriteLoop.Result raw, long rawRowsPerRun, double serviceEventsPerSecond,
-                 double serviceRowsPerSecond, double httpEventsPerSecond, RawWriteLoop.Result naive,
-                 RawWriteLoop.Result tsKv, double produceEventsPerSecond, List<ReadLatencyProbe.Summary> reads,
-                 Optional<String> liveLatency, List<String> observations) {
-  }
+  /**
+   * What one run measured; the events/s and rows/s of (b) are derived from its committed-offset
+   * timing.
+   */
+  record Figures(
+      RawWriteLoop.Result raw,
+      long rawRowsPerRun,
+      double serviceEventsPerSecond,
+      double serviceRowsPerSecond,
+      double httpEventsPerSecond,
+      RawWriteLoop.Result naive,
+      RawWriteLoop.Result tsKv,
+      double produceEventsPerSecond,
+      List<ReadLatencyProbe.Summary> reads,
+      Optional<String> liveLatency,
+      List<String> observations) {}
 
-  static BenchReport report(BenchSettings s, BenchReport.Environment env, Figures f, List<TimeSeries> series,
-                            BenchReport.Resources resources) {
-    List<BenchReport.Measurement> m = List.of(
-        new BenchReport.Measurement("a", "(a) raw driver ceiling, " + s.concurrency() + " in flight",
-            f.raw().eventsPerSecond(), f.raw().rowsPerSecond(),
-            String.format("%.2f rows/event", (double) f.rawRowsPerRun() / f.raw().events())),
-        new BenchReport.Measurement("b-kafka", "(b) service Kafka -> Cassandra", f.serviceEventsPerSecond(),
-            f.serviceRowsPerSecond(), "committed offsets, from 10% and the producer done to 100%; rows as in (a)"),
-        new BenchReport.Measurement("b-http", "(b) service HTTP ingest (to Kafka)", f.httpEventsPerSecond(),
-            Double.NaN, "NDJSON, 500 per request, 4 clients; 202 after broker ack"),
-        new BenchReport.Measurement("c", "(c) naive consumer, sync inserts", f.naive().eventsPerSecond(),
-            f.naive().rowsPerSecond(), String.format("detail + latest; %,d events in %.0f s", f.naive().events(),
-                f.naive().seconds())),
-        new BenchReport.Measurement("d", "(d) ThingsBoard-style ts_kv_cf, " + s.concurrency() + " in flight",
-            f.tsKv().eventsPerSecond(), f.tsKv().rowsPerSecond(),
-            String.format("%.2f rows/event", (double) f.tsKv().rows() / f.tsKv().events())),
-        new BenchReport.Measurement("produce", "producer, for reference", f.produceEventsPerSecond(), Double.NaN,
-            "acks=all, idempotent, lz4"));
-    List<BenchReport.Ratio> ratios = List.of(
-        BenchReport.ratio("(b) service / (a) raw ceiling, rows/s", f.serviceRowsPerSecond(), f.raw().rowsPerSecond()),
-        BenchReport.ratio("(b) service / (c) naive consumer, events/s", f.serviceEventsPerSecond(),
-            f.naive().eventsPerSecond()),
-        BenchReport.ratio("(b) service / (d) ThingsBoard-style schema, events/s", f.serviceEventsPerSecond(),
-            f.tsKv().eventsPerSecond()));
-    List<String> notes = new ArrayList<>(List.of(
-        "Phases run in this order: warm-up, (a), (d), service warm-up (with reads), (b) at full rate, (e) with no "
-            + "ingest, (b) at half the full rate with (e), (f), (b) HTTP, (c); one Cassandra node and one Kafka "
-            + "broker, on the same cores as the harness and the service.",
-        "The service runs in its own JVM (" + String.join(" ", SERVICE_JVM) + ", configured by AMBER_* variables "
-            + "as in a pod), started once: it consumes service-warmup events while (e) reads, so that its JIT has "
-            + "compiled the measured paths, then the measured events from the same topic.",
-        "CPU per phase: the kernel's CPU time of each process over the phase's wall time. The harness JVM runs the "
-            + "load: the write loop in (a) and (d), the committed-offset poller in (b) (whose window opens once "
-            + "the producer is done; the service consumes while the events are produced), the read probe in (e), "
-            + "the paced producer at half rate, the naive consumer in (c).",
-        "Memory: RSS of each process, and the service's heap (all used, and the old generation, from its own "
-            + "/metrics), sampled once a second over the whole run. The service's queues are bounded by its "
-            + "settings (records in flight, writes in flight, pending counter cells, live client buffers).",
-        "(b) at full rate runs alone, as (a) and (d) do; (e) reads at " + s.readRate() + " req/s per endpoint "
-            + "with no ingest and at half the full rate, the condition of the read target. (c) runs last, on the "
-            + "warmest node, which favours it in the service / naive ratio.",
-        "(b) rows/s counts the rows (a) writes per event; the service also writes counter updates and rollup "
-            + "marks, not counted here.",
-        String.format("(c) is timed from its first non-empty poll and stops after %d s or all events, whichever "
-            + "comes first.", s.naiveSeconds()),
-        "(d) writes ts_kv_cf (5 keys per event) and ts_kv_partitions_cf (the first time each entity, key and month "
-            + "is seen); ThingsBoard's ts_kv_latest_cf is left out.",
-        "(e) sends at a fixed rate per endpoint to random devices of the measured set; latency is from send to the "
-            + "last byte; a 'skipped' tick found " + ReadLatencyProbe.MAX_IN_FLIGHT + " requests still open.",
-        "(f) ingest-to-live WebSocket latency: " + f.liveLatency().orElse("not measured."),
-        "Per-second throughput: (a) and (d) count events whose rows were all submitted, (b) Kafka the committed "
-            + "offsets, which advance in steps; producer phases are not plotted."));
+  static BenchReport report(
+      BenchSettings s,
+      BenchReport.Environment env,
+      Figures f,
+      List<TimeSeries> series,
+      BenchReport.Resources resources) {
+    List<BenchReport.Measurement> m =
+        List.of(
+            new BenchReport.Measurement(
+                "a",
+                "(a) raw driver ceiling, " + s.concurrency() + " in flight",
+                f.raw().eventsPerSecond(),
+                f.raw().rowsPerSecond(),
+                String.format("%.2f rows/event", (double) f.rawRowsPerRun() / f.raw().events())),
+            new BenchReport.Measurement(
+                "b-kafka",
+                "(b) service Kafka -> Cassandra",
+                f.serviceEventsPerSecond(),
+                f.serviceRowsPerSecond(),
+                "committed offsets, from 10% and the producer done to 100%; rows as in (a)"),
+            new BenchReport.Measurement(
+                "b-http",
+                "(b) service HTTP ingest (to Kafka)",
+                f.httpEventsPerSecond(),
+                Double.NaN,
+                "NDJSON, 500 per request, 4 clients; 202 after broker ack"),
+            new BenchReport.Measurement(
+                "c",
+                "(c) naive consumer, sync inserts",
+                f.naive().eventsPerSecond(),
+                f.naive().rowsPerSecond(),
+                String.format(
+                    "detail + latest; %,d events in %.0f s",
+                    f.naive().events(), f.naive().seconds())),
+            new BenchReport.Measurement(
+                "d",
+                "(d) ThingsBoard-style ts_kv_cf, " + s.concurrency() + " in flight",
+                f.tsKv().eventsPerSecond(),
+                f.tsKv().rowsPerSecond(),
+                String.format("%.2f rows/event", (double) f.tsKv().rows() / f.tsKv().events())),
+            new BenchReport.Measurement(
+                "produce",
+                "producer, for reference",
+                f.produceEventsPerSecond(),
+                Double.NaN,
+                "acks=all, idempotent, lz4"));
+    List<BenchReport.Ratio> ratios =
+        List.of(
+            BenchReport.ratio(
+                "(b) service / (a) raw ceiling, rows/s",
+                f.serviceRowsPerSecond(),
+                f.raw().rowsPerSecond()),
+            BenchReport.ratio(
+                "(b) service / (c) naive consumer, events/s",
+                f.serviceEventsPerSecond(),
+                f.naive().eventsPerSecond()),
+            BenchReport.ratio(
+                "(b) service / (d) ThingsBoard-style schema, events/s",
+                f.serviceEventsPerSecond(),
+                f.tsKv().eventsPerSecond()));
+    List<String> notes =
+        new ArrayList<>(
+            List.of(
+                "Phases run in this order: warm-up, (a), (d), service warm-up (with reads), (b) at full rate, (e) with no "
+                    + "ingest, (b) at half the full rate with (e), (f), (b) HTTP, (c); one Cassandra node and one Kafka "
+                    + "broker, on the same cores as the harness and the service.",
+                "The service runs in its own JVM ("
+                    + String.join(" ", SERVICE_JVM)
+                    + ", configured by AMBER_* variables "
+                    + "as in a pod), started once: it consumes service-warmup events while (e) reads, so that its JIT has "
+                    + "compiled the measured paths, then the measured events from the same topic.",
+                "CPU per phase: the kernel's CPU time of each process over the phase's wall time. The harness JVM runs the "
+                    + "load: the write loop in (a) and (d), the committed-offset poller in (b) (whose window opens once "
+                    + "the producer is done; the service consumes while the events are produced), the read probe in (e), "
+                    + "the paced producer at half rate, the naive consumer in (c).",
+                "Memory: RSS of each process, and the service's heap (all used, and the old generation, from its own "
+                    + "/metrics), sampled once a second over the whole run. The service's queues are bounded by its "
+                    + "settings (records in flight, writes in flight, pending counter cells, live client buffers).",
+                "(b) at full rate runs alone, as (a) and (d) do; (e) reads at "
+                    + s.readRate()
+                    + " req/s per endpoint "
+                    + "with no ingest and at half the full rate, the condition of the read target. (c) runs last, on the "
+                    + "warmest node, which favours it in the service / naive ratio.",
+                "(b) rows/s counts the rows (a) writes per event; the service also writes counter updates and rollup "
+                    + "marks, not counted here.",
+                String.format(
+                    "(c) is timed from its first non-empty poll and stops after %d s or all events, whichever "
+                        + "comes first.",
+                    s.naiveSeconds()),
+                "(d) writes ts_kv_cf (5 keys per event) and ts_kv_partitions_cf (the first time each entity, key and month "
+                    + "is seen); ThingsBoard's ts_kv_latest_cf is left out.",
+                "(e) sends at a fixed rate per endpoint to random devices of the measured set; latency is from send to the "
+                    + "last byte; a 'skipped' tick found "
+                    + ReadLatencyProbe.MAX_IN_FLIGHT
+                    + " requests still open.",
+                "(f) ingest-to-live WebSocket latency: " + f.liveLatency().orElse("not measured."),
+                "Per-second throughput: (a) and (d) count events whose rows were all submitted, (b) Kafka the committed "
+                    + "offsets, which advance in steps; producer phases are not plotted."));
     notes.addAll(f.observations());
     return new BenchReport(env, m, ratios, f.reads(), notes, series, resources);
   }
 
-  static Path writeResults(Path dir, BenchReport report, List<Plot.Panel> panels) throws IOException {
+  static Path writeResults(Path dir, BenchReport report, List<Plot.Panel> panels)
+      throws IOException {
     Files.createDirectories(dir);
     Files.writeString(dir.resolve("results.md"), report.markdown());
     Files.writeString(dir.resolve("results.json"), report.json().encodePrettily() + "\n");
-    Plot.writePng(Plot.render("Amber Garden ingest benchmark", "time since the first phase started (s)", panels,
-        1400, 1200), dir.resolve(BenchReport.PLOT_FILE));
+    Plot.writePng(
+        Plot.render(
+            "Amber Garden ingest benchmark",
+            "time since the first phase started (s)",
+            panels,
+            1400,
+            1200),
+        dir.resolve(BenchReport.PLOT_FILE));
     return dir;
   }
 
-  /** Counter statements and cell updates per 1000 events of (b), from the service's meters before and after. */
+  /**
+   * Counter statements and cell updates per 1000 events of (b), from the service's meters before
+   * and after.
+   */
   static String counterWritesPer1000(String before, String after, long events) {
-    double statements = PrometheusText.sum(after, "amber_counter_statements_total")
-        - PrometheusText.sum(before, "amber_counter_statements_total");
-    double updates = PrometheusText.sum(after, "amber_counter_updates_total")
-        - PrometheusText.sum(before, "amber_counter_updates_total");
-    return String.format("%.0f counter statements and %.0f counter cell updates per 1000 events", statements * 1000 / events,
-        updates * 1000 / events);
+    double statements =
+        PrometheusText.sum(after, "amber_counter_statements_total")
+            - PrometheusText.sum(before, "amber_counter_statements_total");
+    double updates =
+        PrometheusText.sum(after, "amber_counter_updates_total")
+            - PrometheusText.sum(before, "amber_counter_updates_total");
+    return String.format(
+        "%.0f counter statements and %.0f counter cell updates per 1000 events",
+        statements * 1000 / events, updates * 1000 / events);
   }
 
-  static double http(int port, List<BenchEvents.Spec> events, AtomicLong acceptedOut) throws Exception {
+  static double http(int port, List<BenchEvents.Spec> events, AtomicLong acceptedOut)
+      throws Exception {
     HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     URI uri = URI.create("http://127.0.0.1:" + port + "/api/v1/events");
     int batch = 500;
@@ -506,18 +739,25 @@ public final class IngestBench {
       for (int i = 0; i < bodies.size(); i++) {
         byte[] body = bodies.get(i);
         int size = sizes.get(i);
-        results.add(pool.submit(() -> {
-          for (int attempt = 0; ; attempt++) {
-            HttpResponse<String> r = client.send(HttpRequest.newBuilder(uri).header("Content-Type", "application/x-ndjson")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() == 202) {
-              acceptedOut.addAndGet(size);
-            }
-            if (r.statusCode() == 202 || attempt > 20) {
-              return r.statusCode();
-            }
-          }
-        }));
+        results.add(
+            pool.submit(
+                () -> {
+                  for (int attempt = 0; ; attempt++) {
+                    HttpResponse<String> r =
+                        client.send(
+                            HttpRequest.newBuilder(uri)
+                                .header("Content-Type", "application/x-ndjson")
+                                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                                .build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    if (r.statusCode() == 202) {
+                      acceptedOut.addAndGet(size);
+                    }
+                    if (r.statusCode() == 202 || attempt > 20) {
+                      return r.statusCode();
+                    }
+                  }
+                }));
       }
       for (Future<Integer> f : results) {
         if (f.get() != 202) {

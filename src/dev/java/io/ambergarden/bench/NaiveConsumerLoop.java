@@ -3,8 +3,8 @@ package io.ambergarden.bench;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
-import io.ambergarden.write.CqlStatements;
 import io.ambergarden.cassandra.RowKeys;
+import io.ambergarden.write.CqlStatements;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
@@ -20,8 +20,9 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * (c) The naive baseline, seed 002's consumer: a plain KafkaConsumer; per record, parse the JSON and execute
- * the detail and latest inserts synchronously, one at a time; commitSync once per poll batch.
+ * (c) The naive baseline, seed 002's consumer: a plain KafkaConsumer; per record, parse the JSON
+ * and execute the detail and latest inserts synchronously, one at a time; commitSync once per poll
+ * batch.
  */
 final class NaiveConsumerLoop {
   private static final long HOUR = 3_600_000L;
@@ -43,8 +44,15 @@ final class NaiveConsumerLoop {
     return eventsDone.get();
   }
 
-  /** Consumes until {@code expected} records are written or {@code maxDuration} has passed since the first record. */
-  RawWriteLoop.Result run(String bootstrap, String topic, long expected, Duration maxDuration,
+  /**
+   * Consumes until {@code expected} records are written or {@code maxDuration} has passed since the
+   * first record.
+   */
+  RawWriteLoop.Result run(
+      String bootstrap,
+      String topic,
+      long expected,
+      Duration maxDuration,
       RawWriteLoop.Progress progress) {
     Properties p = new Properties();
     p.put("bootstrap.servers", bootstrap);
@@ -56,14 +64,15 @@ final class NaiveConsumerLoop {
     long done = 0;
     long t0 = 0;
     long joinDeadline = System.nanoTime() + JOIN_TIMEOUT.toNanos();
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
-        new ByteArrayDeserializer())) {
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       consumer.subscribe(List.of(topic));
       while (done < expected && (t0 == 0 || System.nanoTime() - t0 < maxDuration.toNanos())) {
         ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(500));
         if (records.isEmpty()) {
           if (t0 == 0 && System.nanoTime() > joinDeadline) {
-            throw new IllegalStateException("naive consumer got no records within " + JOIN_TIMEOUT.toSeconds() + " s");
+            throw new IllegalStateException(
+                "naive consumer got no records within " + JOIN_TIMEOUT.toSeconds() + " s");
           }
           continue;
         }
@@ -77,12 +86,38 @@ final class NaiveConsumerLoop {
           String eventId = e.getString("eventId");
           Instant ts = Instant.ofEpochMilli(tsMillis);
           Map<String, Double> metrics = metrics(e.getJsonObject("metrics"));
-          session.execute(detail.bind(deviceId, Instant.ofEpochMilli(tsMillis / HOUR * HOUR), ts, eventId,
-                  e.getString("deviceType"), e.getString("status"), e.getInteger("code"), metrics, null, null, ttl)
-              .unset(8).unset(9).setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM));
-          session.execute(latest.bind(deviceId, ts, eventId, e.getString("deviceType"), e.getString("status"),
-                  e.getInteger("code"), metrics, Map.of(), null, RowKeys.eventTimeWriteTimestamp(tsMillis, eventId), ttl)
-              .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM));
+          session.execute(
+              detail
+                  .bind(
+                      deviceId,
+                      Instant.ofEpochMilli(tsMillis / HOUR * HOUR),
+                      ts,
+                      eventId,
+                      e.getString("deviceType"),
+                      e.getString("status"),
+                      e.getInteger("code"),
+                      metrics,
+                      null,
+                      null,
+                      ttl)
+                  .unset(8)
+                  .unset(9)
+                  .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM));
+          session.execute(
+              latest
+                  .bind(
+                      deviceId,
+                      ts,
+                      eventId,
+                      e.getString("deviceType"),
+                      e.getString("status"),
+                      e.getInteger("code"),
+                      metrics,
+                      Map.of(),
+                      null,
+                      RowKeys.eventTimeWriteTimestamp(tsMillis, eventId),
+                      ttl)
+                  .setConsistencyLevel(DefaultConsistencyLevel.LOCAL_QUORUM));
           rows += 2;
           eventsDone.incrementAndGet();
           if (++done % 10_000 == 0 && progress != null) {

@@ -14,38 +14,57 @@ import java.nio.file.Path;
 import java.util.List;
 import javax.imageio.ImageIO;
 
-/** Line charts of {@link TimeSeries} with plain Java2D: panels stacked over one shared time axis. */
+/**
+ * Line charts of {@link TimeSeries} with plain Java2D: panels stacked over one shared time axis.
+ */
 final class Plot {
   static final Color BACKGROUND = Color.WHITE;
-  private static final Color[] PALETTE = {new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c),
-      new Color(0xd62728), new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f),
-      new Color(0xbcbd22), new Color(0x17becf)};
+  private static final Color[] PALETTE = {
+    new Color(0x1f77b4),
+    new Color(0xff7f0e),
+    new Color(0x2ca02c),
+    new Color(0xd62728),
+    new Color(0x9467bd),
+    new Color(0x8c564b),
+    new Color(0xe377c2),
+    new Color(0x7f7f7f),
+    new Color(0xbcbd22),
+    new Color(0x17becf)
+  };
   private static final int LEFT = 90;
   private static final int RIGHT = 30;
   private static final int TOP = 62;
   private static final int BOTTOM = 55;
   private static final int GAP = 50;
 
-  record Panel(String title, String yLabel, List<TimeSeries> series) {
-  }
+  record Panel(String title, String yLabel, List<TimeSeries> series) {}
 
-  private Plot() {
-  }
+  private Plot() {}
 
-  static BufferedImage render(String title, String xLabel, List<Panel> panels, int width, int height) {
+  static BufferedImage render(
+      String title, String xLabel, List<Panel> panels, int width, int height) {
     BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
     Graphics2D g = image.createGraphics();
     try {
       g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-      g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+      g.setRenderingHint(
+          RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
       g.setColor(BACKGROUND);
       g.fillRect(0, 0, width, height);
       g.setColor(Color.BLACK);
       g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
       g.drawString(title, LEFT, 24);
-      double maxX = Math.max(1, panels.stream().flatMap(p -> p.series().stream())
-          .flatMap(s -> s.points().stream()).mapToDouble(TimeSeries.Point::seconds).max().orElse(1));
-      int panelHeight = (height - TOP - BOTTOM - GAP * (panels.size() - 1)) / Math.max(1, panels.size());
+      double maxX =
+          Math.max(
+              1,
+              panels.stream()
+                  .flatMap(p -> p.series().stream())
+                  .flatMap(s -> s.points().stream())
+                  .mapToDouble(TimeSeries.Point::seconds)
+                  .max()
+                  .orElse(1));
+      int panelHeight =
+          (height - TOP - BOTTOM - GAP * (panels.size() - 1)) / Math.max(1, panels.size());
       int colour = 0;
       for (int i = 0; i < panels.size(); i++) {
         int y0 = TOP + i * (panelHeight + GAP);
@@ -68,7 +87,10 @@ final class Plot {
     }
   }
 
-  /** A 1, 2 or 5 times a power of ten step that divides {@code range} into about {@code ticks} parts. */
+  /**
+   * A 1, 2 or 5 times a power of ten step that divides {@code range} into about {@code ticks}
+   * parts.
+   */
   static double niceStep(double range, int ticks) {
     if (!(range > 0)) {
       return 1;
@@ -82,12 +104,19 @@ final class Plot {
 
   /** Tick label without a useless ".0", with thousands grouped. */
   static String tickLabel(double value) {
-    return value == Math.rint(value) ? String.format("%,d", (long) value) : String.format("%,.1f", value);
+    return value == Math.rint(value)
+        ? String.format("%,d", (long) value)
+        : String.format("%,.1f", value);
   }
 
-  private static void drawPanel(Graphics2D g, Panel panel, int x0, int y0, int w, int h, double maxX, int colour) {
-    double maxY = panel.series().stream().flatMap(s -> s.points().stream())
-        .mapToDouble(TimeSeries.Point::value).max().orElse(0);
+  private static void drawPanel(
+      Graphics2D g, Panel panel, int x0, int y0, int w, int h, double maxX, int colour) {
+    double maxY =
+        panel.series().stream()
+            .flatMap(s -> s.points().stream())
+            .mapToDouble(TimeSeries.Point::value)
+            .max()
+            .orElse(0);
     double yStep = niceStep(maxY > 0 ? maxY : 1, 5);
     double yTop = Math.max(yStep, Math.ceil(maxY * 1.05 / yStep) * yStep);
     double xStep = niceStep(maxX, 10);
@@ -118,7 +147,12 @@ final class Plot {
 
     int legendRow = 0;
     g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
-    int legendWidth = 34 + panel.series().stream().mapToInt(s -> g.getFontMetrics().stringWidth(s.name())).max().orElse(0);
+    int legendWidth =
+        34
+            + panel.series().stream()
+                .mapToInt(s -> g.getFontMetrics().stringWidth(s.name()))
+                .max()
+                .orElse(0);
     for (TimeSeries s : panel.series()) {
       Color c = PALETTE[colour++ % PALETTE.length];
       List<TimeSeries.Point> points = s.points();

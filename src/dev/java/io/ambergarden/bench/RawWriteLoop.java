@@ -2,8 +2,8 @@ package io.ambergarden.bench;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
-import io.ambergarden.write.CqlStatements;
 import io.ambergarden.cassandra.RowKeys;
+import io.ambergarden.write.CqlStatements;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
@@ -13,8 +13,9 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The raw ceiling: the same rows the service writes for each event, one async prepared INSERT per row,
- * with a fixed number in flight. No batching, no event bus, no Kafka: what the driver and node can do.
+ * The raw ceiling: the same rows the service writes for each event, one async prepared INSERT per
+ * row, with a fixed number in flight. No batching, no event bus, no Kafka: what the driver and node
+ * can do.
  */
 final class RawWriteLoop {
   private static final long HOUR = 3_600_000L;
@@ -50,7 +51,10 @@ final class RawWriteLoop {
     this.abnormalSalts = abnormalSalts;
   }
 
-  /** Rows the service writes for these events: detail, by-type, latest, abnormal, one bucket row per partition. */
+  /**
+   * Rows the service writes for these events: detail, by-type, latest, abnormal, one bucket row per
+   * partition.
+   */
   static long rowsOf(List<BenchEvents.Spec> events) {
     Set<String> partitions = new HashSet<>();
     long rows = 0;
@@ -63,12 +67,16 @@ final class RawWriteLoop {
     return rows;
   }
 
-  /** Events whose rows have all been submitted, over every run of this loop; the per-second sampler reads it. */
+  /**
+   * Events whose rows have all been submitted, over every run of this loop; the per-second sampler
+   * reads it.
+   */
   long eventsSubmitted() {
     return eventsSubmitted.get();
   }
 
-  Result run(List<BenchEvents.Spec> events, int concurrency, Progress progress) throws InterruptedException {
+  Result run(List<BenchEvents.Spec> events, int concurrency, Progress progress)
+      throws InterruptedException {
     InFlightWrites writes = new InFlightWrites(session, concurrency);
     Set<String> partitions = new HashSet<>();
     int ttl = (int) Duration.ofDays(180).toSeconds();
@@ -79,16 +87,63 @@ final class RawWriteLoop {
       Instant ts = Instant.ofEpochMilli(e.ts());
       Map<String, Double> metrics = e.metrics();
       long writeTs = RowKeys.eventTimeWriteTimestamp(e.ts(), e.eventId());
-      writes.submit(detail.bind(e.deviceId(), Instant.ofEpochMilli(bucketStart), ts, e.eventId(),
-          e.deviceType(), e.status(), e.code(), metrics, null, null, ttl).unset(8).unset(9));
-      writes.submit(byType.bind(e.deviceType(), Instant.ofEpochMilli(bucketStart),
-          RowKeys.salt(e.deviceId(), typeSalts), ts, e.deviceId(), e.eventId(), e.status(), e.code(), metrics, null,
-          null, ttl).unset(9).unset(10));
-      writes.submit(latest.bind(e.deviceId(), ts, e.eventId(), e.deviceType(), e.status(), e.code(),
-          metrics, Map.of(), null, writeTs, ttl));
+      writes.submit(
+          detail
+              .bind(
+                  e.deviceId(),
+                  Instant.ofEpochMilli(bucketStart),
+                  ts,
+                  e.eventId(),
+                  e.deviceType(),
+                  e.status(),
+                  e.code(),
+                  metrics,
+                  null,
+                  null,
+                  ttl)
+              .unset(8)
+              .unset(9));
+      writes.submit(
+          byType
+              .bind(
+                  e.deviceType(),
+                  Instant.ofEpochMilli(bucketStart),
+                  RowKeys.salt(e.deviceId(), typeSalts),
+                  ts,
+                  e.deviceId(),
+                  e.eventId(),
+                  e.status(),
+                  e.code(),
+                  metrics,
+                  null,
+                  null,
+                  ttl)
+              .unset(9)
+              .unset(10));
+      writes.submit(
+          latest.bind(
+              e.deviceId(),
+              ts,
+              e.eventId(),
+              e.deviceType(),
+              e.status(),
+              e.code(),
+              metrics,
+              Map.of(),
+              null,
+              writeTs,
+              ttl));
       if (e.abnormal()) {
-        writes.submit(abnormal.bind(Instant.ofEpochMilli(bucketStart), RowKeys.salt(e.deviceId(),
-            abnormalSalts), e.code(), e.deviceId(), ts, e.status(), writeTs, ttl));
+        writes.submit(
+            abnormal.bind(
+                Instant.ofEpochMilli(bucketStart),
+                RowKeys.salt(e.deviceId(), abnormalSalts),
+                e.code(),
+                e.deviceId(),
+                ts,
+                e.status(),
+                writeTs,
+                ttl));
       }
       if (partitions.add(e.deviceId() + "/" + bucketStart)) {
         writes.submit(bucket.bind(e.deviceId(), Instant.ofEpochMilli(bucketStart), ttl));

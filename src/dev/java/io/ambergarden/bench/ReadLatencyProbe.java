@@ -20,34 +20,52 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
- * (e) Read latency while the service ingests: each endpoint is asked at a fixed rate for a random device of the
- * measured set. Requests are sent on schedule, not after the previous answer, so a slow answer cannot hide the
- * wait of the requests behind it; past {@link #MAX_IN_FLIGHT} open requests a tick is counted as skipped.
- * The client is Vert.x's on one event loop with kept-alive connections: the JDK client cost ~2.5 ms of CPU
- * per request here, taken from the cores the service and Cassandra share with the harness.
+ * (e) Read latency while the service ingests: each endpoint is asked at a fixed rate for a random
+ * device of the measured set. Requests are sent on schedule, not after the previous answer, so a
+ * slow answer cannot hide the wait of the requests behind it; past {@link #MAX_IN_FLIGHT} open
+ * requests a tick is counted as skipped. The client is Vert.x's on one event loop with kept-alive
+ * connections: the JDK client cost ~2.5 ms of CPU per request here, taken from the cores the
+ * service and Cassandra share with the harness.
  */
 final class ReadLatencyProbe implements AutoCloseable {
   static final int MAX_IN_FLIGHT = 64;
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
   /** One endpoint under one condition, such as "during (b) at full rate". */
-  record Summary(String condition, String endpoint, long count, double p50Millis, double p99Millis,
-                 double maxMillis, long notFound, long errors, long skipped) {
-  }
+  record Summary(
+      String condition,
+      String endpoint,
+      long count,
+      double p50Millis,
+      double p99Millis,
+      double maxMillis,
+      long notFound,
+      long errors,
+      long skipped) {}
 
-  private final Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1));
+  private final Vertx vertx =
+      Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1));
   private final HttpClientAgent client;
-  private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(1, r -> {
-    Thread t = new Thread(r, "bench-reads");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService timer =
+      Executors.newScheduledThreadPool(
+          1,
+          r -> {
+            Thread t = new Thread(r, "bench-reads");
+            t.setDaemon(true);
+            return t;
+          });
   private final List<Endpoint> endpoints = new ArrayList<>();
   private final List<String> deviceIds;
 
   ReadLatencyProbe(int port, List<String> deviceIds) {
-    this.client = vertx.createHttpClient(new HttpClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port)
-        .setConnectTimeout(5_000).setKeepAlive(true), new PoolOptions().setHttp1MaxSize(MAX_IN_FLIGHT * 2));
+    this.client =
+        vertx.createHttpClient(
+            new HttpClientOptions()
+                .setDefaultHost("127.0.0.1")
+                .setDefaultPort(port)
+                .setConnectTimeout(5_000)
+                .setKeepAlive(true),
+            new PoolOptions().setHttp1MaxSize(MAX_IN_FLIGHT * 2));
     this.deviceIds = List.copyOf(deviceIds);
     endpoints.add(new Endpoint("GET /devices/{id}/events?limit=100", "/events?limit=100"));
     endpoints.add(new Endpoint("GET /devices/{id}/latest", "/latest"));
@@ -57,12 +75,18 @@ final class ReadLatencyProbe implements AutoCloseable {
     return endpoints;
   }
 
-  /** Starts {@code ratePerSecond} requests per second on each endpoint and a progress line every 5 s. */
+  /**
+   * Starts {@code ratePerSecond} requests per second on each endpoint and a progress line every 5
+   * s.
+   */
   void start(int ratePerSecond) {
     long periodMicros = 1_000_000L / ratePerSecond;
     SplittableRandom random = new SplittableRandom(4); // used by the timer's single thread only
     for (Endpoint e : endpoints) {
-      timer.scheduleAtFixedRate(() -> e.send(deviceIds.get(random.nextInt(deviceIds.size()))), 0, periodMicros,
+      timer.scheduleAtFixedRate(
+          () -> e.send(deviceIds.get(random.nextInt(deviceIds.size()))),
+          0,
+          periodMicros,
           TimeUnit.MICROSECONDS);
     }
     timer.scheduleAtFixedRate(this::printProgress, 5, 5, TimeUnit.SECONDS);
@@ -123,37 +147,52 @@ final class ReadLatencyProbe implements AutoCloseable {
         skipped.incrementAndGet();
         return;
       }
-      RequestOptions request = new RequestOptions().setMethod(HttpMethod.GET)
-          .setURI("/api/v1/devices/" + deviceId + pathSuffix).setIdleTimeout(REQUEST_TIMEOUT.toMillis());
+      RequestOptions request =
+          new RequestOptions()
+              .setMethod(HttpMethod.GET)
+              .setURI("/api/v1/devices/" + deviceId + pathSuffix)
+              .setIdleTimeout(REQUEST_TIMEOUT.toMillis());
       long t0 = System.nanoTime();
-      client.request(request).compose(req -> req.send().compose(resp -> resp.body().map(body -> resp.statusCode())))
-          .onComplete((status, err) -> {
-            long micros = (System.nanoTime() - t0) / 1000;
-            inFlight.decrementAndGet();
-            if (err != null || (status != 200 && status != 404)) {
-              errors.incrementAndGet();
-              return;
-            }
-            if (status == 404) {
-              notFound.incrementAndGet();
-            }
-            recorder.recordValue(micros);
-          });
+      client
+          .request(request)
+          .compose(req -> req.send().compose(resp -> resp.body().map(body -> resp.statusCode())))
+          .onComplete(
+              (status, err) -> {
+                long micros = (System.nanoTime() - t0) / 1000;
+                inFlight.decrementAndGet();
+                if (err != null || (status != 200 && status != 404)) {
+                  errors.incrementAndGet();
+                  return;
+                }
+                if (status == 404) {
+                  notFound.incrementAndGet();
+                }
+                recorder.recordValue(micros);
+              });
     }
 
     /** p99 in ms of the answers since the last call, NaN if none. */
     synchronized double intervalP99Millis() {
       drain();
-      double p99 = sinceLastInterval.getTotalCount() == 0 ? Double.NaN
-          : sinceLastInterval.getValueAtPercentile(99) / 1000.0;
+      double p99 =
+          sinceLastInterval.getTotalCount() == 0
+              ? Double.NaN
+              : sinceLastInterval.getValueAtPercentile(99) / 1000.0;
       sinceLastInterval.reset();
       return p99;
     }
 
     synchronized Summary summary(String condition) {
       drain();
-      return new Summary(condition, name, total.getTotalCount(), total.getValueAtPercentile(50) / 1000.0,
-          total.getValueAtPercentile(99) / 1000.0, total.getMaxValue() / 1000.0, notFound.get(), errors.get(),
+      return new Summary(
+          condition,
+          name,
+          total.getTotalCount(),
+          total.getValueAtPercentile(50) / 1000.0,
+          total.getValueAtPercentile(99) / 1000.0,
+          total.getMaxValue() / 1000.0,
+          notFound.get(),
+          errors.get(),
           skipped.get());
     }
 

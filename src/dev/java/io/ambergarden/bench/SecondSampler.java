@@ -11,19 +11,22 @@ import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
 
 /**
- * Samples, once a second, the progress counter of each running phase (as a rate) and per-interval gauges such
- * as a read latency p99, into {@link TimeSeries} on one time axis that starts when the first series starts.
+ * Samples, once a second, the progress counter of each running phase (as a rate) and per-interval
+ * gauges such as a read latency p99, into {@link TimeSeries} on one time axis that starts when the
+ * first series starts.
  */
 final class SecondSampler implements AutoCloseable {
   /** A last partial interval shorter than this would be a noisy rate; it is dropped. */
   private static final long MIN_FINAL_INTERVAL_NANOS = 250_000_000L;
 
   private long startNanos = -1;
-  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "bench-sampler");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "bench-sampler");
+            t.setDaemon(true);
+            return t;
+          });
   private final Map<TimeSeries, Source> active = new LinkedHashMap<>();
   private final List<TimeSeries> rates = new ArrayList<>();
   private final List<TimeSeries> gauges = new ArrayList<>();
@@ -36,34 +39,43 @@ final class SecondSampler implements AutoCloseable {
     timer.scheduleAtFixedRate(this::sampleAll, 1, 1, TimeUnit.SECONDS);
   }
 
-  /** Starts sampling a cumulative counter as units per second; {@link #stop} ends it with a final sample. */
+  /**
+   * Starts sampling a cumulative counter as units per second; {@link #stop} ends it with a final
+   * sample.
+   */
   synchronized TimeSeries rate(String name, LongSupplier total) {
     TimeSeries series = new TimeSeries(name);
     long[] last = {total.getAsLong(), startClock()};
     rates.add(series);
-    active.put(series, (into, nanos, isLast) -> {
-      if (isLast && nanos - last[1] < MIN_FINAL_INTERVAL_NANOS) {
-        return;
-      }
-      long now = total.getAsLong();
-      into.add(secondsAt(nanos), TimeSeries.rate(last[0], now, last[1], nanos));
-      last[0] = now;
-      last[1] = nanos;
-    });
+    active.put(
+        series,
+        (into, nanos, isLast) -> {
+          if (isLast && nanos - last[1] < MIN_FINAL_INTERVAL_NANOS) {
+            return;
+          }
+          long now = total.getAsLong();
+          into.add(secondsAt(nanos), TimeSeries.rate(last[0], now, last[1], nanos));
+          last[0] = now;
+          last[1] = nanos;
+        });
     return series;
   }
 
-  /** Starts sampling a value that covers the last interval; NaN (nothing measured) adds no point. */
+  /**
+   * Starts sampling a value that covers the last interval; NaN (nothing measured) adds no point.
+   */
   synchronized TimeSeries gauge(String name, DoubleSupplier valueOfLastInterval) {
     TimeSeries series = new TimeSeries(name);
     startClock();
     gauges.add(series);
-    active.put(series, (into, nanos, isLast) -> {
-      double v = valueOfLastInterval.getAsDouble();
-      if (!Double.isNaN(v)) {
-        into.add(secondsAt(nanos), v);
-      }
-    });
+    active.put(
+        series,
+        (into, nanos, isLast) -> {
+          double v = valueOfLastInterval.getAsDouble();
+          if (!Double.isNaN(v)) {
+            into.add(secondsAt(nanos), v);
+          }
+        });
     return series;
   }
 
@@ -84,14 +96,15 @@ final class SecondSampler implements AutoCloseable {
 
   private synchronized void sampleAll() {
     long nanos = System.nanoTime();
-    active.forEach((series, source) -> {
-      try {
-        source.sample(series, nanos, false);
-      } catch (RuntimeException e) {
-        // an exception escaping a fixed-rate task would silently cancel all later samples
-        System.out.println("  sampler: " + series.name() + " failed: " + e);
-      }
-    });
+    active.forEach(
+        (series, source) -> {
+          try {
+            source.sample(series, nanos, false);
+          } catch (RuntimeException e) {
+            // an exception escaping a fixed-rate task would silently cancel all later samples
+            System.out.println("  sampler: " + series.name() + " failed: " + e);
+          }
+        });
   }
 
   /** Returns now; the first call sets the time axis origin. */

@@ -3,10 +3,12 @@ package io.ambergarden.bench;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A named series of (seconds since the bench started, value) points; safe to append from the sampler thread. */
+/**
+ * A named series of (seconds since the bench started, value) points; safe to append from the
+ * sampler thread.
+ */
 final class TimeSeries {
-  record Point(double seconds, double value) {
-  }
+  record Point(double seconds, double value) {}
 
   private final String name;
   private final List<Point> points = new ArrayList<>();

@@ -14,39 +14,40 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A real single-node Cassandra 5.0 ({@code CassandraDaemon} from {@code cassandra-all}) in
- * {@code <base>/cassandra}: config in {@code conf/}, data in {@code data/}, {@code commitlog/}
- * etc., everything the node prints in {@code cassandra.log}.
+ * A real single-node Cassandra 5.0 ({@code CassandraDaemon} from {@code cassandra-all}) in {@code
+ * <base>/cassandra}: config in {@code conf/}, data in {@code data/}, {@code commitlog/} etc.,
+ * everything the node prints in {@code cassandra.log}.
  */
 public final class CassandraNode extends ServerProcess {
   public static final String MAIN_CLASS = "org.apache.cassandra.service.CassandraDaemon";
   public static final String LOCAL_DATACENTER = "datacenter1";
 
   /** Flags from Cassandra's conf/jvm17-server.options; without them startup fails at once. */
-  private static final List<String> JPMS_FLAGS = List.of(
-      "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-      "--add-exports", "java.management.rmi/com.sun.jmx.remote.internal.rmi=ALL-UNNAMED",
-      "--add-exports", "java.rmi/sun.rmi.registry=ALL-UNNAMED",
-      "--add-exports", "java.rmi/sun.rmi.server=ALL-UNNAMED",
-      "--add-exports", "java.sql/java.sql=ALL-UNNAMED",
-      "--add-exports", "java.base/java.lang.ref=ALL-UNNAMED",
-      "--add-exports", "jdk.unsupported/sun.misc=ALL-UNNAMED",
-      "--add-exports", "jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED",
-      "--add-exports", "jdk.attach/sun.tools.attach=ALL-UNNAMED",
-      "--add-opens", "java.base/java.lang.module=ALL-UNNAMED",
-      "--add-opens", "java.base/jdk.internal.loader=ALL-UNNAMED",
-      "--add-opens", "java.base/jdk.internal.ref=ALL-UNNAMED",
-      "--add-opens", "java.base/jdk.internal.reflect=ALL-UNNAMED",
-      "--add-opens", "java.base/jdk.internal.math=ALL-UNNAMED",
-      "--add-opens", "java.base/jdk.internal.module=ALL-UNNAMED",
-      "--add-opens", "java.base/jdk.internal.util.jar=ALL-UNNAMED",
-      "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED",
-      "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-      "--add-opens", "java.base/java.io=ALL-UNNAMED",
-      "--add-opens", "java.base/java.lang.reflect=ALL-UNNAMED",
-      "--add-opens", "jdk.compiler/com.sun.tools.javac=ALL-UNNAMED",
-      "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-      "--add-opens", "java.base/java.util=ALL-UNNAMED");
+  private static final List<String> JPMS_FLAGS =
+      List.of(
+          "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+          "--add-exports", "java.management.rmi/com.sun.jmx.remote.internal.rmi=ALL-UNNAMED",
+          "--add-exports", "java.rmi/sun.rmi.registry=ALL-UNNAMED",
+          "--add-exports", "java.rmi/sun.rmi.server=ALL-UNNAMED",
+          "--add-exports", "java.sql/java.sql=ALL-UNNAMED",
+          "--add-exports", "java.base/java.lang.ref=ALL-UNNAMED",
+          "--add-exports", "jdk.unsupported/sun.misc=ALL-UNNAMED",
+          "--add-exports", "jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED",
+          "--add-exports", "jdk.attach/sun.tools.attach=ALL-UNNAMED",
+          "--add-opens", "java.base/java.lang.module=ALL-UNNAMED",
+          "--add-opens", "java.base/jdk.internal.loader=ALL-UNNAMED",
+          "--add-opens", "java.base/jdk.internal.ref=ALL-UNNAMED",
+          "--add-opens", "java.base/jdk.internal.reflect=ALL-UNNAMED",
+          "--add-opens", "java.base/jdk.internal.math=ALL-UNNAMED",
+          "--add-opens", "java.base/jdk.internal.module=ALL-UNNAMED",
+          "--add-opens", "java.base/jdk.internal.util.jar=ALL-UNNAMED",
+          "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED",
+          "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+          "--add-opens", "java.base/java.io=ALL-UNNAMED",
+          "--add-opens", "java.base/java.lang.reflect=ALL-UNNAMED",
+          "--add-opens", "jdk.compiler/com.sun.tools.javac=ALL-UNNAMED",
+          "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+          "--add-opens", "java.base/java.util=ALL-UNNAMED");
 
   public CassandraNode(LocalRuntimeOptions options) {
     super(options, options.cassandraDir());
@@ -88,14 +89,18 @@ public final class CassandraNode extends ServerProcess {
   @Override
   protected String classpath() {
     String version = options.cassandraVersion();
-    return MavenClasspath.resolve(MavenClasspath.pom(options, "cassandra-pom.xml"), "cassandra.version", version,
+    return MavenClasspath.resolve(
+        MavenClasspath.pom(options, "cassandra-pom.xml"),
+        "cassandra.version",
+        version,
         options.baseDir().resolve("cassandra-" + version + ".classpath"));
   }
 
   @Override
   protected void prepare(String classpath) throws IOException {
     Path conf = Files.createDirectories(dir().resolve("conf"));
-    for (String sub : List.of("data", "commitlog", "saved_caches", "hints", "cdc_raw", "logs", "triggers")) {
+    for (String sub :
+        List.of("data", "commitlog", "saved_caches", "hints", "cdc_raw", "logs", "triggers")) {
       Files.createDirectories(dir().resolve(sub));
     }
     // rewritten on every start so a port change in the options takes effect
@@ -106,38 +111,51 @@ public final class CassandraNode extends ServerProcess {
   @Override
   protected List<String> jvmOptions() {
     Path conf = dir().resolve("conf");
-    List<String> jvm = list(
-        "-Xms" + heap(options.cassandraHeap()), "-Xmx" + heap(options.cassandraHeap()),
-        // GC settings from jvm17-server.options
-        "-XX:+UseG1GC", "-XX:+ParallelRefProcEnabled", "-XX:MaxTenuringThreshold=1",
-        "-XX:G1HeapRegionSize=16m", "-XX:G1RSetUpdatingPauseTimePercent=5", "-XX:MaxGCPauseMillis=300",
-        "-XX:InitiatingHeapOccupancyPercent=70",
-        // general settings from jvm-server.options (AlwaysPreTouch left out: slower boot, more RSS)
-        "-Xss256k", "-XX:+UseThreadPriorities", "-XX:+UseTLAB", "-XX:+ResizeTLAB",
-        "-XX:+PerfDisableSharedMem", "-Djava.net.preferIPv4Stack=true",
-        // a node that ran out of heap must not limp on (Cassandra warns without one of these)
-        "-XX:+ExitOnOutOfMemoryError",
-        // assertions off: a dev/test node, and boots faster (RUNTIME-NOTES)
-        "-da",
-        "-Djdk.attach.allowAttachSelf=true",
-        "-Dio.netty.tryReflectionSetAccessible=true",
-        "-Dio.netty.allocator.useCacheForAllThreads=true", "-Dio.netty.allocator.maxOrder=11");
+    List<String> jvm =
+        list(
+            "-Xms" + heap(options.cassandraHeap()),
+            "-Xmx" + heap(options.cassandraHeap()),
+            // GC settings from jvm17-server.options
+            "-XX:+UseG1GC",
+            "-XX:+ParallelRefProcEnabled",
+            "-XX:MaxTenuringThreshold=1",
+            "-XX:G1HeapRegionSize=16m",
+            "-XX:G1RSetUpdatingPauseTimePercent=5",
+            "-XX:MaxGCPauseMillis=300",
+            "-XX:InitiatingHeapOccupancyPercent=70",
+            // general settings from jvm-server.options (AlwaysPreTouch left out: slower boot, more
+            // RSS)
+            "-Xss256k",
+            "-XX:+UseThreadPriorities",
+            "-XX:+UseTLAB",
+            "-XX:+ResizeTLAB",
+            "-XX:+PerfDisableSharedMem",
+            "-Djava.net.preferIPv4Stack=true",
+            // a node that ran out of heap must not limp on (Cassandra warns without one of these)
+            "-XX:+ExitOnOutOfMemoryError",
+            // assertions off: a dev/test node, and boots faster (RUNTIME-NOTES)
+            "-da",
+            "-Djdk.attach.allowAttachSelf=true",
+            "-Dio.netty.tryReflectionSetAccessible=true",
+            "-Dio.netty.allocator.useCacheForAllThreads=true",
+            "-Dio.netty.allocator.maxOrder=11");
     jvm.addAll(JPMS_FLAGS);
-    jvm.addAll(List.of(
-        "-Dcassandra.config=" + conf.resolve("cassandra.yaml").toUri(),
-        "-Dcassandra.storagedir=" + dir(),
-        "-Dcassandra.logdir=" + dir().resolve("logs"),
-        "-Dcassandra.triggers_dir=" + dir().resolve("triggers"),
-        "-Dlogback.configurationFile=" + conf.resolve("logback.xml"),
-        // without it the daemon closes stdout, and our log file stays empty
-        "-Dcassandra-foreground=yes",
-        "-Dcassandra.skip_wait_for_gossip_to_settle=0",
-        // one node has no peers to tell about its shutdown; saves 2 s on every stop
-        "-Dcassandra.shutdown_announce_in_ms=0",
-        // skips a 3-6 s memtable overhead estimate on every boot
-        "-Dcassandra.memtable.row_overhead_size=125",
-        "-Dcassandra.jmx.local.port=" + options.jmxPort(),
-        "-Djava.rmi.server.hostname=127.0.0.1"));
+    jvm.addAll(
+        List.of(
+            "-Dcassandra.config=" + conf.resolve("cassandra.yaml").toUri(),
+            "-Dcassandra.storagedir=" + dir(),
+            "-Dcassandra.logdir=" + dir().resolve("logs"),
+            "-Dcassandra.triggers_dir=" + dir().resolve("triggers"),
+            "-Dlogback.configurationFile=" + conf.resolve("logback.xml"),
+            // without it the daemon closes stdout, and our log file stays empty
+            "-Dcassandra-foreground=yes",
+            "-Dcassandra.skip_wait_for_gossip_to_settle=0",
+            // one node has no peers to tell about its shutdown; saves 2 s on every stop
+            "-Dcassandra.shutdown_announce_in_ms=0",
+            // skips a 3-6 s memtable overhead estimate on every boot
+            "-Dcassandra.memtable.row_overhead_size=125",
+            "-Dcassandra.jmx.local.port=" + options.jmxPort(),
+            "-Djava.rmi.server.hostname=127.0.0.1"));
     return jvm;
   }
 
@@ -163,16 +181,17 @@ public final class CassandraNode extends ServerProcess {
 
   /** A driver session to this node; used by the probe, handy in tests. Caller closes it. */
   public CqlSession openSession(Duration requestTimeout) {
-    DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
-        .withDuration(DefaultDriverOption.CONNECTION_CONNECT_TIMEOUT, Duration.ofSeconds(2))
-        .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(5))
-        .withDuration(DefaultDriverOption.CONTROL_CONNECTION_TIMEOUT, Duration.ofSeconds(5))
-        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, requestTimeout)
-        .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, requestTimeout)
-        // the default 2 s quiet period would make every close (and so every probe) 2 s slower
-        .withInt(DefaultDriverOption.NETTY_IO_SHUTDOWN_QUIET_PERIOD, 0)
-        .withInt(DefaultDriverOption.NETTY_ADMIN_SHUTDOWN_QUIET_PERIOD, 0)
-        .build();
+    DriverConfigLoader config =
+        DriverConfigLoader.programmaticBuilder()
+            .withDuration(DefaultDriverOption.CONNECTION_CONNECT_TIMEOUT, Duration.ofSeconds(2))
+            .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(5))
+            .withDuration(DefaultDriverOption.CONTROL_CONNECTION_TIMEOUT, Duration.ofSeconds(5))
+            .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, requestTimeout)
+            .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, requestTimeout)
+            // the default 2 s quiet period would make every close (and so every probe) 2 s slower
+            .withInt(DefaultDriverOption.NETTY_IO_SHUTDOWN_QUIET_PERIOD, 0)
+            .withInt(DefaultDriverOption.NETTY_ADMIN_SHUTDOWN_QUIET_PERIOD, 0)
+            .build();
     return CqlSession.builder()
         .addContactPoint(new InetSocketAddress("127.0.0.1", options.cqlPort()))
         .withLocalDatacenter(LOCAL_DATACENTER)
@@ -181,8 +200,8 @@ public final class CassandraNode extends ServerProcess {
   }
 
   /**
-   * A one-node cassandra.yaml. Cassandra rejects unknown keys, so only 5.0 names are used.
-   * Settings not listed keep Cassandra's built-in defaults.
+   * A one-node cassandra.yaml. Cassandra rejects unknown keys, so only 5.0 names are used. Settings
+   * not listed keep Cassandra's built-in defaults.
    */
   static String cassandraYaml(LocalRuntimeOptions o, Path dir) {
     return """
@@ -223,7 +242,9 @@ public final class CassandraNode extends ServerProcess {
         memtable_heap_space: 64MiB
         memtable_offheap_space: 64MiB
         concurrent_compactors: 1
-        """.formatted(o.cqlPort(), o.storagePort(), dir.toAbsolutePath().toString().replace("'", "''"));
+        """
+        .formatted(
+            o.cqlPort(), o.storagePort(), dir.toAbsolutePath().toString().replace("'", "''"));
   }
 
   /** cassandra-all ships no logback.xml; everything goes to stdout, which is our log file. */

@@ -9,14 +9,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The README's run command ({@code mvn -Prun}): local Cassandra and Kafka, the schema, and the service,
- * in the foreground until Ctrl-C or SIGTERM, which stops all three. {@code -Damber.dev.reset=true} wipes
- * the local data first. Service config layers as usual (AMBER_* env, -Damber.* properties); only the
- * endpoints of the local servers are set here.
+ * The README's run command ({@code mvn -Prun}): local Cassandra and Kafka, the schema, and the
+ * service, in the foreground until Ctrl-C or SIGTERM, which stops all three. {@code
+ * -Damber.dev.reset=true} wipes the local data first. Service config layers as usual (AMBER_* env,
+ * -Damber.* properties); only the endpoints of the local servers are set here.
  */
 public final class DevRun {
-  private DevRun() {
-  }
+  private DevRun() {}
 
   public static void main(String[] args) throws Exception {
     long t0 = System.nanoTime();
@@ -27,36 +26,53 @@ public final class DevRun {
     LocalRuntime runtime = new LocalRuntime(options);
     CountDownLatch stopped = new CountDownLatch(1);
     AmberGarden[] app = new AmberGarden[1];
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      try {
-        if (app[0] != null) {
-          app[0].stop().await(60, TimeUnit.SECONDS);
-        }
-      } catch (Exception e) {
-        System.err.println("service stop: " + e);
-      } finally {
-        runtime.close();
-        stopped.countDown();
-      }
-    }, "devrun-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  try {
+                    if (app[0] != null) {
+                      app[0].stop().await(60, TimeUnit.SECONDS);
+                    }
+                  } catch (Exception e) {
+                    System.err.println("service stop: " + e);
+                  } finally {
+                    runtime.close();
+                    stopped.countDown();
+                  }
+                },
+                "devrun-shutdown"));
     runtime.start();
-    // the simulator makes the dashboard move for a new user; -Damber.simulator.enabled=false turns it off
+    // the simulator makes the dashboard move for a new user; -Damber.simulator.enabled=false turns
+    // it off
     Properties props = new Properties();
     props.putAll(System.getProperties());
     if (System.getenv("AMBER_SIMULATOR_ENABLED") == null) {
       props.putIfAbsent("amber.simulator.enabled", "true");
     }
-    AmberConfig config = ConfigLoader.load(System.getenv(), props, Map.of(
-        "cassandra.contact-points", runtime.cassandraContactPoint(),
-        "kafka.bootstrap-servers", runtime.kafkaBootstrap()));
+    AmberConfig config =
+        ConfigLoader.load(
+            System.getenv(),
+            props,
+            Map.of(
+                "cassandra.contact-points", runtime.cassandraContactPoint(),
+                "kafka.bootstrap-servers", runtime.kafkaBootstrap()));
     app[0] = AmberGarden.start(config).await(5, TimeUnit.MINUTES);
     String base = "http://localhost:" + config.http().port();
     System.out.printf("%n  Amber Garden is ready in %.1f s%n", (System.nanoTime() - t0) / 1e9);
     System.out.println("  Dashboard:  " + base + "/");
-    System.out.println("  API:        " + base + "/api/v1/events (POST), " + base + "/api/v1/devices/{id}/events");
+    System.out.println(
+        "  API:        " + base + "/api/v1/events (POST), " + base + "/api/v1/devices/{id}/events");
     System.out.println("  Health:     " + base + "/health/ready   Metrics: " + base + "/metrics");
-    System.out.println("  Cassandra:  " + runtime.cassandraContactPoint() + "   Kafka: " + runtime.kafkaBootstrap());
-    System.out.println("  Data:       " + options.baseDir() + "   (Ctrl-C stops the service, Cassandra and Kafka)");
+    System.out.println(
+        "  Cassandra:  "
+            + runtime.cassandraContactPoint()
+            + "   Kafka: "
+            + runtime.kafkaBootstrap());
+    System.out.println(
+        "  Data:       "
+            + options.baseDir()
+            + "   (Ctrl-C stops the service, Cassandra and Kafka)");
     System.out.println();
     stopped.await();
   }

@@ -16,10 +16,10 @@ import org.apache.kafka.common.Node;
 import org.apache.kafka.common.Uuid;
 
 /**
- * A real single-node Kafka 4.x broker in KRaft mode (broker and controller in one process,
- * {@code kafka.Kafka} from {@code kafka_2.13}) in {@code <base>/kafka}: {@code server.properties}
- * and {@code log4j2.properties} in {@code conf/}, the log segments and KRaft metadata in
- * {@code data/}, everything the broker prints in {@code kafka.log}.
+ * A real single-node Kafka 4.x broker in KRaft mode (broker and controller in one process, {@code
+ * kafka.Kafka} from {@code kafka_2.13}) in {@code <base>/kafka}: {@code server.properties} and
+ * {@code log4j2.properties} in {@code conf/}, the log segments and KRaft metadata in {@code data/},
+ * everything the broker prints in {@code kafka.log}.
  */
 public final class KafkaBroker extends ServerProcess {
   public static final String MAIN_CLASS = "kafka.Kafka";
@@ -71,7 +71,10 @@ public final class KafkaBroker extends ServerProcess {
   @Override
   protected String classpath() {
     String version = options.kafkaVersion();
-    return MavenClasspath.resolve(MavenClasspath.pom(options, "kafka-pom.xml"), "kafka.version", version,
+    return MavenClasspath.resolve(
+        MavenClasspath.pom(options, "kafka-pom.xml"),
+        "kafka.version",
+        version,
         options.baseDir().resolve("kafka-" + version + ".classpath"));
   }
 
@@ -86,9 +89,17 @@ public final class KafkaBroker extends ServerProcess {
     if (isFresh()) {
       String clusterId = Uuid.randomUuid().toString();
       log.info("Formatting Kafka storage in {} (cluster id {})", dataDir(), clusterId);
-      runTool(classpath, commonJvmOptions(), STORAGE_TOOL,
-          List.of("format", "--config", conf().resolve("server.properties").toString(),
-              "--cluster-id", clusterId, "--standalone"),
+      runTool(
+          classpath,
+          commonJvmOptions(),
+          STORAGE_TOOL,
+          List.of(
+              "format",
+              "--config",
+              conf().resolve("server.properties").toString(),
+              "--cluster-id",
+              clusterId,
+              "--standalone"),
           FORMAT_TIMEOUT);
     }
   }
@@ -103,9 +114,15 @@ public final class KafkaBroker extends ServerProcess {
   @Override
   protected List<String> jvmOptions() {
     // the heap and GC flags kafka-server-start.sh / kafka-run-class.sh use
-    List<String> jvm = list("-Xms" + heap(options.kafkaHeap()), "-Xmx" + heap(options.kafkaHeap()),
-        "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35",
-        "-XX:+ExplicitGCInvokesConcurrent", "-XX:MaxInlineLevel=15");
+    List<String> jvm =
+        list(
+            "-Xms" + heap(options.kafkaHeap()),
+            "-Xmx" + heap(options.kafkaHeap()),
+            "-XX:+UseG1GC",
+            "-XX:MaxGCPauseMillis=20",
+            "-XX:InitiatingHeapOccupancyPercent=35",
+            "-XX:+ExplicitGCInvokesConcurrent",
+            "-XX:MaxInlineLevel=15");
     jvm.addAll(commonJvmOptions());
     return jvm;
   }
@@ -123,12 +140,18 @@ public final class KafkaBroker extends ServerProcess {
     if (probeAdmin == null) {
       probeAdmin = Admin.create(adminConfig(bootstrapServers()));
     }
-    var nodes = probeAdmin.describeCluster(new DescribeClusterOptions().timeoutMs(3000))
-        .nodes().get(4, TimeUnit.SECONDS);
+    var nodes =
+        probeAdmin
+            .describeCluster(new DescribeClusterOptions().timeoutMs(3000))
+            .nodes()
+            .get(4, TimeUnit.SECONDS);
     if (nodes.isEmpty()) {
       throw new IllegalStateException("no broker registered yet");
     }
-    log.info("Kafka answers on {} with brokers {}", bootstrapServers(), nodes.stream().map(Node::idString).toList());
+    log.info(
+        "Kafka answers on {} with brokers {}",
+        bootstrapServers(),
+        nodes.stream().map(Node::idString).toList());
   }
 
   @Override
@@ -181,7 +204,8 @@ public final class KafkaBroker extends ServerProcess {
         num.partitions=1
         # consumers in tests join at once instead of after 3 s
         group.initial.rebalance.delay.ms=0
-        """.formatted(port, ctrl, escape(dataDir.toAbsolutePath().toString()));
+        """
+        .formatted(port, ctrl, escape(dataDir.toAbsolutePath().toString()));
   }
 
   /** java.util.Properties treats backslash as an escape; keep paths literal. */

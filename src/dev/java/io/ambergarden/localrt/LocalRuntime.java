@@ -15,9 +15,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real Cassandra node and a real Kafka broker on 127.0.0.1, each its own JVM process, with
- * their data under {@link LocalRuntimeOptions#baseDir()}. Registers nothing global: callers that
- * want the servers gone on JVM exit add a shutdown hook calling {@link #close()}.
+ * A real Cassandra node and a real Kafka broker on 127.0.0.1, each its own JVM process, with their
+ * data under {@link LocalRuntimeOptions#baseDir()}. Registers nothing global: callers that want the
+ * servers gone on JVM exit add a shutdown hook calling {@link #close()}.
  */
 public final class LocalRuntime implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LocalRuntime.class);
@@ -38,17 +38,21 @@ public final class LocalRuntime implements AutoCloseable {
   }
 
   /**
-   * Starts both servers in parallel (they boot in 10-25 s each, mostly CPU and waiting) and
-   * returns when both are ready. If one fails, the other is stopped too and the failure thrown.
-   * A server that already runs is left alone, so this also restarts one a test has stopped.
+   * Starts both servers in parallel (they boot in 10-25 s each, mostly CPU and waiting) and returns
+   * when both are ready. If one fails, the other is stopped too and the failure thrown. A server
+   * that already runs is left alone, so this also restarts one a test has stopped.
    */
   public synchronized LocalRuntime start() {
     if (cassandra.isRunning() && kafka.isRunning()) {
       return this;
     }
-    LOG.info("Starting local Cassandra {} and Kafka {} in {}", options.cassandraVersion(),
-        options.kafkaVersion(), options.baseDir());
-    // fail fast, before any process starts: leftovers of a killed run go, then every port must be free
+    LOG.info(
+        "Starting local Cassandra {} and Kafka {} in {}",
+        options.cassandraVersion(),
+        options.kafkaVersion(),
+        options.baseDir());
+    // fail fast, before any process starts: leftovers of a killed run go, then every port must be
+    // free
     for (ServerProcess server : List.of(cassandra, kafka)) {
       if (!server.isRunning()) {
         server.stopStale();
@@ -56,19 +60,24 @@ public final class LocalRuntime implements AutoCloseable {
       }
     }
     // if one server fails, the other's start is cut short instead of finishing for nothing
-    List<Throwable> failures = inParallel(cassandra::start, kafka::start, "localrt-start",
-        kafka::stop, cassandra::stop);
+    List<Throwable> failures =
+        inParallel(cassandra::start, kafka::start, "localrt-start", kafka::stop, cassandra::stop);
     if (!failures.isEmpty()) {
       stopQuietly();
-      LocalRuntimeException e = failures.get(0) instanceof LocalRuntimeException l ? l
-          : new LocalRuntimeException("Local runtime failed to start", failures.get(0));
+      LocalRuntimeException e =
+          failures.get(0) instanceof LocalRuntimeException l
+              ? l
+              : new LocalRuntimeException("Local runtime failed to start", failures.get(0));
       failures.stream().skip(1).forEach(e::addSuppressed);
       throw e;
     }
-    LOG.info("Local runtime ready: Cassandra {} ({} ms, RSS {} MiB), Kafka {} ({} ms, RSS {} MiB)",
-        cassandraContactPoint(), cassandra.lastStartDuration().map(d -> d.toMillis()).orElse(-1L),
+    LOG.info(
+        "Local runtime ready: Cassandra {} ({} ms, RSS {} MiB), Kafka {} ({} ms, RSS {} MiB)",
+        cassandraContactPoint(),
+        cassandra.lastStartDuration().map(d -> d.toMillis()).orElse(-1L),
         cassandra.residentMemoryKb().map(kb -> kb / 1024).orElse(-1L),
-        kafkaBootstrap(), kafka.lastStartDuration().map(d -> d.toMillis()).orElse(-1L),
+        kafkaBootstrap(),
+        kafka.lastStartDuration().map(d -> d.toMillis()).orElse(-1L),
         kafka.residentMemoryKb().map(kb -> kb / 1024).orElse(-1L));
     return this;
   }
@@ -76,9 +85,11 @@ public final class LocalRuntime implements AutoCloseable {
   /** Stops both servers in parallel; safe to call repeatedly and from a shutdown hook. */
   @Override
   public void close() {
-    List<Throwable> failures = inParallel(kafka::stop, cassandra::stop, "localrt-stop", () -> {}, () -> {});
+    List<Throwable> failures =
+        inParallel(kafka::stop, cassandra::stop, "localrt-stop", () -> {}, () -> {});
     if (!failures.isEmpty()) {
-      LocalRuntimeException e = new LocalRuntimeException("Stopping the local runtime failed", failures.get(0));
+      LocalRuntimeException e =
+          new LocalRuntimeException("Stopping the local runtime failed", failures.get(0));
       failures.stream().skip(1).forEach(e::addSuppressed);
       throw e;
     }
@@ -101,14 +112,19 @@ public final class LocalRuntime implements AutoCloseable {
   }
 
   /**
-   * Deletes {@code <base>/cassandra} and {@code <base>/kafka}. Refuses while a server of an
-   * earlier run still holds them. The cached classpath files stay, so no re-resolution.
+   * Deletes {@code <base>/cassandra} and {@code <base>/kafka}. Refuses while a server of an earlier
+   * run still holds them. The cached classpath files stay, so no re-resolution.
    */
   public static void wipe(LocalRuntimeOptions options) {
     for (ServerProcess server : List.of(new CassandraNode(options), new KafkaBroker(options))) {
       if (server.isDirInUse()) {
-        throw new IllegalStateException(server.name() + " still runs on " + server.dir()
-            + " (pid file " + server.pidFile() + "); stop it first");
+        throw new IllegalStateException(
+            server.name()
+                + " still runs on "
+                + server.dir()
+                + " (pid file "
+                + server.pidFile()
+                + "); stop it first");
       }
       deleteTree(server.dir());
     }
@@ -142,23 +158,25 @@ public final class LocalRuntime implements AutoCloseable {
   }
 
   /**
-   * Runs a and b on two new threads (not the common pool: both block for many seconds) and
-   * waits for both; onAFailure / onBFailure run as soon as a / b fails.
+   * Runs a and b on two new threads (not the common pool: both block for many seconds) and waits
+   * for both; onAFailure / onBFailure run as soon as a / b fails.
    */
-  private static List<Throwable> inParallel(Runnable a, Runnable b, String threadName,
-      Runnable onAFailure, Runnable onBFailure) {
+  private static List<Throwable> inParallel(
+      Runnable a, Runnable b, String threadName, Runnable onAFailure, Runnable onBFailure) {
     CompletableFuture<Void> fa = new CompletableFuture<>();
     CompletableFuture<Void> fb = new CompletableFuture<>();
-    fa.whenComplete((v, e) -> {
-      if (e != null) {
-        onAFailure.run();
-      }
-    });
-    fb.whenComplete((v, e) -> {
-      if (e != null) {
-        onBFailure.run();
-      }
-    });
+    fa.whenComplete(
+        (v, e) -> {
+          if (e != null) {
+            onAFailure.run();
+          }
+        });
+    fb.whenComplete(
+        (v, e) -> {
+          if (e != null) {
+            onBFailure.run();
+          }
+        });
     Thread ta = new Thread(() -> complete(fa, a), threadName + "-1");
     Thread tb = new Thread(() -> complete(fb, b), threadName + "-2");
     ta.start();
@@ -188,19 +206,23 @@ public final class LocalRuntime implements AutoCloseable {
       return;
     }
     try {
-      Files.walkFileTree(root, new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-          Files.delete(file);
-          return FileVisitResult.CONTINUE;
-        }
+      Files.walkFileTree(
+          root,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+                throws IOException {
+              Files.delete(file);
+              return FileVisitResult.CONTINUE;
+            }
 
-        @Override
-        public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
-          Files.delete(dir);
-          return FileVisitResult.CONTINUE;
-        }
-      });
+            @Override
+            public FileVisitResult postVisitDirectory(Path dir, IOException exc)
+                throws IOException {
+              Files.delete(dir);
+              return FileVisitResult.CONTINUE;
+            }
+          });
     } catch (IOException e) {
       throw new UncheckedIOException("Could not delete " + root, e);
     }

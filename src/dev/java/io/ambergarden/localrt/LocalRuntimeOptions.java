@@ -10,8 +10,8 @@ import java.util.function.UnaryOperator;
  * Where and how the local Cassandra node and Kafka broker run.
  *
  * <p>Every value can be overridden by a system property or an environment variable; a system
- * property wins over the environment variable, which wins over the value in the record the
- * override is applied to ({@link #overriddenFromEnvironment()}):
+ * property wins over the environment variable, which wins over the value in the record the override
+ * is applied to ({@link #overriddenFromEnvironment()}):
  *
  * <table>
  *   <caption>Overrides</caption>
@@ -31,8 +31,8 @@ import java.util.function.UnaryOperator;
  *   <tr><td>amber.project.dir</td><td>AMBER_PROJECT_DIR</td><td>user.dir (holds src/dev/localrt/*-pom.xml)</td></tr>
  * </table>
  *
- * <p>Timeouts accept {@code 90s}, {@code 2m}, {@code 500ms} or a plain number of seconds.
- * Heaps are JVM sizes ({@code 512M}, {@code 1G}).
+ * <p>Timeouts accept {@code 90s}, {@code 2m}, {@code 500ms} or a plain number of seconds. Heaps are
+ * JVM sizes ({@code 512M}, {@code 1G}).
  */
 public record LocalRuntimeOptions(
     Path baseDir,
@@ -67,8 +67,20 @@ public record LocalRuntimeOptions(
   /** The built-in defaults, without looking at system properties or the environment. */
   public static LocalRuntimeOptions defaults() {
     Path cwd = Path.of(System.getProperty("user.dir"));
-    return new LocalRuntimeOptions(cwd.resolve(".runtime"), 9042, 7000, 7199, "1G", "5.0.6",
-        9092, 9093, "512M", "4.1.2", Duration.ofSeconds(180), Duration.ofSeconds(30), cwd);
+    return new LocalRuntimeOptions(
+        cwd.resolve(".runtime"),
+        9042,
+        7000,
+        7199,
+        "1G",
+        "5.0.6",
+        9092,
+        9093,
+        "512M",
+        "4.1.2",
+        Duration.ofSeconds(180),
+        Duration.ofSeconds(30),
+        cwd);
   }
 
   /** The defaults with system property and environment overrides applied. */
@@ -90,8 +102,8 @@ public record LocalRuntimeOptions(
   }
 
   /**
-   * Applies overrides from two lookups (system-property style names and env-style names); the
-   * first one that yields a non-blank value wins. Separate from the real lookups so it can be
+   * Applies overrides from two lookups (system-property style names and env-style names); the first
+   * one that yields a non-blank value wins. Separate from the real lookups so it can be
    * unit-tested.
    */
   LocalRuntimeOptions overriddenBy(UnaryOperator<String> props, UnaryOperator<String> env) {
@@ -113,68 +125,224 @@ public record LocalRuntimeOptions(
   }
 
   public LocalRuntimeOptions withBaseDir(Path v) {
-    return new LocalRuntimeOptions(v, cqlPort, storagePort, jmxPort, cassandraHeap, cassandraVersion,
-        kafkaPort, kafkaControllerPort, kafkaHeap, kafkaVersion, startupTimeout, stopTimeout, projectDir);
+    return new LocalRuntimeOptions(
+        v,
+        cqlPort,
+        storagePort,
+        jmxPort,
+        cassandraHeap,
+        cassandraVersion,
+        kafkaPort,
+        kafkaControllerPort,
+        kafkaHeap,
+        kafkaVersion,
+        startupTimeout,
+        stopTimeout,
+        projectDir);
   }
 
   public LocalRuntimeOptions withCqlPort(int v) {
-    return new LocalRuntimeOptions(baseDir, v, storagePort, jmxPort, cassandraHeap, cassandraVersion,
-        kafkaPort, kafkaControllerPort, kafkaHeap, kafkaVersion, startupTimeout, stopTimeout, projectDir);
+    return new LocalRuntimeOptions(
+        baseDir,
+        v,
+        storagePort,
+        jmxPort,
+        cassandraHeap,
+        cassandraVersion,
+        kafkaPort,
+        kafkaControllerPort,
+        kafkaHeap,
+        kafkaVersion,
+        startupTimeout,
+        stopTimeout,
+        projectDir);
   }
 
   public LocalRuntimeOptions withStoragePort(int v) {
-    return new LocalRuntimeOptions(baseDir, cqlPort, v, jmxPort, cassandraHeap, cassandraVersion,
-        kafkaPort, kafkaControllerPort, kafkaHeap, kafkaVersion, startupTimeout, stopTimeout, projectDir);
+    return new LocalRuntimeOptions(
+        baseDir,
+        cqlPort,
+        v,
+        jmxPort,
+        cassandraHeap,
+        cassandraVersion,
+        kafkaPort,
+        kafkaControllerPort,
+        kafkaHeap,
+        kafkaVersion,
+        startupTimeout,
+        stopTimeout,
+        projectDir);
   }
 
   public LocalRuntimeOptions withJmxPort(int v) {
-    return new LocalRuntimeOptions(baseDir, cqlPort, storagePort, v, cassandraHeap, cassandraVersion,
-        kafkaPort, kafkaControllerPort, kafkaHeap, kafkaVersion, startupTimeout, stopTimeout, projectDir);
+    return new LocalRuntimeOptions(
+        baseDir,
+        cqlPort,
+        storagePort,
+        v,
+        cassandraHeap,
+        cassandraVersion,
+        kafkaPort,
+        kafkaControllerPort,
+        kafkaHeap,
+        kafkaVersion,
+        startupTimeout,
+        stopTimeout,
+        projectDir);
   }
 
   public LocalRuntimeOptions withCassandraHeap(String v) {
-    return new LocalRuntimeOptions(baseDir, cqlPort, storagePort, jmxPort, v, cassandraVersion,
-        kafkaPort, kafkaControllerPort, kafkaHeap, kafkaVersion, startupTimeout, stopTimeout, projectDir);
+    return new LocalRuntimeOptions(
+        baseDir,
+        cqlPort,
+        storagePort,
+        jmxPort,
+        v,
+        cassandraVersion,
+        kafkaPort,
+        kafkaControllerPort,
+        kafkaHeap,
+        kafkaVersion,
+        startupTimeout,
+        stopTimeout,
+        projectDir);
   }
 
   public LocalRuntimeOptions withCassandraVersion(String v) {
-    return new LocalRuntimeOptions(baseDir, cqlPort, storagePort, jmxPort, cassandraHeap, v,
-        kafkaPort, kafkaControllerPort, kafkaHeap, kafkaVersion, startupTimeout, stopTimeout, projectDir);
+    return new LocalRuntimeOptions(
+        baseDir,
+        cqlPort,
+        storagePort,
+        jmxPort,
+        cassandraHeap,
+        v,
+        kafkaPort,
+        kafkaControllerPort,
+        kafkaHeap,
+        kafkaVersion,
+        startupTimeout,
+        stopTimeout,
+        projectDir);
   }
 
   public LocalRuntimeOptions withKafkaPort(int v) {
-    return new LocalRuntimeOptions(baseDir, cqlPort, storagePort, jmxPort, cassandraHeap, cassandraVersion,
-        v, kafkaControllerPort, kafkaHeap, kafkaVersion, startupTimeout, stopTimeout, projectDir);
+    return new LocalRuntimeOptions(
+        baseDir,
+        cqlPort,
+        storagePort,
+        jmxPort,
+        cassandraHeap,
+        cassandraVersion,
+        v,
+        kafkaControllerPort,
+        kafkaHeap,
+        kafkaVersion,
+        startupTimeout,
+        stopTimeout,
+        projectDir);
   }
 
   public LocalRuntimeOptions withKafkaControllerPort(int v) {
-    return new LocalRuntimeOptions(baseDir, cqlPort, storagePort, jmxPort, cassandraHeap, cassandraVersion,
-        kafkaPort, v, kafkaHeap, kafkaVersion, startupTimeout, stopTimeout, projectDir);
+    return new LocalRuntimeOptions(
+        baseDir,
+        cqlPort,
+        storagePort,
+        jmxPort,
+        cassandraHeap,
+        cassandraVersion,
+        kafkaPort,
+        v,
+        kafkaHeap,
+        kafkaVersion,
+        startupTimeout,
+        stopTimeout,
+        projectDir);
   }
 
   public LocalRuntimeOptions withKafkaHeap(String v) {
-    return new LocalRuntimeOptions(baseDir, cqlPort, storagePort, jmxPort, cassandraHeap, cassandraVersion,
-        kafkaPort, kafkaControllerPort, v, kafkaVersion, startupTimeout, stopTimeout, projectDir);
+    return new LocalRuntimeOptions(
+        baseDir,
+        cqlPort,
+        storagePort,
+        jmxPort,
+        cassandraHeap,
+        cassandraVersion,
+        kafkaPort,
+        kafkaControllerPort,
+        v,
+        kafkaVersion,
+        startupTimeout,
+        stopTimeout,
+        projectDir);
   }
 
   public LocalRuntimeOptions withKafkaVersion(String v) {
-    return new LocalRuntimeOptions(baseDir, cqlPort, storagePort, jmxPort, cassandraHeap, cassandraVersion,
-        kafkaPort, kafkaControllerPort, kafkaHeap, v, startupTimeout, stopTimeout, projectDir);
+    return new LocalRuntimeOptions(
+        baseDir,
+        cqlPort,
+        storagePort,
+        jmxPort,
+        cassandraHeap,
+        cassandraVersion,
+        kafkaPort,
+        kafkaControllerPort,
+        kafkaHeap,
+        v,
+        startupTimeout,
+        stopTimeout,
+        projectDir);
   }
 
   public LocalRuntimeOptions withStartupTimeout(Duration v) {
-    return new LocalRuntimeOptions(baseDir, cqlPort, storagePort, jmxPort, cassandraHeap, cassandraVersion,
-        kafkaPort, kafkaControllerPort, kafkaHeap, kafkaVersion, v, stopTimeout, projectDir);
+    return new LocalRuntimeOptions(
+        baseDir,
+        cqlPort,
+        storagePort,
+        jmxPort,
+        cassandraHeap,
+        cassandraVersion,
+        kafkaPort,
+        kafkaControllerPort,
+        kafkaHeap,
+        kafkaVersion,
+        v,
+        stopTimeout,
+        projectDir);
   }
 
   public LocalRuntimeOptions withStopTimeout(Duration v) {
-    return new LocalRuntimeOptions(baseDir, cqlPort, storagePort, jmxPort, cassandraHeap, cassandraVersion,
-        kafkaPort, kafkaControllerPort, kafkaHeap, kafkaVersion, startupTimeout, v, projectDir);
+    return new LocalRuntimeOptions(
+        baseDir,
+        cqlPort,
+        storagePort,
+        jmxPort,
+        cassandraHeap,
+        cassandraVersion,
+        kafkaPort,
+        kafkaControllerPort,
+        kafkaHeap,
+        kafkaVersion,
+        startupTimeout,
+        v,
+        projectDir);
   }
 
   public LocalRuntimeOptions withProjectDir(Path v) {
-    return new LocalRuntimeOptions(baseDir, cqlPort, storagePort, jmxPort, cassandraHeap, cassandraVersion,
-        kafkaPort, kafkaControllerPort, kafkaHeap, kafkaVersion, startupTimeout, stopTimeout, v);
+    return new LocalRuntimeOptions(
+        baseDir,
+        cqlPort,
+        storagePort,
+        jmxPort,
+        cassandraHeap,
+        cassandraVersion,
+        kafkaPort,
+        kafkaControllerPort,
+        kafkaHeap,
+        kafkaVersion,
+        startupTimeout,
+        stopTimeout,
+        v);
   }
 
   public Path cassandraDir() {
@@ -204,7 +372,8 @@ public record LocalRuntimeOptions(
       }
       return Duration.ofSeconds(Long.parseLong(v));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("Not a duration: '" + s + "' (use e.g. 90s, 2m, 500ms)", e);
+      throw new IllegalArgumentException(
+          "Not a duration: '" + s + "' (use e.g. 90s, 2m, 500ms)", e);
     }
   }
 

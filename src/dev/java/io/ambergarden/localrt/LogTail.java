@@ -44,8 +44,8 @@ final class LogTail {
   }
 
   /**
-   * Like {@link #describe(Path, int)}, but leaves out lines up to and including the last line
-   * that starts with runMarker: those belong to an earlier run appended to the same file.
+   * Like {@link #describe(Path, int)}, but leaves out lines up to and including the last line that
+   * starts with runMarker: those belong to an earlier run appended to the same file.
    */
   static String describe(Path file, int lines, String runMarker) {
     List<String> tail = lastLines(file, lines);
@@ -60,7 +60,14 @@ final class LogTail {
     if (tail.isEmpty()) {
       return "\n(" + file + " is empty or missing)";
     }
-    return "\n--- last " + tail.size() + " lines of " + file + " ---\n"
-        + String.join("\n", tail) + "\n--- end of " + file.getFileName() + " ---";
+    return "\n--- last "
+        + tail.size()
+        + " lines of "
+        + file
+        + " ---\n"
+        + String.join("\n", tail)
+        + "\n--- end of "
+        + file.getFileName()
+        + " ---";
   }
 }

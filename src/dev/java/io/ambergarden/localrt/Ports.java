@@ -13,18 +13,24 @@ final class Ports {
   private Ports() {}
 
   /**
-   * Fails if something already listens on the port. Binding is the honest check: a connect
-   * test misses listeners that do not accept, and a bind on 127.0.0.1 also collides with a
-   * listener on 0.0.0.0. SO_REUSEADDR is on so TIME_WAIT sockets of a previous run of ours do
-   * not count as taken (the servers bind with it too).
+   * Fails if something already listens on the port. Binding is the honest check: a connect test
+   * misses listeners that do not accept, and a bind on 127.0.0.1 also collides with a listener on
+   * 0.0.0.0. SO_REUSEADDR is on so TIME_WAIT sockets of a previous run of ours do not count as
+   * taken (the servers bind with it too).
    */
   static void requireFree(int port, String what) {
     try (ServerSocket socket = new ServerSocket()) {
       socket.setReuseAddress(true);
       socket.bind(new InetSocketAddress(LOOPBACK, port));
     } catch (IOException e) {
-      throw new LocalRuntimeException("Port " + port + " (" + what + ") on 127.0.0.1 is already in use; "
-          + "stop whatever listens there or choose another port (see LocalRuntimeOptions): " + e.getMessage());
+      throw new LocalRuntimeException(
+          "Port "
+              + port
+              + " ("
+              + what
+              + ") on 127.0.0.1 is already in use; "
+              + "stop whatever listens there or choose another port (see LocalRuntimeOptions): "
+              + e.getMessage());
     }
   }
 

@@ -26,15 +26,16 @@ public final class Procs {
     try {
       byte[] raw = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline"));
       return Arrays.stream(new String(raw, StandardCharsets.UTF_8).split("\0"))
-          .filter(s -> !s.isEmpty()).collect(Collectors.toList());
+          .filter(s -> !s.isEmpty())
+          .collect(Collectors.toList());
     } catch (IOException e) {
       return List.of();
     }
   }
 
   /**
-   * The pid may have been reused by an unrelated process since the pid file was written, so it
-   * only counts as ours if the main class is an argument and the command line mentions our dir.
+   * The pid may have been reused by an unrelated process since the pid file was written, so it only
+   * counts as ours if the main class is an argument and the command line mentions our dir.
    */
   static boolean isOurServer(long pid, String mainClass, Path dir) {
     return matches(commandLine(pid), mainClass, dir);
@@ -64,7 +65,10 @@ public final class Procs {
     List<ProcessHandle> descendants = handle.descendants().collect(Collectors.toList());
     handle.destroy();
     if (!await(handle, grace)) {
-      log.warn("{} (pid {}) did not stop within {} s after SIGTERM; killing it", name, handle.pid(),
+      log.warn(
+          "{} (pid {}) did not stop within {} s after SIGTERM; killing it",
+          name,
+          handle.pid(),
           grace.toSeconds());
       handle.destroyForcibly();
       if (!await(handle, KILL_WAIT)) {

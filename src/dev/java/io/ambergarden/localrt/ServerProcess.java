@@ -18,10 +18,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The life cycle shared by the local servers: a JVM child process with its own directory, log
- * file and pid file. Subclasses write their config, build the command line and say when the
- * server is ready. {@link #start()} and {@link #stop()} may be called any number of times; the
- * data in the directory survives both.
+ * The life cycle shared by the local servers: a JVM child process with its own directory, log file
+ * and pid file. Subclasses write their config, build the command line and say when the server is
+ * ready. {@link #start()} and {@link #stop()} may be called any number of times; the data in the
+ * directory survives both.
  */
 public abstract class ServerProcess {
   private static final Duration POLL_INTERVAL = Duration.ofMillis(250);
@@ -34,6 +34,7 @@ public abstract class ServerProcess {
   private Process process;
   private Duration lastStartDuration;
   private Duration lastStopDuration;
+
   /** The thread inside start(), so stop() from another thread can cut a slow boot short. */
   private volatile Thread startingThread;
 
@@ -143,8 +144,13 @@ public abstract class ServerProcess {
       startingThread = null;
     }
     lastStartDuration = Duration.between(t0, Instant.now());
-    log.info("{} ready in {} ms ({} start, pid {}, log {})", name(), lastStartDuration.toMillis(),
-        cold ? "cold" : "warm", process.pid(), logFile());
+    log.info(
+        "{} ready in {} ms ({} start, pid {}, log {})",
+        name(),
+        lastStartDuration.toMillis(),
+        cold ? "cold" : "warm",
+        process.pid(),
+        logFile());
   }
 
   /** SIGTERM, wait up to the stop deadline, then SIGKILL; descendants too. A no-op when stopped. */
@@ -176,21 +182,37 @@ public abstract class ServerProcess {
     cmd.add(mainClass());
     cmd.addAll(programArguments());
     // a marker makes each run easy to find in the appended log
-    Files.writeString(logFile(), "\n" + RUN_MARKER + name() + " at " + Instant.now() + " =====\n",
-        StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
+    Files.writeString(
+        logFile(),
+        "\n" + RUN_MARKER + name() + " at " + Instant.now() + " =====\n",
+        StandardCharsets.UTF_8,
+        StandardOpenOption.CREATE,
+        StandardOpenOption.APPEND);
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd)
+            .directory(dir.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
     Process p = pb.start();
     p.getOutputStream().close(); // the servers never read stdin; EOF instead of an open pipe
     Files.writeString(pidFile(), Long.toString(p.pid()), StandardCharsets.UTF_8);
-    log.info("Started {} (pid {}), waiting up to {} s for it; log: {}", name(), p.pid(),
-        options.startupTimeout().toSeconds(), logFile());
+    log.info(
+        "Started {} (pid {}), waiting up to {} s for it; log: {}",
+        name(),
+        p.pid(),
+        options.startupTimeout().toSeconds(),
+        logFile());
     return p;
   }
 
   /** Runs a short-lived helper JVM on the server classpath (e.g. Kafka's storage format). */
-  protected void runTool(String classpath, List<String> jvmOptions, String mainClass, List<String> args,
-      Duration timeout) throws IOException, InterruptedException {
+  protected void runTool(
+      String classpath,
+      List<String> jvmOptions,
+      String mainClass,
+      List<String> args,
+      Duration timeout)
+      throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmOptions);
@@ -198,12 +220,17 @@ public abstract class ServerProcess {
     cmd.add(classpath);
     cmd.add(mainClass);
     cmd.addAll(args);
-    Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile())).start();
+    Process p =
+        new ProcessBuilder(cmd)
+            .directory(dir.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()))
+            .start();
     p.getOutputStream().close();
     try {
       if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-        throw failed(mainClass + " " + args + " did not finish within " + timeout.toSeconds() + " s", null);
+        throw failed(
+            mainClass + " " + args + " did not finish within " + timeout.toSeconds() + " s", null);
       }
     } finally {
       p.destroyForcibly(); // no-op when it exited; kills it on timeout or interrupt
@@ -229,8 +256,13 @@ public abstract class ServerProcess {
           lastProbeFailure = e;
         }
         if (Instant.now().isAfter(deadline)) {
-          throw failed("was not ready within " + options.startupTimeout().toSeconds() + " s (last probe: "
-              + lastProbeFailure + ")", new TimeoutException());
+          throw failed(
+              "was not ready within "
+                  + options.startupTimeout().toSeconds()
+                  + " s (last probe: "
+                  + lastProbeFailure
+                  + ")",
+              new TimeoutException());
         }
         // the next probe, or earlier if the process dies meanwhile
         process.waitFor(POLL_INTERVAL.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
@@ -241,9 +273,9 @@ public abstract class ServerProcess {
   }
 
   /**
-   * A previous run that was killed (kill -9, IDE stop button) leaves its server running. If the
-   * pid file names a live process that is our server for this directory, stop it first, so no
-   * orphan survives and the ports are free again.
+   * A previous run that was killed (kill -9, IDE stop button) leaves its server running. If the pid
+   * file names a live process that is our server for this directory, stop it first, so no orphan
+   * survives and the ports are free again.
    */
   private void stopStaleProcess() throws IOException {
     Path pidFile = pidFile();
@@ -255,7 +287,8 @@ public abstract class ServerProcess {
       long pid = Long.parseLong(text);
       Optional<ProcessHandle> handle = ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
       if (handle.isPresent() && Procs.isOurServer(pid, mainClass(), dir)) {
-        log.warn("Found a stale {} (pid {}) from an earlier run on {}; stopping it", name(), pid, dir);
+        log.warn(
+            "Found a stale {} (pid {}) from an earlier run on {}; stopping it", name(), pid, dir);
         Procs.terminate(handle.get(), options.stopTimeout(), name(), log);
       }
     } catch (NumberFormatException e) {
@@ -300,13 +333,18 @@ public abstract class ServerProcess {
 
   protected LocalRuntimeException failed(String what, Throwable cause) {
     String message = name() + " " + what + LogTail.describe(logFile(), TAIL_LINES, RUN_MARKER);
-    return cause == null ? new LocalRuntimeException(message) : new LocalRuntimeException(message, cause);
+    return cause == null
+        ? new LocalRuntimeException(message)
+        : new LocalRuntimeException(message, cause);
   }
 
-  /** Plain text rendering of a JVM heap option value, guarded against typos that would break -Xmx. */
+  /**
+   * Plain text rendering of a JVM heap option value, guarded against typos that would break -Xmx.
+   */
   protected static String heap(String value) {
     if (!value.matches("(?i)\\d+[kmg]?")) {
-      throw new IllegalArgumentException("Not a JVM heap size: '" + value + "' (use e.g. 512M or 1G)");
+      throw new IllegalArgumentException(
+          "Not a JVM heap size: '" + value + "' (use e.g. 512M or 1G)");
     }
     return value;
   }

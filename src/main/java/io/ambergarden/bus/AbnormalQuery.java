@@ -8,8 +8,7 @@ import java.util.List;
 public final class AbnormalQuery {
   public static final String ADDRESS = "amber.query.abnormal";
 
-  public record Request(int minutes) {
-  }
+  public record Request(int minutes) {}
 
   /** One code's devices; {@code code} is null for abnormal events without a code (by status). */
   public record CodeDevices(Integer code, int devices, List<String> deviceIds) {
@@ -19,20 +18,30 @@ public final class AbnormalQuery {
   }
 
   /** {@code truncated} when more distinct devices were seen than one answer remembers. */
-  public record Reply(int minutes, long from, long to, int devices, List<CodeDevices> byCode, boolean truncated) {
+  public record Reply(
+      int minutes, long from, long to, int devices, List<CodeDevices> byCode, boolean truncated) {
     public Reply {
       byCode = List.copyOf(byCode);
     }
 
     public JsonObject toJson() {
       JsonArray codes = new JsonArray();
-      byCode.forEach(c -> codes.add(new JsonObject().put("code", c.code()).put("devices", c.devices())
-          .put("deviceIds", new JsonArray(List.copyOf(c.deviceIds())))));
-      return new JsonObject().put("minutes", minutes).put("from", from).put("to", to).put("devices", devices)
-          .put("byCode", codes).put("truncated", truncated);
+      byCode.forEach(
+          c ->
+              codes.add(
+                  new JsonObject()
+                      .put("code", c.code())
+                      .put("devices", c.devices())
+                      .put("deviceIds", new JsonArray(List.copyOf(c.deviceIds())))));
+      return new JsonObject()
+          .put("minutes", minutes)
+          .put("from", from)
+          .put("to", to)
+          .put("devices", devices)
+          .put("byCode", codes)
+          .put("truncated", truncated);
     }
   }
 
-  private AbnormalQuery() {
-  }
+  private AbnormalQuery() {}
 }

@@ -1,18 +1,30 @@
 package io.ambergarden.bus;
 
 /**
- * Every event-bus address, in one place. The request and reply types of each query address live next to it,
- * in its {@code *Query} class; all of them travel by reference ({@link LocalCodec}).
+ * Every event-bus address, in one place. The request and reply types of each query address live
+ * next to it, in its {@code *Query} class; all of them travel by reference ({@link LocalCodec}).
  */
 public final class Addresses {
   /** {@link PersistRequest} → {@link PersistResult}: write events durably. */
   public static final String WRITER_PERSIST = "amber.writer.persist";
-  /** Published after a durable write: one {@link DurableEvents} per write request (live feed, counters). */
+
+  /**
+   * Published after a durable write: one {@link DurableEvents} per write request (live feed,
+   * counters).
+   */
   public static final String EVENTS_DURABLE = "amber.events.durable";
-  /** Published for WebSocket clients: {@link DurableEvents} of every instance, read from the live topic. */
+
+  /**
+   * Published for WebSocket clients: {@link DurableEvents} of every instance, read from the live
+   * topic.
+   */
   public static final String LIVE_EVENTS = "amber.live.events";
-  /** {@link CountRequest} → event count: apply counter increments; replies when they are written. */
+
+  /**
+   * {@link CountRequest} → event count: apply counter increments; replies when they are written.
+   */
   public static final String COUNTERS_INCREMENT = "amber.counters.increment";
+
   public static final String QUERY_DEVICE_EVENTS = DeviceEventsQuery.ADDRESS;
   public static final String QUERY_DEVICE_LATEST = DeviceLatestQuery.ADDRESS;
   public static final String QUERY_TYPE_EVENTS = TypeEventsQuery.ADDRESS;
@@ -21,6 +33,5 @@ public final class Addresses {
   public static final String QUERY_ABNORMAL = AbnormalQuery.ADDRESS;
   public static final String QUERY_ROLLUPS = RollupsQuery.ADDRESS;
 
-  private Addresses() {
-  }
+  private Addresses() {}
 }

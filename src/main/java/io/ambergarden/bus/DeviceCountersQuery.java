@@ -8,8 +8,7 @@ import java.util.TreeMap;
 public final class DeviceCountersQuery {
   public static final String ADDRESS = "amber.query.device-counters";
 
-  public record Request(String deviceId) {
-  }
+  public record Request(String deviceId) {}
 
   public record Reply(String deviceId, long total, Map<String, Long> byStatus) {
     public Reply {
@@ -17,11 +16,12 @@ public final class DeviceCountersQuery {
     }
 
     public JsonObject toJson() {
-      return new JsonObject().put("deviceId", deviceId).put("total", total)
+      return new JsonObject()
+          .put("deviceId", deviceId)
+          .put("total", total)
           .put("byStatus", new JsonObject(new TreeMap<String, Object>(byStatus)));
     }
   }
 
-  private DeviceCountersQuery() {
-  }
+  private DeviceCountersQuery() {}
 }

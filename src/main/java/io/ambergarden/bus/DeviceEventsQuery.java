@@ -5,9 +5,7 @@ public final class DeviceEventsQuery {
   public static final String ADDRESS = "amber.query.device-events";
 
   /** Replied to with an {@link EventPage}. {@code position} is null for the first page. */
-  public record Request(String deviceId, long from, long to, int limit, PagePosition position) {
-  }
+  public record Request(String deviceId, long from, long to, int limit, PagePosition position) {}
 
-  private DeviceEventsQuery() {
-  }
+  private DeviceEventsQuery() {}
 }

@@ -1,15 +1,13 @@
 package io.ambergarden.bus;
 
 /**
- * The latest event of a device by event time. Replied to with the {@link io.ambergarden.event.Event};
- * {@link FailureCode#NOT_FOUND} when the device has none.
+ * The latest event of a device by event time. Replied to with the {@link
+ * io.ambergarden.event.Event}; {@link FailureCode#NOT_FOUND} when the device has none.
  */
 public final class DeviceLatestQuery {
   public static final String ADDRESS = "amber.query.device-latest";
 
-  public record Request(String deviceId) {
-  }
+  public record Request(String deviceId) {}
 
-  private DeviceLatestQuery() {
-  }
+  private DeviceLatestQuery() {}
 }

@@ -4,5 +4,4 @@ import io.ambergarden.event.Event;
 import java.util.List;
 
 /** Events that were just written durably. */
-public record DurableEvents(List<Event> events, PersistRequest.Source source) {
-}
+public record DurableEvents(List<Event> events, PersistRequest.Source source) {}

@@ -8,15 +8,19 @@ import java.util.LinkedHashMap;
 import java.util.List;
 
 /**
- * A stored event as the read API shows it: {@code deviceId}, {@code ts}, {@code eventId} (always, "" when the
- * event had none), then the optional fields that are set; the payload as JSON, not as text.
+ * A stored event as the read API shows it: {@code deviceId}, {@code ts}, {@code eventId} (always,
+ * "" when the event had none), then the optional fields that are set; the payload as JSON, not as
+ * text.
  */
 public final class EventApiJson {
-  private EventApiJson() {
-  }
+  private EventApiJson() {}
 
   public static JsonObject of(Event e) {
-    JsonObject o = new JsonObject().put("deviceId", e.deviceId()).put("ts", e.ts()).put("eventId", e.eventId());
+    JsonObject o =
+        new JsonObject()
+            .put("deviceId", e.deviceId())
+            .put("ts", e.ts())
+            .put("eventId", e.eventId());
     if (e.deviceType() != null) {
       o.put("deviceType", e.deviceType());
     }

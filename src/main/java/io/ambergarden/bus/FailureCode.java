@@ -5,8 +5,9 @@ import io.vertx.core.eventbus.ReplyException;
 import java.util.Optional;
 
 /**
- * Why an event-bus request failed. The reply carries {@link #code()} as its failure code (HTTP-like numbers, so
- * logs read naturally); the HTTP layer maps each value to its answer in one place ({@code web.Problems}).
+ * Why an event-bus request failed. The reply carries {@link #code()} as its failure code (HTTP-like
+ * numbers, so logs read naturally); the HTTP layer maps each value to its answer in one place
+ * ({@code web.Problems}).
  */
 public enum FailureCode {
   /** The request itself is wrong; retrying it cannot help. */

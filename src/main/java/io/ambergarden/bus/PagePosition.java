@@ -1,9 +1,9 @@
 package io.ambergarden.bus;
 
 /**
- * Where a paged read resumes: the bucket, and the clustering keys of the last row served ({@code ts}, then two
- * tie-break keys). {@code ts == Long.MAX_VALUE} means "from the start of the bucket". The HTTP layer hands it
- * to clients only inside a signed cursor.
+ * Where a paged read resumes: the bucket, and the clustering keys of the last row served ({@code
+ * ts}, then two tie-break keys). {@code ts == Long.MAX_VALUE} means "from the start of the bucket".
+ * The HTTP layer hands it to clients only inside a signed cursor.
  */
 public record PagePosition(long bucket, long ts, String key1, String key2) {
   public boolean atBucketStart() {

@@ -1,5 +1,4 @@
 package io.ambergarden.bus;
 
 /** The events of a {@link PersistRequest} are durable at the configured write consistency. */
-public record PersistResult(int written) {
-}
+public record PersistResult(int written) {}

@@ -9,15 +9,12 @@ import java.util.Map;
 public final class RollupsQuery {
   public static final String ADDRESS = "amber.query.rollups";
 
-  public record Request(String deviceId, long from, long to) {
-  }
+  public record Request(String deviceId, long from, long to) {}
 
-  public record Aggregate(long count, double min, double max, double avg) {
-  }
+  public record Aggregate(long count, double min, double max, double avg) {}
 
   /** One hour's aggregates, by metric name (in name order). */
-  public record Hour(long hour, Map<String, Aggregate> metrics) {
-  }
+  public record Hour(long hour, Map<String, Aggregate> metrics) {}
 
   public record Reply(String deviceId, long from, long to, List<Hour> items) {
     public Reply {
@@ -28,14 +25,25 @@ public final class RollupsQuery {
       JsonArray out = new JsonArray();
       for (Hour h : items) {
         JsonObject metrics = new JsonObject();
-        h.metrics().forEach((name, a) -> metrics.put(name, new JsonObject().put("count", a.count()).put("min", a.min())
-            .put("max", a.max()).put("avg", a.avg())));
+        h.metrics()
+            .forEach(
+                (name, a) ->
+                    metrics.put(
+                        name,
+                        new JsonObject()
+                            .put("count", a.count())
+                            .put("min", a.min())
+                            .put("max", a.max())
+                            .put("avg", a.avg())));
         out.add(new JsonObject().put("hour", h.hour()).put("metrics", metrics));
       }
-      return new JsonObject().put("deviceId", deviceId).put("from", from).put("to", to).put("items", out);
+      return new JsonObject()
+          .put("deviceId", deviceId)
+          .put("from", from)
+          .put("to", to)
+          .put("items", out);
     }
   }
 
-  private RollupsQuery() {
-  }
+  private RollupsQuery() {}
 }

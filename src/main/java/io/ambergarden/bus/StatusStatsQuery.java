@@ -9,23 +9,25 @@ import java.util.TreeMap;
 public final class StatusStatsQuery {
   public static final String ADDRESS = "amber.query.status-stats";
 
-  public record Request(LocalDate day) {
-  }
+  public record Request(LocalDate day) {}
 
   /** {@code byCode} is keyed by the code as text, as in the JSON answer. */
-  public record Reply(LocalDate day, int shards, long total, Map<String, Long> byCode, Map<String, Long> byStatus) {
+  public record Reply(
+      LocalDate day, int shards, long total, Map<String, Long> byCode, Map<String, Long> byStatus) {
     public Reply {
       byCode = Map.copyOf(byCode);
       byStatus = Map.copyOf(byStatus);
     }
 
     public JsonObject toJson() {
-      return new JsonObject().put("day", day.toString()).put("shards", shards).put("total", total)
+      return new JsonObject()
+          .put("day", day.toString())
+          .put("shards", shards)
+          .put("total", total)
           .put("byCode", new JsonObject(new TreeMap<String, Object>(byCode)))
           .put("byStatus", new JsonObject(new TreeMap<String, Object>(byStatus)));
     }
   }
 
-  private StatusStatsQuery() {
-  }
+  private StatusStatsQuery() {}
 }

@@ -5,12 +5,11 @@ public final class TypeEventsQuery {
   public static final String ADDRESS = "amber.query.type-events";
 
   /**
-   * Replied to with an {@link EventPage}. Events older than {@code from} are left out (the retention bounds it
-   * anyway: {@link Long#MIN_VALUE} means the whole retention). {@code position} is null for the first page.
+   * Replied to with an {@link EventPage}. Events older than {@code from} are left out (the
+   * retention bounds it anyway: {@link Long#MIN_VALUE} means the whole retention). {@code position}
+   * is null for the first page.
    */
-  public record Request(String deviceType, long from, int limit, PagePosition position) {
-  }
+  public record Request(String deviceType, long from, int limit, PagePosition position) {}
 
-  private TypeEventsQuery() {
-  }
+  private TypeEventsQuery() {}
 }

@@ -23,8 +23,7 @@ public final class CassandraClients {
   public static final String COUNTER_PROFILE = "counter";
   public static final String DDL_PROFILE = "ddl";
 
-  private CassandraClients() {
-  }
+  private CassandraClients() {}
 
   /** A client shared by all verticles of this Vertx instance (one driver session). */
   public static CassandraClient shared(Vertx vertx, AmberConfig.Cassandra cfg) {
@@ -32,9 +31,10 @@ public final class CassandraClients {
   }
 
   public static CassandraClientOptions options(AmberConfig.Cassandra cfg) {
-    CqlSessionBuilder builder = CqlSession.builder()
-        .withLocalDatacenter(cfg.localDatacenter())
-        .withConfigLoader(configLoader(cfg).build());
+    CqlSessionBuilder builder =
+        CqlSession.builder()
+            .withLocalDatacenter(cfg.localDatacenter())
+            .withConfigLoader(configLoader(cfg).build());
     for (InetSocketAddress cp : cfg.contactPoints()) {
       builder.addContactPoint(new InetSocketAddress(cp.getHostString(), cp.getPort()));
     }
@@ -45,21 +45,26 @@ public final class CassandraClients {
   }
 
   static ProgrammaticDriverConfigLoaderBuilder configLoader(AmberConfig.Cassandra cfg) {
-    ProgrammaticDriverConfigLoaderBuilder b = DriverConfigLoader.programmaticBuilder()
-        .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, cfg.requestTimeout())
-        .withString(DefaultDriverOption.REQUEST_CONSISTENCY, cfg.writeConsistency())
-        .withBoolean(DefaultDriverOption.REQUEST_DEFAULT_IDEMPOTENCE, false)
-        // a restarted node must be picked up quickly; the default backoff grows to 60 s
-        .withDuration(DefaultDriverOption.RECONNECTION_BASE_DELAY, Duration.ofMillis(500))
-        .withDuration(DefaultDriverOption.RECONNECTION_MAX_DELAY, Duration.ofSeconds(5))
-        .withBoolean(DefaultDriverOption.RECONNECT_ON_INIT, false)
-        .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(5))
-        .withDuration(DefaultDriverOption.CONTROL_CONNECTION_TIMEOUT, Duration.ofSeconds(5))
-        .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, Duration.ofSeconds(30));
+    ProgrammaticDriverConfigLoaderBuilder b =
+        DriverConfigLoader.programmaticBuilder()
+            .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, cfg.requestTimeout())
+            .withString(DefaultDriverOption.REQUEST_CONSISTENCY, cfg.writeConsistency())
+            .withBoolean(DefaultDriverOption.REQUEST_DEFAULT_IDEMPOTENCE, false)
+            // a restarted node must be picked up quickly; the default backoff grows to 60 s
+            .withDuration(DefaultDriverOption.RECONNECTION_BASE_DELAY, Duration.ofMillis(500))
+            .withDuration(DefaultDriverOption.RECONNECTION_MAX_DELAY, Duration.ofSeconds(5))
+            .withBoolean(DefaultDriverOption.RECONNECT_ON_INIT, false)
+            .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(5))
+            .withDuration(DefaultDriverOption.CONTROL_CONNECTION_TIMEOUT, Duration.ofSeconds(5))
+            .withDuration(
+                DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, Duration.ofSeconds(30));
     if (cfg.speculativeDelay().isZero()) {
-      b.withString(DefaultDriverOption.SPECULATIVE_EXECUTION_POLICY_CLASS, "NoSpeculativeExecutionPolicy");
+      b.withString(
+          DefaultDriverOption.SPECULATIVE_EXECUTION_POLICY_CLASS, "NoSpeculativeExecutionPolicy");
     } else {
-      b.withString(DefaultDriverOption.SPECULATIVE_EXECUTION_POLICY_CLASS, "ConstantSpeculativeExecutionPolicy")
+      b.withString(
+              DefaultDriverOption.SPECULATIVE_EXECUTION_POLICY_CLASS,
+              "ConstantSpeculativeExecutionPolicy")
           // max-executions counts the first one too
           .withInt(DefaultDriverOption.SPECULATIVE_EXECUTION_MAX, cfg.speculativeMax() + 1)
           .withDuration(DefaultDriverOption.SPECULATIVE_EXECUTION_DELAY, cfg.speculativeDelay());
@@ -70,7 +75,8 @@ public final class CassandraClients {
         .startProfile(COUNTER_PROFILE)
         .withString(DefaultDriverOption.REQUEST_CONSISTENCY, cfg.counterConsistency())
         .withString(DefaultDriverOption.RETRY_POLICY_CLASS, NeverRetryPolicy.class.getName())
-        .withString(DefaultDriverOption.SPECULATIVE_EXECUTION_POLICY_CLASS, "NoSpeculativeExecutionPolicy")
+        .withString(
+            DefaultDriverOption.SPECULATIVE_EXECUTION_POLICY_CLASS, "NoSpeculativeExecutionPolicy")
         .endProfile()
         .startProfile(DDL_PROFILE)
         .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(60))

@@ -8,9 +8,10 @@ import java.util.Map;
  * profiles when done per bound value.
  */
 public final class CqlTypes {
-  public static final GenericType<Map<String, Double>> METRICS = GenericType.mapOf(String.class, Double.class);
-  public static final GenericType<Map<String, String>> TAGS = GenericType.mapOf(String.class, String.class);
+  public static final GenericType<Map<String, Double>> METRICS =
+      GenericType.mapOf(String.class, Double.class);
+  public static final GenericType<Map<String, String>> TAGS =
+      GenericType.mapOf(String.class, String.class);
 
-  private CqlTypes() {
-  }
+  private CqlTypes() {}
 }

@@ -8,7 +8,10 @@ import com.datastax.oss.driver.api.core.servererrors.CoordinatorException;
 import com.datastax.oss.driver.api.core.servererrors.WriteType;
 import com.datastax.oss.driver.api.core.session.Request;
 
-/** For counter updates: every error goes straight back to the caller, who records it as outcome unknown. */
+/**
+ * For counter updates: every error goes straight back to the caller, who records it as outcome
+ * unknown.
+ */
 public final class NeverRetryPolicy implements RetryPolicy {
 
   public NeverRetryPolicy(DriverContext context, String profileName) {
@@ -17,21 +20,32 @@ public final class NeverRetryPolicy implements RetryPolicy {
 
   @Override
   @Deprecated
-  public RetryDecision onReadTimeout(Request request, ConsistencyLevel cl, int blockFor, int received,
-                                     boolean dataPresent, int retryCount) {
+  public RetryDecision onReadTimeout(
+      Request request,
+      ConsistencyLevel cl,
+      int blockFor,
+      int received,
+      boolean dataPresent,
+      int retryCount) {
     return RetryDecision.RETHROW;
   }
 
   @Override
   @Deprecated
-  public RetryDecision onWriteTimeout(Request request, ConsistencyLevel cl, WriteType writeType, int blockFor,
-                                      int received, int retryCount) {
+  public RetryDecision onWriteTimeout(
+      Request request,
+      ConsistencyLevel cl,
+      WriteType writeType,
+      int blockFor,
+      int received,
+      int retryCount) {
     return RetryDecision.RETHROW;
   }
 
   @Override
   @Deprecated
-  public RetryDecision onUnavailable(Request request, ConsistencyLevel cl, int required, int alive, int retryCount) {
+  public RetryDecision onUnavailable(
+      Request request, ConsistencyLevel cl, int required, int alive, int retryCount) {
     return RetryDecision.RETHROW;
   }
 
@@ -43,11 +57,11 @@ public final class NeverRetryPolicy implements RetryPolicy {
 
   @Override
   @Deprecated
-  public RetryDecision onErrorResponse(Request request, CoordinatorException error, int retryCount) {
+  public RetryDecision onErrorResponse(
+      Request request, CoordinatorException error, int retryCount) {
     return RetryDecision.RETHROW;
   }
 
   @Override
-  public void close() {
-  }
+  public void close() {}
 }

@@ -8,18 +8,22 @@ import java.util.function.Function;
 import java.util.function.ToIntFunction;
 
 /**
- * Groups single-partition writes by the replicas that own their partition, so that one unlogged batch carries
- * several of them to the same nodes: fewer requests for the driver and the coordinator, and no batch that makes
- * a coordinator forward to other nodes. Groups stay under Cassandra's batch warnings (at most
- * {@code maxItems} partitions, about {@code maxBytes} of values). Items without a replica key travel alone.
- * The approach of the Spark Cassandra connector's replica-set batching.
+ * Groups single-partition writes by the replicas that own their partition, so that one unlogged
+ * batch carries several of them to the same nodes: fewer requests for the driver and the
+ * coordinator, and no batch that makes a coordinator forward to other nodes. Groups stay under
+ * Cassandra's batch warnings (at most {@code maxItems} partitions, about {@code maxBytes} of
+ * values). Items without a replica key travel alone. The approach of the Spark Cassandra
+ * connector's replica-set batching.
  */
 public final class ReplicaBatches {
-  private ReplicaBatches() {
-  }
+  private ReplicaBatches() {}
 
-  public static <T> List<List<T>> group(List<T> items, Function<T, Object> replicaKey, ToIntFunction<T> sizeBytes,
-                                        int maxItems, int maxBytes) {
+  public static <T> List<List<T>> group(
+      List<T> items,
+      Function<T, Object> replicaKey,
+      ToIntFunction<T> sizeBytes,
+      int maxItems,
+      int maxBytes) {
     List<List<T>> out = new ArrayList<>();
     Map<Object, List<T>> open = new LinkedHashMap<>();
     Map<Object, Integer> openBytes = new LinkedHashMap<>();

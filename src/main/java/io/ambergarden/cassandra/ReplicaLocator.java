@@ -12,12 +12,13 @@ import java.nio.ByteBuffer;
 import java.util.Set;
 
 /**
- * Which replicas own a statement's partition, from the driver's token map, refreshed every 30 s: the key by
- * which single-partition writes are grouped into batches for the same nodes. Unknown (null) until the map is
- * known, or for a statement without a routing key.
+ * Which replicas own a statement's partition, from the driver's token map, refreshed every 30 s:
+ * the key by which single-partition writes are grouped into batches for the same nodes. Unknown
+ * (null) until the map is known, or for a statement without a routing key.
  */
 public final class ReplicaLocator {
   private static final long REFRESH_MS = 30_000;
+
   /** Per value, roughly what a cell costs beyond its bytes in Cassandra's batch size accounting. */
   private static final int CELL_OVERHEAD_BYTES = 16;
 
@@ -36,8 +37,8 @@ public final class ReplicaLocator {
   }
 
   /**
-   * Reads the metadata once before anything else uses the client: the Vert.x client's first uses connect the
-   * shared session, and two of them at once fail (SessionHolder.connected).
+   * Reads the metadata once before anything else uses the client: the Vert.x client's first uses
+   * connect the shared session, and two of them at once fail (SessionHolder.connected).
    */
   public static Future<ReplicaLocator> start(Vertx vertx, CassandraClient client, String keyspace) {
     return client.metadata().map(m -> new ReplicaLocator(vertx, client, keyspace, m));
@@ -57,7 +58,10 @@ public final class ReplicaLocator {
     return replicas.isEmpty() ? null : replicas;
   }
 
-  /** Bytes of the bound values plus a per-cell overhead: near what Cassandra counts against its batch limits. */
+  /**
+   * Bytes of the bound values plus a per-cell overhead: near what Cassandra counts against its
+   * batch limits.
+   */
   public static int sizeOf(BoundStatement s) {
     int size = 0;
     for (ByteBuffer v : s.getValues()) {

@@ -16,12 +16,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Applies the versioned CQL in schema/ in order. Every statement is IF NOT EXISTS, so applying twice, or
- * from two pods at once, is harmless; schema_version records what was applied.
+ * Applies the versioned CQL in schema/ in order. Every statement is IF NOT EXISTS, so applying
+ * twice, or from two pods at once, is harmless; schema_version records what was applied.
  */
 public final class SchemaMigrator {
   /** Every file in schema/, in order. SchemaMigratorTest checks the list matches the folder. */
   public static final List<String> SCRIPTS = List.of("001_core.cql", "002_counters_rollups.cql");
+
   private static final Logger LOG = LoggerFactory.getLogger(SchemaMigrator.class);
 
   private final CassandraClient client;
@@ -35,14 +36,21 @@ public final class SchemaMigrator {
   }
 
   public static Map<String, String> placeholders(AmberConfig config) {
-    return Map.of("keyspace", config.cassandra().keyspace(),
-        "replication", config.cassandra().replication(),
-        "retention_seconds", Long.toString(config.events().retention().toSeconds()),
-        "abnormal_ttl_seconds", Long.toString(config.cassandra().abnormalRetention().toSeconds()));
+    return Map.of(
+        "keyspace",
+        config.cassandra().keyspace(),
+        "replication",
+        config.cassandra().replication(),
+        "retention_seconds",
+        Long.toString(config.events().retention().toSeconds()),
+        "abnormal_ttl_seconds",
+        Long.toString(config.cassandra().abnormalRetention().toSeconds()));
   }
 
   public static List<SchemaScript> scripts(Map<String, String> values) {
-    return SCRIPTS.stream().map(name -> SchemaScript.parse(name, read("schema/" + name), values)).toList();
+    return SCRIPTS.stream()
+        .map(name -> SchemaScript.parse(name, read("schema/" + name), values))
+        .toList();
   }
 
   /** Applies what is missing; completes with the versions applied now. */
@@ -50,24 +58,39 @@ public final class SchemaMigrator {
     List<SchemaScript> scripts = scripts(values);
     // the first script creates the keyspace and schema_version, so it always runs first
     return runAll(scripts.get(0).statements().subList(0, 2))
-        .compose(v -> client.executeWithFullFetch(ddl("SELECT version FROM " + cfg.keyspace() + ".schema_version")))
-        .compose(rows -> {
-          Set<Integer> applied = rows.stream().map(r -> r.getInt(0)).collect(Collectors.toSet());
-          List<SchemaScript> missing = scripts.stream().filter(s -> !applied.contains(s.version())).toList();
-          Future<Void> chain = Future.succeededFuture();
-          for (SchemaScript s : missing) {
-            chain = chain.compose(v -> apply(s));
-          }
-          return chain.map(v -> missing.stream().map(SchemaScript::version).toList());
-        })
-        .onSuccess(v -> LOG.info("schema of keyspace {} is current; applied now: {}", cfg.keyspace(), v));
+        .compose(
+            v ->
+                client.executeWithFullFetch(
+                    ddl("SELECT version FROM " + cfg.keyspace() + ".schema_version")))
+        .compose(
+            rows -> {
+              Set<Integer> applied =
+                  rows.stream().map(r -> r.getInt(0)).collect(Collectors.toSet());
+              List<SchemaScript> missing =
+                  scripts.stream().filter(s -> !applied.contains(s.version())).toList();
+              Future<Void> chain = Future.succeededFuture();
+              for (SchemaScript s : missing) {
+                chain = chain.compose(v -> apply(s));
+              }
+              return chain.map(v -> missing.stream().map(SchemaScript::version).toList());
+            })
+        .onSuccess(
+            v -> LOG.info("schema of keyspace {} is current; applied now: {}", cfg.keyspace(), v));
   }
 
   private Future<Void> apply(SchemaScript s) {
     LOG.info("applying schema {} ({})", s.version(), s.name());
-    return runAll(s.statements()).compose(v -> client.execute(ddl(
-            "INSERT INTO " + cfg.keyspace() + ".schema_version (version, description, applied_at) VALUES (?, ?, ?)",
-            s.version(), s.name(), Instant.now())))
+    return runAll(s.statements())
+        .compose(
+            v ->
+                client.execute(
+                    ddl(
+                        "INSERT INTO "
+                            + cfg.keyspace()
+                            + ".schema_version (version, description, applied_at) VALUES (?, ?, ?)",
+                        s.version(),
+                        s.name(),
+                        Instant.now())))
         .mapEmpty();
   }
 
@@ -80,7 +103,8 @@ public final class SchemaMigrator {
   }
 
   private static SimpleStatement ddl(String cql, Object... values) {
-    return SimpleStatement.newInstance(cql, values).setExecutionProfileName(CassandraClients.DDL_PROFILE)
+    return SimpleStatement.newInstance(cql, values)
+        .setExecutionProfileName(CassandraClients.DDL_PROFILE)
         .setIdempotent(true);
   }
 
@@ -94,5 +118,4 @@ public final class SchemaMigrator {
       throw new IllegalStateException("cannot read " + resource, e);
     }
   }
-
 }

@@ -15,7 +15,8 @@ public record SchemaScript(int version, String name, List<String> statements) {
   public static SchemaScript parse(String fileName, String text, Map<String, String> values) {
     Matcher m = FILE_NAME.matcher(fileName);
     if (!m.matches()) {
-      throw new IllegalArgumentException("schema file name must look like 001_name.cql: " + fileName);
+      throw new IllegalArgumentException(
+          "schema file name must look like 001_name.cql: " + fileName);
     }
     StringBuilder substituted = new StringBuilder();
     Matcher p = PLACEHOLDER.matcher(stripComments(text));

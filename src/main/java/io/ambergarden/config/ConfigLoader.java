@@ -14,20 +14,22 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Layers configuration: conf/amber.properties (packaged defaults, which also define the set of known keys),
- * then the file named by AMBER_CONFIG_FILE, then AMBER_* environment variables, then amber.* system properties.
+ * Layers configuration: conf/amber.properties (packaged defaults, which also define the set of
+ * known keys), then the file named by AMBER_CONFIG_FILE, then AMBER_* environment variables, then
+ * amber.* system properties.
  */
 public final class ConfigLoader {
   public static final String DEFAULTS_RESOURCE = "conf/amber.properties";
   public static final String CONFIG_FILE_ENV = "AMBER_CONFIG_FILE";
   private static final String ENV_PREFIX = "AMBER_";
   private static final String SYS_PREFIX = "amber.";
+
   /** Environment variables that belong to tooling, not to the service. */
   private static final Set<String> FOREIGN_ENV_PREFIXES = Set.of("AMBER_LOCALRT_", "AMBER_BENCH_");
+
   private static final Set<String> SECRET_KEYS = Set.of("cassandra.password", "query.cursor-key");
 
-  private ConfigLoader() {
-  }
+  private ConfigLoader() {}
 
   /** Loads from the real environment and system properties. */
   public static AmberConfig load() {
@@ -35,11 +37,13 @@ public final class ConfigLoader {
   }
 
   /** Loads with explicit layers; {@code overrides} win over everything (tests use it). */
-  public static AmberConfig load(Map<String, String> env, Properties sys, Map<String, String> overrides) {
+  public static AmberConfig load(
+      Map<String, String> env, Properties sys, Map<String, String> overrides) {
     return AmberConfig.from(raw(env, sys, overrides));
   }
 
-  public static RawConfig raw(Map<String, String> env, Properties sys, Map<String, String> overrides) {
+  public static RawConfig raw(
+      Map<String, String> env, Properties sys, Map<String, String> overrides) {
     Map<String, String> values = defaults();
     String file = env.get(CONFIG_FILE_ENV);
     if (file != null && !file.isBlank()) {
@@ -48,20 +52,24 @@ public final class ConfigLoader {
     Map<String, String> byEnvName = new LinkedHashMap<>();
     values.keySet().forEach(k -> byEnvName.put(envName(k), k));
     Set<String> unknown = new TreeSet<>();
-    env.forEach((name, value) -> {
-      if (!name.startsWith(ENV_PREFIX) || name.equals(CONFIG_FILE_ENV)
-          || FOREIGN_ENV_PREFIXES.stream().anyMatch(name::startsWith)) {
-        return;
-      }
-      String key = byEnvName.get(name);
-      if (key == null) {
-        unknown.add(name);
-      } else {
-        values.put(key, value);
-      }
-    });
+    env.forEach(
+        (name, value) -> {
+          if (!name.startsWith(ENV_PREFIX)
+              || name.equals(CONFIG_FILE_ENV)
+              || FOREIGN_ENV_PREFIXES.stream().anyMatch(name::startsWith)) {
+            return;
+          }
+          String key = byEnvName.get(name);
+          if (key == null) {
+            unknown.add(name);
+          } else {
+            values.put(key, value);
+          }
+        });
     if (!unknown.isEmpty()) {
-      throw new ConfigException(unknown.iterator().next(), "unknown environment variable (known: see README); all unknown: " + unknown);
+      throw new ConfigException(
+          unknown.iterator().next(),
+          "unknown environment variable (known: see README); all unknown: " + unknown);
     }
     for (String name : sys.stringPropertyNames()) {
       if (name.startsWith(SYS_PREFIX)) {
@@ -82,7 +90,8 @@ public final class ConfigLoader {
 
   /** The packaged defaults, in file order. */
   public static Map<String, String> defaults() {
-    try (InputStream in = ConfigLoader.class.getClassLoader().getResourceAsStream(DEFAULTS_RESOURCE)) {
+    try (InputStream in =
+        ConfigLoader.class.getClassLoader().getResourceAsStream(DEFAULTS_RESOURCE)) {
       if (in == null) {
         throw new IllegalStateException(DEFAULTS_RESOURCE + " is missing from the classpath");
       }
@@ -102,13 +111,14 @@ public final class ConfigLoader {
 
   private static Map<String, String> ordered(String text) {
     Map<String, String> out = new LinkedHashMap<>();
-    Properties p = new Properties() {
-      @Override
-      public synchronized Object put(Object k, Object v) {
-        out.put((String) k, (String) v);
-        return super.put(k, v);
-      }
-    };
+    Properties p =
+        new Properties() {
+          @Override
+          public synchronized Object put(Object k, Object v) {
+            out.put((String) k, (String) v);
+            return super.put(k, v);
+          }
+        };
     try (Reader r = new java.io.StringReader(text)) {
       p.load(r);
     } catch (IOException e) {
@@ -117,12 +127,14 @@ public final class ConfigLoader {
     return out;
   }
 
-  private static void mergeKnown(Map<String, String> values, Map<String, String> layer, String from) {
-    layer.forEach((k, v) -> {
-      if (!values.containsKey(k)) {
-        throw new ConfigException(k, "unknown key in " + from);
-      }
-      values.put(k, v);
-    });
+  private static void mergeKnown(
+      Map<String, String> values, Map<String, String> layer, String from) {
+    layer.forEach(
+        (k, v) -> {
+          if (!values.containsKey(k)) {
+            throw new ConfigException(k, "unknown key in " + from);
+          }
+          values.put(k, v);
+        });
   }
 }

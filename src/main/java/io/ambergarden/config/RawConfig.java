@@ -91,16 +91,18 @@ public final class RawConfig {
     String v = string(key);
     Matcher m = DURATION.matcher(v);
     if (!m.matches()) {
-      throw new ConfigException(key, "must be a duration such as 500ms, 10s, 5m, 2h or 180d, got '" + v + "'");
+      throw new ConfigException(
+          key, "must be a duration such as 500ms, 10s, 5m, 2h or 180d, got '" + v + "'");
     }
     long n = Long.parseLong(m.group(1));
-    Duration d = switch (m.group(2)) {
-      case "ms" -> Duration.ofMillis(n);
-      case "s" -> Duration.ofSeconds(n);
-      case "m" -> Duration.ofMinutes(n);
-      case "h" -> Duration.ofHours(n);
-      default -> Duration.ofDays(n);
-    };
+    Duration d =
+        switch (m.group(2)) {
+          case "ms" -> Duration.ofMillis(n);
+          case "s" -> Duration.ofSeconds(n);
+          case "m" -> Duration.ofMinutes(n);
+          case "h" -> Duration.ofHours(n);
+          default -> Duration.ofDays(n);
+        };
     if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
       throw new ConfigException(key, "must be between " + min + " and " + max + ", got " + v);
     }
@@ -114,8 +116,13 @@ public final class RawConfig {
         return e;
       }
     }
-    throw new ConfigException(key, "must be one of " + Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT)
-        + ", got '" + v + "'");
+    throw new ConfigException(
+        key,
+        "must be one of "
+            + Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT)
+            + ", got '"
+            + v
+            + "'");
   }
 
   public List<String> list(String key) {

@@ -8,8 +8,7 @@ public sealed interface CounterCell {
 
   /** status_counts_by_day: dimension 'all', 'code' or 'status'. */
   record Day(LocalDate day, int shard, String dimension, String value) implements CounterCell {
-    public record Partition(LocalDate day, int shard) {
-    }
+    public record Partition(LocalDate day, int shard) {}
 
     @Override
     public Object partition() {

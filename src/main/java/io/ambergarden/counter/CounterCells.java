@@ -1,8 +1,8 @@
 package io.ambergarden.counter;
 
-import io.ambergarden.event.Event;
 import io.ambergarden.cassandra.RowKeys;
 import io.ambergarden.cassandra.TimeBuckets;
+import io.ambergarden.event.Event;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,12 +12,13 @@ public final class CounterCells {
   public static final String ALL = "all";
   public static final String CODE = "code";
   public static final String STATUS = "status";
+
   /** Device cell of events without a status; the device total is the sum of its cells. */
   public static final String NO_STATUS = "none";
+
   public static final String STATUS_PREFIX = "status:";
 
-  private CounterCells() {
-  }
+  private CounterCells() {}
 
   public static List<CounterCell> of(Event e, int shards) {
     List<CounterCell> cells = new ArrayList<>(5);
@@ -31,8 +32,11 @@ public final class CounterCells {
     if (e.status() != null) {
       cells.add(new CounterCell.Day(day, shard, STATUS, e.status()));
     }
-    // one cell per event: per-device cells rarely coalesce, so a separate total cell would double the writes
-    cells.add(new CounterCell.Device(e.deviceId(), e.status() == null ? NO_STATUS : STATUS_PREFIX + e.status()));
+    // one cell per event: per-device cells rarely coalesce, so a separate total cell would double
+    // the writes
+    cells.add(
+        new CounterCell.Device(
+            e.deviceId(), e.status() == null ? NO_STATUS : STATUS_PREFIX + e.status()));
     return cells;
   }
 }

@@ -11,8 +11,7 @@ import java.util.Map;
  */
 public final class CounterCoalescer {
   /** One counter update to write. */
-  public record Update(CounterCell cell, long delta) {
-  }
+  public record Update(CounterCell cell, long delta) {}
 
   private final boolean coalesce;
   private final int maxPending;
@@ -27,9 +26,9 @@ public final class CounterCoalescer {
 
   /**
    * Adds all cells (+1 each), or none when they would take the pending updates past the limit; the
-   * caller then refuses the request. Checked against the worst case (no merging), so the limit holds, with one
-   * exception: a request bigger than the whole limit is accepted into an empty coalescer (it could never fit
-   * otherwise), and nothing is added after it until the next drain.
+   * caller then refuses the request. Checked against the worst case (no merging), so the limit
+   * holds, with one exception: a request bigger than the whole limit is accepted into an empty
+   * coalescer (it could never fit otherwise), and nothing is added after it until the next drain.
    */
   public boolean add(List<CounterCell> cells) {
     if (pending() + cells.size() > maxPending && pending() > 0) {
@@ -60,11 +59,15 @@ public final class CounterCoalescer {
   public Map<Object, List<Update>> drain() {
     Map<Object, List<Update>> byPartition = new LinkedHashMap<>();
     if (coalesce) {
-      merged.forEach((cell, delta) -> byPartition.computeIfAbsent(cell.partition(), k -> new ArrayList<>())
-          .add(new Update(cell, delta)));
+      merged.forEach(
+          (cell, delta) ->
+              byPartition
+                  .computeIfAbsent(cell.partition(), k -> new ArrayList<>())
+                  .add(new Update(cell, delta)));
       merged.clear();
     } else {
-      separate.forEach(u -> byPartition.computeIfAbsent(u.cell().partition(), k -> new ArrayList<>()).add(u));
+      separate.forEach(
+          u -> byPartition.computeIfAbsent(u.cell().partition(), k -> new ArrayList<>()).add(u));
       separate.clear();
     }
     increments = 0;

@@ -11,7 +11,6 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
-
 import java.io.IOException;
 
 /**
@@ -24,8 +23,10 @@ final class BodyFramer {
 
   /** Nesting limit = maxDepth: a single object, an NDJSON line or a Kafka value. */
   private final JsonFactory objectFactory;
+
   /** Nesting limit = maxDepth + 1: the wrapping batch array does not count. */
   private final JsonFactory arrayFactory;
+
   private final int maxBatch;
   private final String msgBatchTooLarge;
   private final EventReader reader;
@@ -70,23 +71,33 @@ final class BodyFramer {
   }
 
   /**
-   * Skips a UTF-8 BOM, validates the encoding and reports an all-whitespace body.
-   * Returns the offset after the BOM, or -1 when an error was reported.
+   * Skips a UTF-8 BOM, validates the encoding and reports an all-whitespace body. Returns the
+   * offset after the BOM, or -1 when an error was reported.
    */
-  private static int checkBytes(byte[] b, int off, int end, ParseRun run, String emptyMessage, String what) {
+  private static int checkBytes(
+      byte[] b, int off, int end, ParseRun run, String emptyMessage, String what) {
     int start = off;
-    if (end - start >= 3 && (b[start] & 0xFF) == 0xEF && (b[start + 1] & 0xFF) == 0xBB
+    if (end - start >= 3
+        && (b[start] & 0xFF) == 0xEF
+        && (b[start + 1] & 0xFF) == 0xBB
         && (b[start + 2] & 0xFF) == 0xBF) {
       start += 3;
     }
     int bad = Utf8.firstInvalid(b, start, end);
     if (bad >= 0) {
       if (b[bad] == 0) {
-        run.error(-1, FieldError.DOCUMENT, what + " contains a NUL byte at offset " + (bad - off)
-            + " (UTF-16 and UTF-32 are not accepted; send UTF-8)");
+        run.error(
+            -1,
+            FieldError.DOCUMENT,
+            what
+                + " contains a NUL byte at offset "
+                + (bad - off)
+                + " (UTF-16 and UTF-32 are not accepted; send UTF-8)");
       } else {
-        run.error(-1, FieldError.DOCUMENT, what + " is not valid UTF-8 (malformed byte at offset "
-            + (bad - off) + ")");
+        run.error(
+            -1,
+            FieldError.DOCUMENT,
+            what + " is not valid UTF-8 (malformed byte at offset " + (bad - off) + ")");
       }
       return -1;
     }
@@ -177,7 +188,10 @@ final class BodyFramer {
     try (JsonParser p = objectFactory.createParser(body, start, end - start)) {
       JsonToken t = p.nextToken();
       if (t != JsonToken.START_OBJECT) {
-        run.error(-1, FieldError.DOCUMENT, run.single ? "record value must be a JSON object" : MSG_TOP_LEVEL);
+        run.error(
+            -1,
+            FieldError.DOCUMENT,
+            run.single ? "record value must be a JSON object" : MSG_TOP_LEVEL);
         return null;
       }
       run.eventIndex = 0;
@@ -245,10 +259,14 @@ final class BodyFramer {
     }
   }
 
-  private static void checkTrailing(JsonParser p, int index, ParseRun run, int lineNo) throws IOException {
+  private static void checkTrailing(JsonParser p, int index, ParseRun run, int lineNo)
+      throws IOException {
     if (p.nextToken() != null) {
-      run.error(index, FieldError.DOCUMENT, "unexpected content after the JSON value at "
-          + ParseFailures.where(p.currentTokenLocation(), lineNo));
+      run.error(
+          index,
+          FieldError.DOCUMENT,
+          "unexpected content after the JSON value at "
+              + ParseFailures.where(p.currentTokenLocation(), lineNo));
     }
   }
 }

@@ -7,16 +7,19 @@ import java.util.ArrayList;
  * and remembers which event and top-level field are being read, so that an exception thrown by
  * Jackson can still be pinned to them. One per call; never shared between threads.
  *
- * <p>{@link ParseRun} extends this rather than holding one, so that a call allocates a single
- * state object, as before the split.
+ * <p>{@link ParseRun} extends this rather than holding one, so that a call allocates a single state
+ * object, as before the split.
  */
 class ErrorCollector {
 
   final ArrayList<FieldError> errors = new ArrayList<>();
+
   /** The index of the event being read; -1 between events. */
   int eventIndex = -1;
+
   /** The top-level field being read; null between fields. */
   String currentField;
+
   /** Past the error cap, further errors are dropped. */
   boolean capped;
 

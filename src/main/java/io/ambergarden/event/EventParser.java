@@ -7,39 +7,43 @@ import java.util.Objects;
 /**
  * Parses and validates events from HTTP bodies and Kafka record values, in one streaming pass.
  *
- * <p>A batch is validated whole and all errors are collected (at most
- * {@value #MAX_ERRORS}, then a final note at index -1). If there is any error the result
- * holds no events. Bad input never throws: malformed UTF-8, malformed JSON, excessive nesting,
- * NaN, huge numbers and so on all come back as {@link FieldError}s.
+ * <p>A batch is validated whole and all errors are collected (at most {@value #MAX_ERRORS}, then a
+ * final note at index -1). If there is any error the result holds no events. Bad input never
+ * throws: malformed UTF-8, malformed JSON, excessive nesting, NaN, huge numbers and so on all come
+ * back as {@link FieldError}s.
  *
  * <p>Framing and indices:
+ *
  * <ul>
- *   <li>{@link BodyFormat#JSON}: one object (index 0) or an array of objects (index = position).
- *       An empty array is an error ({@value #MSG_EMPTY_BATCH}).</li>
+ *   <li>{@link BodyFormat#JSON}: one object (index 0) or an array of objects (index = position). An
+ *       empty array is an error ({@value #MSG_EMPTY_BATCH}).
  *   <li>{@link BodyFormat#NDJSON}: one object per line; blank lines are skipped but still counted,
  *       so an error's index is the 0-based physical line number. A malformed line is reported and
- *       the next lines are still validated.</li>
- *   <li>{@link #parseOne(byte[])}: one object; field errors have index 0.</li>
- *   <li>Whole-document problems (empty body, bad UTF-8, malformed JSON array, batch too large,
- *       the error-cap note) have index -1 and field {@code $}.</li>
+ *       the next lines are still validated.
+ *   <li>{@link #parseOne(byte[])}: one object; field errors have index 0.
+ *   <li>Whole-document problems (empty body, bad UTF-8, malformed JSON array, batch too large, the
+ *       error-cap note) have index -1 and field {@code $}.
  * </ul>
- * A leading UTF-8 BOM is skipped; UTF-16/32 and any NUL byte are rejected. Nesting depth counts
- * the event object as level 1 (a wrapping array is not counted), so the same event is accepted
- * or rejected alike in every framing. When a batch has more than {@code maxBatch} events the
- * result is exactly one error ({@code batch too large: more than N events}) and the rest of the
- * body is not validated. NaN/Infinity tokens are read (Jackson's ALLOW_NON_NUMERIC_NUMBERS) only
- * so that they become field errors; they are never accepted anywhere, payload included.
+ *
+ * A leading UTF-8 BOM is skipped; UTF-16/32 and any NUL byte are rejected. Nesting depth counts the
+ * event object as level 1 (a wrapping array is not counted), so the same event is accepted or
+ * rejected alike in every framing. When a batch has more than {@code maxBatch} events the result is
+ * exactly one error ({@code batch too large: more than N events}) and the rest of the body is not
+ * validated. NaN/Infinity tokens are read (Jackson's ALLOW_NON_NUMERIC_NUMBERS) only so that they
+ * become field errors; they are never accepted anywhere, payload included.
  *
  * <p>The work is split: {@link BodyFramer} finds the event objects, {@link EventReader} reads one
- * with the field rules ({@link FieldRules}, {@link TimestampRules}, {@link MetricRules},
- * {@link TagRules}, {@link PayloadCopier}), and a {@link ParseRun} per call collects the events
- * and the errors ({@link ErrorCollector}, {@link ParseFailures}).
+ * with the field rules ({@link FieldRules}, {@link TimestampRules}, {@link MetricRules}, {@link
+ * TagRules}, {@link PayloadCopier}), and a {@link ParseRun} per call collects the events and the
+ * errors ({@link ErrorCollector}, {@link ParseFailures}).
  *
  * <p>Immutable and thread-safe; share one instance.
  */
 public final class EventParser {
 
-  /** At most this many errors are reported; one more entry, a note, follows when there were more. */
+  /**
+   * At most this many errors are reported; one more entry, a note, follows when there were more.
+   */
   public static final int MAX_ERRORS = 100;
 
   // ---- messages (stable; callers and tests may match on them) ----
@@ -63,13 +67,16 @@ public final class EventParser {
       "must be a JSON number (epoch milliseconds) or an ISO-8601 string with offset, not a numeric string";
   public static final String MSG_TS_RANGE = "is out of range (must fit a signed 64-bit integer)";
   public static final String MSG_TS_SECONDS = "looks like epoch seconds; send epoch milliseconds";
-  public static final String MSG_TS_MICROS = "looks like epoch microseconds; send epoch milliseconds";
-  public static final String MSG_FINITE = "must be a finite number (NaN and Infinity are not allowed)";
+  public static final String MSG_TS_MICROS =
+      "looks like epoch microseconds; send epoch milliseconds";
+  public static final String MSG_FINITE =
+      "must be a finite number (NaN and Infinity are not allowed)";
   public static final String MSG_NUMBER = "must be a finite number";
   public static final String MSG_METRICS_TYPE = "must be an object of name -> number";
   public static final String MSG_TAGS_TYPE = "must be an object of name -> string";
   public static final String MSG_DUPLICATE_METRIC = "duplicate metric name";
-  public static final String MSG_PAYLOAD_FINITE = "must be a finite number (NaN and Infinity are not allowed)";
+  public static final String MSG_PAYLOAD_FINITE =
+      "must be a finite number (NaN and Infinity are not allowed)";
 
   private final EventLimits limits;
   private final Clock clock;
@@ -91,8 +98,8 @@ public final class EventParser {
   }
 
   /**
-   * The outcome of parsing a request body. A batch is all-or-nothing: when {@link #errors()} is
-   * not empty, {@link #events()} is empty.
+   * The outcome of parsing a request body. A batch is all-or-nothing: when {@link #errors()} is not
+   * empty, {@link #events()} is empty.
    */
   public record BatchResult(List<Event> events, List<FieldError> errors) {
     public BatchResult {
@@ -145,7 +152,8 @@ public final class EventParser {
     } catch (ErrorCollector.CapReached capReached) {
       // error cap reached; the note is already in the list
     }
-    return run.errors.isEmpty() ? new BatchResult(run.events, List.of())
+    return run.errors.isEmpty()
+        ? new BatchResult(run.events, List.of())
         : new BatchResult(List.of(), run.errors);
   }
 
@@ -162,6 +170,8 @@ public final class EventParser {
     } catch (ErrorCollector.CapReached capReached) {
       // capped
     }
-    return run.errors.isEmpty() ? new SingleResult(event, List.of()) : new SingleResult(null, run.errors);
+    return run.errors.isEmpty()
+        ? new SingleResult(event, List.of())
+        : new SingleResult(null, run.errors);
   }
 }

@@ -7,7 +7,6 @@ import static io.ambergarden.event.FieldPaths.path;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-
 import java.io.IOException;
 
 /**
@@ -85,13 +84,14 @@ final class EventReader {
             tsOk = true;
           }
           break;
-        case F_EVENT_ID: {
-          String v = fields.readId(p, t, idx, name, limits.maxIdLength(), false, run);
-          if (v != null) {
-            eventId = v;
+        case F_EVENT_ID:
+          {
+            String v = fields.readId(p, t, idx, name, limits.maxIdLength(), false, run);
+            if (v != null) {
+              eventId = v;
+            }
+            break;
           }
-          break;
-        }
         case F_DEVICE_TYPE:
           deviceType = fields.readId(p, t, idx, name, limits.maxDeviceTypeLength(), false, run);
           break;
@@ -127,7 +127,8 @@ final class EventReader {
     if (run.errors.size() != errorsBefore || deviceId == null || !tsOk) {
       return null;
     }
-    return new Event(deviceId, ts, eventId, deviceType, status, code, run.metrics, run.tags, payload);
+    return new Event(
+        deviceId, ts, eventId, deviceType, status, code, run.metrics, run.tags, payload);
   }
 
   private static int knownBit(String name) {
@@ -155,8 +156,12 @@ final class EventReader {
     }
   }
 
-  /** A top-level field that is not a known one: a number is a flat-form metric, anything else is unknown. */
-  private void readOther(JsonParser p, JsonToken t, int idx, String name, ParseRun run) throws IOException {
+  /**
+   * A top-level field that is not a known one: a number is a flat-form metric, anything else is
+   * unknown.
+   */
+  private void readOther(JsonParser p, JsonToken t, int idx, String name, ParseRun run)
+      throws IOException {
     String known = caseMismatch(name);
     if (known != null) {
       run.error(idx, path("", name), MSG_UNKNOWN_FIELD + " (did you mean \"" + known + "\"?)");

@@ -2,15 +2,14 @@ package io.ambergarden.event;
 
 /**
  * Renders the field of an error ({@code metrics.x}, {@code tags.y}) from a client-chosen name:
- * non-printable characters are escaped and long names truncated, so an error never echoes
- * control characters or a megabyte of key back.
+ * non-printable characters are escaped and long names truncated, so an error never echoes control
+ * characters or a megabyte of key back.
  */
 final class FieldPaths {
 
   private static final int MAX_NAME_IN_PATH = 80;
 
-  private FieldPaths() {
-  }
+  private FieldPaths() {}
 
   /** prefix + name, with non-printable characters escaped and long names truncated. */
   static String path(String prefix, String name) {

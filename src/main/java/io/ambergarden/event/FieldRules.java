@@ -7,7 +7,6 @@ import static io.ambergarden.event.EventParser.MSG_STRING;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-
 import java.io.IOException;
 
 /**
@@ -44,8 +43,9 @@ final class FieldRules {
   }
 
   /** An id-like string field; a null value is an error only when {@code required}. */
-  String readId(JsonParser p, JsonToken t, int idx, String field, int maxLen, boolean required,
-      ParseRun run) throws IOException {
+  String readId(
+      JsonParser p, JsonToken t, int idx, String field, int maxLen, boolean required, ParseRun run)
+      throws IOException {
     if (t == JsonToken.VALUE_NULL) {
       if (required) {
         run.error(idx, field, MSG_REQUIRED);
@@ -78,8 +78,16 @@ final class FieldRules {
     for (int i = 0; i < n; i++) {
       char c = s.charAt(i);
       if (c >= 128 || !ID_CHARS[c]) {
-        return lead + "1-" + maxLen + " characters of " + ID_CHARSET + " (invalid character "
-            + describe(s, i) + " at position " + i + ")";
+        return lead
+            + "1-"
+            + maxLen
+            + " characters of "
+            + ID_CHARSET
+            + " (invalid character "
+            + describe(s, i)
+            + " at position "
+            + i
+            + ")";
       }
     }
     if (n <= 2 && s.charAt(0) == '.' && (n == 1 || s.charAt(1) == '.')) {
@@ -110,14 +118,21 @@ final class FieldRules {
     String s = p.getText();
     int n = s.length();
     if (n == 0 || n > limits.maxStatusLength()) {
-      run.error(idx, "status", "must be 1-" + limits.maxStatusLength() + " characters (got " + n + ")");
+      run.error(
+          idx, "status", "must be 1-" + limits.maxStatusLength() + " characters (got " + n + ")");
       return null;
     }
     for (int i = 0; i < n; i++) {
       char c = s.charAt(i);
       if (c < 0x20 || c > 0x7E) {
-        run.error(idx, "status", "must be printable ASCII without control characters (invalid character "
-            + describe(s, i) + " at position " + i + ")");
+        run.error(
+            idx,
+            "status",
+            "must be printable ASCII without control characters (invalid character "
+                + describe(s, i)
+                + " at position "
+                + i
+                + ")");
         return null;
       }
     }

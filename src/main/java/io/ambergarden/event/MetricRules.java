@@ -8,14 +8,13 @@ import static io.ambergarden.event.FieldPaths.path;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-
 import java.io.IOException;
 import java.util.LinkedHashMap;
 
 /**
- * Metrics: the {@code metrics} object and seed 002's flat top-level numbers, collected into one
- * map in document order ({@code run.metrics}). Names follow the id charset, values are finite
- * numbers, a name may appear once, and the count is capped (reported once per event).
+ * Metrics: the {@code metrics} object and seed 002's flat top-level numbers, collected into one map
+ * in document order ({@code run.metrics}). Names follow the id charset, values are finite numbers,
+ * a name may appear once, and the count is capped (reported once per event).
  */
 final class MetricRules {
 
@@ -50,7 +49,8 @@ final class MetricRules {
    */
   void add(JsonParser p, JsonToken vt, int idx, String name, String prefix, ParseRun run)
       throws IOException {
-    String nameProblem = FieldRules.checkId(name, limits.maxMetricNameLength(), "metric names must be ");
+    String nameProblem =
+        FieldRules.checkId(name, limits.maxMetricNameLength(), "metric names must be ");
     if (nameProblem != null) {
       run.error(idx, path(prefix, name), nameProblem);
       p.skipChildren();

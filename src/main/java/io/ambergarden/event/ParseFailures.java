@@ -3,12 +3,11 @@ package io.ambergarden.event;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-
 import java.io.IOException;
 
 /**
- * Turns what Jackson throws while reading a document into an error, so bad input never escapes
- * as an exception: a parser limit (depth, digits, string or name length) is pinned to the event and
+ * Turns what Jackson throws while reading a document into an error, so bad input never escapes as
+ * an exception: a parser limit (depth, digits, string or name length) is pinned to the event and
  * field being read, malformed JSON names its line and column.
  */
 final class ParseFailures {
@@ -29,7 +28,10 @@ final class ParseFailures {
     }
     if (e instanceof StreamConstraintsException) {
       String m = String.valueOf(e.getMessage());
-      String field = errors.currentField == null ? FieldError.DOCUMENT : FieldPaths.path("", errors.currentField);
+      String field =
+          errors.currentField == null
+              ? FieldError.DOCUMENT
+              : FieldPaths.path("", errors.currentField);
       int idx = errors.eventIndex;
       String msg;
       if (m.contains("nesting depth")) {
@@ -48,11 +50,17 @@ final class ParseFailures {
     }
     if (e instanceof JsonProcessingException) {
       JsonProcessingException jpe = (JsonProcessingException) e;
-      errors.error(index, FieldError.DOCUMENT, "malformed JSON at " + where(jpe.getLocation(), lineNo)
-          + ": " + jpe.getOriginalMessage());
+      errors.error(
+          index,
+          FieldError.DOCUMENT,
+          "malformed JSON at "
+              + where(jpe.getLocation(), lineNo)
+              + ": "
+              + jpe.getOriginalMessage());
       return;
     }
-    if (e instanceof IOException || e instanceof IllegalStateException
+    if (e instanceof IOException
+        || e instanceof IllegalStateException
         || e instanceof IllegalArgumentException) {
       errors.error(index, FieldError.DOCUMENT, "malformed JSON: " + e.getMessage());
       return;
@@ -60,7 +68,9 @@ final class ParseFailures {
     throw (RuntimeException) e;
   }
 
-  /** "line L, column C"; the NDJSON line number wins over Jackson's, which counts within the line. */
+  /**
+   * "line L, column C"; the NDJSON line number wins over Jackson's, which counts within the line.
+   */
   static String where(JsonLocation loc, int lineNo) {
     if (loc == null) {
       return "unknown position";

@@ -1,7 +1,6 @@
 package io.ambergarden.event;
 
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -9,15 +8,17 @@ import java.util.List;
 
 /**
  * The state of one parse call: its errors and their context (inherited), the events accepted so
- * far, the accepted ts window, the collections of the event being read, and payload scratch
- * reused across the events of the call. Never shared between threads.
+ * far, the accepted ts window, the collections of the event being read, and payload scratch reused
+ * across the events of the call. Never shared between threads.
  */
 final class ParseRun extends ErrorCollector {
 
   final long minTs;
   final long maxTs;
+
   /** True for a Kafka record value (one object), false for a request body. */
   final boolean single;
+
   final ArrayList<Event> events = new ArrayList<>();
 
   // the event being read: filled by the field rules, taken by EventReader

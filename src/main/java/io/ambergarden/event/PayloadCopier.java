@@ -9,15 +9,14 @@ import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /**
  * Copies the {@code payload} value token by token to compact JSON text, in the same pass as the
- * rest of the event. It rejects duplicate keys and NaN/Infinity (naming their path, e.g.
- * {@code payload.a[2].b}) and caps the compact size; nesting depth is capped by the parser
- * itself. After the first error the rest of the value is only consumed.
+ * rest of the event. It rejects duplicate keys and NaN/Infinity (naming their path, e.g. {@code
+ * payload.a[2].b}) and caps the compact size; nesting depth is capped by the parser itself. After
+ * the first error the rest of the value is only consumed.
  */
 final class PayloadCopier {
 
@@ -29,7 +28,8 @@ final class PayloadCopier {
 
   PayloadCopier(EventLimits limits) {
     this.maxBytes = limits.maxPayloadBytes();
-    this.msgTooLarge = "payload too large: more than " + limits.maxPayloadBytes() + " bytes as compact JSON";
+    this.msgTooLarge =
+        "payload too large: more than " + limits.maxPayloadBytes() + " bytes as compact JSON";
   }
 
   /**
@@ -56,8 +56,11 @@ final class PayloadCopier {
             depth--;
           }
         } else {
-          if (t != JsonToken.FIELD_NAME && t != JsonToken.END_OBJECT && t != JsonToken.END_ARRAY
-              && depth > 0 && kind[depth] == ARR) {
+          if (t != JsonToken.FIELD_NAME
+              && t != JsonToken.END_OBJECT
+              && t != JsonToken.END_ARRAY
+              && depth > 0
+              && kind[depth] == ARR) {
             pos[depth]++;
           }
           switch (t) {
@@ -82,35 +85,37 @@ final class PayloadCopier {
               g.writeEndArray();
               depth--;
               break;
-            case FIELD_NAME: {
-              String n = p.currentName();
-              names[depth] = n;
-              if (!run.keys(depth).add(n)) {
-                run.error(idx, path(depth, kind, names, pos), MSG_DUPLICATE);
-                failed = true;
-              } else {
-                g.writeFieldName(n);
+            case FIELD_NAME:
+              {
+                String n = p.currentName();
+                names[depth] = n;
+                if (!run.keys(depth).add(n)) {
+                  run.error(idx, path(depth, kind, names, pos), MSG_DUPLICATE);
+                  failed = true;
+                } else {
+                  g.writeFieldName(n);
+                }
+                break;
               }
-              break;
-            }
             case VALUE_STRING:
               g.writeString(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
               break;
             case VALUE_NUMBER_INT:
               g.writeNumber(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
               break;
-            case VALUE_NUMBER_FLOAT: {
-              char[] buf = p.getTextCharacters();
-              int off = p.getTextOffset();
-              int len = p.getTextLength();
-              if (!isJsonNumberStart(buf, off, len)) {
-                run.error(idx, path(depth, kind, names, pos), MSG_PAYLOAD_FINITE);
-                failed = true;
-              } else {
-                g.writeNumber(buf, off, len);
+            case VALUE_NUMBER_FLOAT:
+              {
+                char[] buf = p.getTextCharacters();
+                int off = p.getTextOffset();
+                int len = p.getTextLength();
+                if (!isJsonNumberStart(buf, off, len)) {
+                  run.error(idx, path(depth, kind, names, pos), MSG_PAYLOAD_FINITE);
+                  failed = true;
+                } else {
+                  g.writeNumber(buf, off, len);
+                }
+                break;
               }
-              break;
-            }
             case VALUE_TRUE:
               g.writeBoolean(true);
               break;

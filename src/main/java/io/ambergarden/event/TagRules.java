@@ -7,7 +7,6 @@ import static io.ambergarden.event.FieldPaths.path;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-
 import java.io.IOException;
 import java.util.LinkedHashMap;
 
@@ -84,10 +83,16 @@ final class TagRules {
     for (int i = 0; i < n; i++) {
       char c = v.charAt(i);
       if (c < 0x20 || (c >= 0x7F && c <= 0x9F)) {
-        return "must not contain control characters (" + FieldRules.describe(v, i) + " at position " + i + ")";
+        return "must not contain control characters ("
+            + FieldRules.describe(v, i)
+            + " at position "
+            + i
+            + ")";
       }
       if (Character.isSurrogate(c)) {
-        if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(v.charAt(i + 1))) {
+        if (Character.isHighSurrogate(c)
+            && i + 1 < n
+            && Character.isLowSurrogate(v.charAt(i + 1))) {
           i++;
         } else {
           return "contains an unpaired surrogate at position " + i;

@@ -10,7 +10,6 @@ import static io.ambergarden.event.EventParser.MSG_TS_TYPE;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-
 import java.io.IOException;
 
 /**
@@ -25,8 +24,10 @@ final class TimestampRules {
 
   TimestampRules(EventLimits limits) {
     this.msgTooOld = "is older than the retention of " + duration(limits.retentionMillis());
-    this.msgTooNew = "is too far in the future (more than " + duration(limits.futureSkewMillis())
-        + " ahead of server time)";
+    this.msgTooNew =
+        "is too far in the future (more than "
+            + duration(limits.futureSkewMillis())
+            + " ahead of server time)";
   }
 
   /** On success stores the value in {@code run.tsValue} and returns true. */
@@ -35,29 +36,31 @@ final class TimestampRules {
       case VALUE_NULL:
         run.error(idx, "ts", MSG_REQUIRED);
         return false;
-      case VALUE_NUMBER_INT: {
-        if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
-          run.error(idx, "ts", MSG_TS_RANGE);
-          return false;
+      case VALUE_NUMBER_INT:
+        {
+          if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+            run.error(idx, "ts", MSG_TS_RANGE);
+            return false;
+          }
+          return checkWindow(p.getLongValue(), true, idx, run);
         }
-        return checkWindow(p.getLongValue(), true, idx, run);
-      }
       case VALUE_NUMBER_FLOAT:
         run.error(idx, "ts", MSG_TS_INTEGER);
         return false;
-      case VALUE_STRING: {
-        String s = p.getText();
-        if (TimestampParser.isDecimalInteger(s)) {
-          run.error(idx, "ts", MSG_TS_NUMERIC_STRING);
-          return false;
+      case VALUE_STRING:
+        {
+          String s = p.getText();
+          if (TimestampParser.isDecimalInteger(s)) {
+            run.error(idx, "ts", MSG_TS_NUMERIC_STRING);
+            return false;
+          }
+          TimestampParser.Result r = TimestampParser.parseIso(s);
+          if (!r.ok()) {
+            run.error(idx, "ts", r.error());
+            return false;
+          }
+          return checkWindow(r.millis(), false, idx, run);
         }
-        TimestampParser.Result r = TimestampParser.parseIso(s);
-        if (!r.ok()) {
-          run.error(idx, "ts", r.error());
-          return false;
-        }
-        return checkWindow(r.millis(), false, idx, run);
-      }
       default:
         run.error(idx, "ts", MSG_TS_TYPE);
         p.skipChildren();
@@ -67,7 +70,9 @@ final class TimestampRules {
 
   private boolean checkWindow(long v, boolean numeric, int idx, ParseRun run) {
     if (v < run.minTs) {
-      if (numeric && v >= -Math.floorDiv(-run.minTs, 1000L) && v <= Math.floorDiv(run.maxTs, 1000L)) {
+      if (numeric
+          && v >= -Math.floorDiv(-run.minTs, 1000L)
+          && v <= Math.floorDiv(run.maxTs, 1000L)) {
         run.error(idx, "ts", MSG_TS_SECONDS);
       } else {
         run.error(idx, "ts", msgTooOld);

@@ -44,21 +44,29 @@ public final class HealthProbeVerticle extends VerticleBase {
   private void probe() {
     if (!cassandraBusy) {
       cassandraBusy = true;
-      SimpleStatement ping = SimpleStatement.newInstance("SELECT release_version FROM system.local")
-          .setTimeout(Duration.ofMillis(PROBE_TIMEOUT_MS)).setIdempotent(true);
-      cassandra.execute(ping).timeout(PROBE_TIMEOUT_MS, TimeUnit.MILLISECONDS)
-          .onComplete(ar -> {
-            cassandraBusy = false;
-            health.cassandraUsable(ar.succeeded());
-          });
+      SimpleStatement ping =
+          SimpleStatement.newInstance("SELECT release_version FROM system.local")
+              .setTimeout(Duration.ofMillis(PROBE_TIMEOUT_MS))
+              .setIdempotent(true);
+      cassandra
+          .execute(ping)
+          .timeout(PROBE_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+          .onComplete(
+              ar -> {
+                cassandraBusy = false;
+                health.cassandraUsable(ar.succeeded());
+              });
     }
     if (!kafkaBusy) {
       kafkaBusy = true;
-      admin.describeCluster().timeout(PROBE_TIMEOUT_MS, TimeUnit.MILLISECONDS)
-          .onComplete(ar -> {
-            kafkaBusy = false;
-            health.kafkaUsable(ar.succeeded() && !ar.result().getNodes().isEmpty());
-          });
+      admin
+          .describeCluster()
+          .timeout(PROBE_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+          .onComplete(
+              ar -> {
+                kafkaBusy = false;
+                health.kafkaUsable(ar.succeeded() && !ar.result().getNodes().isEmpty());
+              });
     }
   }
 }

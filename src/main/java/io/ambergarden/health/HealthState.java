@@ -2,7 +2,10 @@ package io.ambergarden.health;
 
 import io.vertx.core.json.JsonObject;
 
-/** What readiness is made of. Written by the probes and the consumer, read by /health/ready; thread-safe. */
+/**
+ * What readiness is made of. Written by the probes and the consumer, read by /health/ready;
+ * thread-safe.
+ */
 public final class HealthState {
   private volatile boolean cassandraUsable;
   private volatile boolean kafkaUsable;
@@ -52,18 +55,24 @@ public final class HealthState {
   }
 
   public boolean ready() {
-    return !shuttingDown && cassandraUsable && kafkaUsable && !deadLetterGuardTripped && !writesBlocked
+    return !shuttingDown
+        && cassandraUsable
+        && kafkaUsable
+        && !deadLetterGuardTripped
+        && !writesBlocked
         && (!consumerExpected || (consumerJoined && !consumerStalled));
   }
 
   public JsonObject toJson() {
-    JsonObject checks = new JsonObject()
-        .put("cassandra", cassandraUsable ? "UP" : "DOWN")
-        .put("kafka", kafkaUsable ? "UP" : "DOWN")
-        .put("writes", writesBlocked ? "FAILING" : "UP")
-        .put("deadLetterGuard", deadLetterGuardTripped ? "TRIPPED" : "OK");
+    JsonObject checks =
+        new JsonObject()
+            .put("cassandra", cassandraUsable ? "UP" : "DOWN")
+            .put("kafka", kafkaUsable ? "UP" : "DOWN")
+            .put("writes", writesBlocked ? "FAILING" : "UP")
+            .put("deadLetterGuard", deadLetterGuardTripped ? "TRIPPED" : "OK");
     if (consumerExpected) {
-      checks.put("consumer", !consumerJoined ? "NOT_JOINED" : consumerStalled ? "STALLED" : "JOINED");
+      checks.put(
+          "consumer", !consumerJoined ? "NOT_JOINED" : consumerStalled ? "STALLED" : "JOINED");
     }
     if (shuttingDown) {
       checks.put("lifecycle", "SHUTTING_DOWN");

@@ -1,9 +1,9 @@
 package io.ambergarden.ingest;
 
 /**
- * Stops a bad deploy from dead-lettering everything: once the share of poison records among the last
- * {@code window} records exceeds {@code maxRatio} (after at least {@code minSamples}), it trips and stays
- * tripped until the process restarts.
+ * Stops a bad deploy from dead-lettering everything: once the share of poison records among the
+ * last {@code window} records exceeds {@code maxRatio} (after at least {@code minSamples}), it
+ * trips and stays tripped until the process restarts.
  */
 public final class DeadLetterGuard {
   private final boolean[] ring;

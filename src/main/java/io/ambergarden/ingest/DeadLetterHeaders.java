@@ -13,16 +13,21 @@ public final class DeadLetterHeaders {
   public static final String ERROR_MESSAGE = "amber.error.message";
   private static final int MAX_MESSAGE_CHARS = 1000;
 
-  private DeadLetterHeaders() {
-  }
+  private DeadLetterHeaders() {}
 
-  /** InvalidDocument when the bytes are not one JSON object (bad UTF-8, bad JSON); InvalidEvent otherwise. */
+  /**
+   * InvalidDocument when the bytes are not one JSON object (bad UTF-8, bad JSON); InvalidEvent
+   * otherwise.
+   */
   public static String errorClass(List<FieldError> errors) {
-    return errors.stream().anyMatch(e -> "$".equals(e.field())) ? "InvalidDocument" : "InvalidEvent";
+    return errors.stream().anyMatch(e -> "$".equals(e.field()))
+        ? "InvalidDocument"
+        : "InvalidEvent";
   }
 
   public static String message(List<FieldError> errors) {
-    String all = errors.stream().map(e -> e.field() + ": " + e.message()).collect(Collectors.joining("; "));
+    String all =
+        errors.stream().map(e -> e.field() + ": " + e.message()).collect(Collectors.joining("; "));
     return all.length() <= MAX_MESSAGE_CHARS ? all : all.substring(0, MAX_MESSAGE_CHARS) + "...";
   }
 }

@@ -7,9 +7,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Tracks, per partition, the records read but not yet finished, and the offset that is safe to commit:
- * one past the last record of the finished prefix. A record finishing out of order never moves the
- * commit past an unfinished one. Not thread-safe: one event loop owns it.
+ * Tracks, per partition, the records read but not yet finished, and the offset that is safe to
+ * commit: one past the last record of the finished prefix. A record finishing out of order never
+ * moves the commit past an unfinished one. Not thread-safe: one event loop owns it.
  *
  * @param <P> the partition type
  */
@@ -61,7 +61,10 @@ public final class OffsetTracker<P> {
     revoked.forEach(partitions::remove);
   }
 
-  /** Starts tracking a record; null when the partition is not assigned (a record that raced a revoke). */
+  /**
+   * Starts tracking a record; null when the partition is not assigned (a record that raced a
+   * revoke).
+   */
   public Entry begin(P partition, long offset) {
     PartitionOffsets p = partitions.get(partition);
     if (p == null) {
@@ -80,24 +83,29 @@ public final class OffsetTracker<P> {
     return n;
   }
 
-  /** Offsets to commit (next offset to read) for partitions that advanced since the last {@link #committed}. */
+  /**
+   * Offsets to commit (next offset to read) for partitions that advanced since the last {@link
+   * #committed}.
+   */
   public Map<P, Long> toCommit() {
     Map<P, Long> out = new LinkedHashMap<>();
-    partitions.forEach((k, p) -> {
-      if (p.committable > p.committed) {
-        out.put(k, p.committable);
-      }
-    });
+    partitions.forEach(
+        (k, p) -> {
+          if (p.committable > p.committed) {
+            out.put(k, p.committable);
+          }
+        });
     return out;
   }
 
   /** Records a successful commit. */
   public void committed(Map<P, Long> offsets) {
-    offsets.forEach((k, off) -> {
-      PartitionOffsets p = partitions.get(k);
-      if (p != null && off > p.committed) {
-        p.committed = off;
-      }
-    });
+    offsets.forEach(
+        (k, off) -> {
+          PartitionOffsets p = partitions.get(k);
+          if (p != null && off > p.committed) {
+            p.committed = off;
+          }
+        });
   }
 }

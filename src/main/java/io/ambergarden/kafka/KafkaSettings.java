@@ -6,8 +6,7 @@ import java.util.Map;
 
 /** Kafka client settings derived from the typed config. */
 public final class KafkaSettings {
-  private KafkaSettings() {
-  }
+  private KafkaSettings() {}
 
   public static Map<String, String> consumer(AmberConfig.Kafka cfg) {
     Map<String, String> m = new HashMap<>();
@@ -42,7 +41,14 @@ public final class KafkaSettings {
   }
 
   public static Map<String, String> admin(AmberConfig.Kafka cfg) {
-    return Map.of("bootstrap.servers", cfg.bootstrapServers(), "request.timeout.ms", "5000",
-        "default.api.timeout.ms", "10000", "client.id", "amber-admin");
+    return Map.of(
+        "bootstrap.servers",
+        cfg.bootstrapServers(),
+        "request.timeout.ms",
+        "5000",
+        "default.api.timeout.ms",
+        "10000",
+        "client.id",
+        "amber-admin");
   }
 }

@@ -14,12 +14,18 @@ public final class LiveConnections {
 
   public LiveConnections(int max, MeterRegistry registry) {
     this.max = max;
-    Gauge.builder("amber.live.clients", open, AtomicInteger::get).description("Open live-feed WebSockets")
+    Gauge.builder("amber.live.clients", open, AtomicInteger::get)
+        .description("Open live-feed WebSockets")
         .register(registry);
-    this.slowClosed = Counter.builder("amber.live.disconnects").tag("reason", "slow")
-        .description("Live-feed clients closed by the server").register(registry);
-    this.refused = Counter.builder("amber.live.refused").description("Live-feed connections refused at the cap")
-        .register(registry);
+    this.slowClosed =
+        Counter.builder("amber.live.disconnects")
+            .tag("reason", "slow")
+            .description("Live-feed clients closed by the server")
+            .register(registry);
+    this.refused =
+        Counter.builder("amber.live.refused")
+            .description("Live-feed connections refused at the cap")
+            .register(registry);
   }
 
   /** Takes a slot; false at the cap. */

@@ -7,13 +7,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The value format of the live fan-out topic: NDJSON, many events per record, so the broker and every
- * reader handle one record per write batch instead of one per event. A record holds at most
+ * The value format of the live fan-out topic: NDJSON, many events per record, so the broker and
+ * every reader handle one record per write batch instead of one per event. A record holds at most
  * {@code maxEvents} events and, unless one event alone is larger, {@code maxBytes} bytes.
  */
 public final class LiveRecords {
-  private LiveRecords() {
-  }
+  private LiveRecords() {}
 
   public static List<byte[]> encode(List<Event> events, int maxEvents, int maxBytes) {
     if (maxEvents < 1 || maxBytes < 1) {

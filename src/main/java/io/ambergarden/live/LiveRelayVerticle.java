@@ -4,11 +4,10 @@ import io.ambergarden.bus.Addresses;
 import io.ambergarden.bus.DurableEvents;
 import io.ambergarden.bus.PersistRequest;
 import io.ambergarden.config.AmberConfig;
-import io.ambergarden.event.Event;
 import io.ambergarden.event.BodyFormat;
+import io.ambergarden.event.Event;
 import io.ambergarden.event.EventParser;
 import io.ambergarden.kafka.KafkaSettings;
-import io.ambergarden.live.LiveConnections;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
@@ -36,17 +35,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Cross-instance fan-out of the live feed through a Kafka topic. Durable events of this instance go to its
- * own WebSocket clients at once, on {@link Addresses#LIVE_EVENTS}, and are produced to live.topic with an
- * origin header, many per record ({@link LiveRecords}). Every instance reads the whole topic from its end (no
- * consumer group, nothing committed) and publishes the other instances' events the same way. Records are
- * decoded only while this instance has live clients, and never its own, which the decode would only drop. The
- * feed is best effort: an event that misses it is still in Cassandra, and since= replays it.
+ * Cross-instance fan-out of the live feed through a Kafka topic. Durable events of this instance go
+ * to its own WebSocket clients at once, on {@link Addresses#LIVE_EVENTS}, and are produced to
+ * live.topic with an origin header, many per record ({@link LiveRecords}). Every instance reads the
+ * whole topic from its end (no consumer group, nothing committed) and publishes the other
+ * instances' events the same way. Records are decoded only while this instance has live clients,
+ * and never its own, which the decode would only drop. The feed is best effort: an event that
+ * misses it is still in Cassandra, and since= replays it.
  */
 public final class LiveRelayVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(LiveRelayVerticle.class);
   private static final Duration POLL = Duration.ofMillis(100);
   static final String ORIGIN_HEADER = "amber.origin";
+
   /** Well under the broker's and producer's 1 MiB defaults. */
   private static final int MAX_RECORD_BYTES = 256 * 1024;
 
@@ -63,8 +64,12 @@ public final class LiveRelayVerticle extends VerticleBase {
   private Counter dropped;
   private boolean stopping;
 
-  public LiveRelayVerticle(AmberConfig config, String instanceId, EventParser parser, MeterRegistry registry,
-                           LiveConnections clients) {
+  public LiveRelayVerticle(
+      AmberConfig config,
+      String instanceId,
+      EventParser parser,
+      MeterRegistry registry,
+      LiveConnections clients) {
     this.config = config;
     this.instanceId = instanceId;
     this.originId = instanceId.getBytes(StandardCharsets.UTF_8);
@@ -76,8 +81,10 @@ public final class LiveRelayVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    dropped = Counter.builder("amber.live.relay.dropped")
-        .description("Live fan-out records that could not be produced or read back").register(registry);
+    dropped =
+        Counter.builder("amber.live.relay.dropped")
+            .description("Live fan-out records that could not be produced or read back")
+            .register(registry);
     Map<String, String> p = KafkaSettings.producer(config.kafka(), "amber-live");
     // low latency, and never holding up the write path: acks=1, small linger, bounded buffer
     p.put("acks", "1");
@@ -92,18 +99,29 @@ public final class LiveRelayVerticle extends VerticleBase {
     c.put("auto.offset.reset", "latest");
     c.put("fetch.min.bytes", "1");
     c.put("fetch.max.wait.ms", "20");
-    consumer = KafkaConsumer.create(vertx, c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    consumer =
+        KafkaConsumer.create(vertx, c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     durable = vertx.eventBus().consumer(Addresses.EVENTS_DURABLE, m -> relay(m.body()));
-    return consumer.partitionsFor(config.live().topic())
-        .compose(infos -> {
-          Set<TopicPartition> tps = infos.stream().map(i -> new TopicPartition(i.getTopic(), i.getPartition()))
-              .collect(Collectors.toSet());
-          return consumer.assign(tps).compose(v -> consumer.seekToEnd(tps)).compose(v -> {
-            // position() resolves the lazy seek now, so events durable after start() are all read
-            List<Future<Long>> positions = tps.stream().map(consumer::position).toList();
-            return Future.all(positions);
-          });
-        })
+    return consumer
+        .partitionsFor(config.live().topic())
+        .compose(
+            infos -> {
+              Set<TopicPartition> tps =
+                  infos.stream()
+                      .map(i -> new TopicPartition(i.getTopic(), i.getPartition()))
+                      .collect(Collectors.toSet());
+              return consumer
+                  .assign(tps)
+                  .compose(v -> consumer.seekToEnd(tps))
+                  .compose(
+                      v -> {
+                        // position() resolves the lazy seek now, so events durable after start()
+                        // are all read
+                        List<Future<Long>> positions =
+                            tps.stream().map(consumer::position).toList();
+                        return Future.all(positions);
+                      });
+            })
         .compose(v -> durable.completion())
         .onSuccess(v -> poll());
   }
@@ -111,14 +129,21 @@ public final class LiveRelayVerticle extends VerticleBase {
   @Override
   public Future<?> stop() {
     stopping = true;
-    return durable.unregister().eventually(() -> consumer.close()).eventually(() -> producer.close());
+    return durable
+        .unregister()
+        .eventually(() -> consumer.close())
+        .eventually(() -> producer.close());
   }
 
   private void relay(DurableEvents batch) {
     vertx.eventBus().publish(Addresses.LIVE_EVENTS, batch);
-    for (byte[] value : LiveRecords.encode(batch.events(), parser.limits().maxBatch(), MAX_RECORD_BYTES)) {
-      producer.write(KafkaProducerRecord.<byte[], byte[]>create(config.live().topic(), value)
-          .addHeader(ORIGIN_HEADER, originHeader)).onFailure(err -> dropped.increment());
+    for (byte[] value :
+        LiveRecords.encode(batch.events(), parser.limits().maxBatch(), MAX_RECORD_BYTES)) {
+      producer
+          .write(
+              KafkaProducerRecord.<byte[], byte[]>create(config.live().topic(), value)
+                  .addHeader(ORIGIN_HEADER, originHeader))
+          .onFailure(err -> dropped.increment());
     }
   }
 
@@ -126,16 +151,19 @@ public final class LiveRelayVerticle extends VerticleBase {
     if (stopping) {
       return;
     }
-    consumer.poll(POLL).onComplete(ar -> {
-      if (ar.succeeded()) {
-        publish(ar.result());
-      } else if (!stopping) {
-        LOG.warn("live feed poll failed: {}", ar.cause().toString());
-      }
-      if (!stopping) {
-        vertx.runOnContext(v -> poll());
-      }
-    });
+    consumer
+        .poll(POLL)
+        .onComplete(
+            ar -> {
+              if (ar.succeeded()) {
+                publish(ar.result());
+              } else if (!stopping) {
+                LOG.warn("live feed poll failed: {}", ar.cause().toString());
+              }
+              if (!stopping) {
+                vertx.runOnContext(v -> poll());
+              }
+            });
   }
 
   private void publish(KafkaConsumerRecords<byte[], byte[]> records) {
@@ -156,7 +184,9 @@ public final class LiveRelayVerticle extends VerticleBase {
       }
     }
     if (!events.isEmpty()) {
-      vertx.eventBus().publish(Addresses.LIVE_EVENTS, new DurableEvents(events, PersistRequest.Source.KAFKA));
+      vertx
+          .eventBus()
+          .publish(Addresses.LIVE_EVENTS, new DurableEvents(events, PersistRequest.Source.KAFKA));
     }
   }
 

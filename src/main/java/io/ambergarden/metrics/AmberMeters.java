@@ -11,11 +11,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The service's own amber.* meters, created once per process and shared by the verticles (meters are
- * thread-safe). Tags are low-cardinality by construction: path, statement kind, partition number.
+ * The service's own amber.* meters, created once per process and shared by the verticles (meters
+ * are thread-safe). Tags are low-cardinality by construction: path, statement kind, partition
+ * number.
  */
 public final class AmberMeters {
-  public enum Path { HTTP, KAFKA }
+  public enum Path {
+    HTTP,
+    KAFKA
+  }
 
   private final MeterRegistry registry;
   private final Counter httpEvents;
@@ -36,22 +40,31 @@ public final class AmberMeters {
     kafkaEvents = ingest(Path.KAFKA);
     httpInvalid = invalidCounter(Path.HTTP);
     kafkaInvalid = invalidCounter(Path.KAFKA);
-    deadLetters = Counter.builder("amber.dead.letters").description("Records sent to the dead-letter topic")
-        .register(registry);
-    speculative = Counter.builder("amber.cassandra.speculative.executions")
-        .description("Speculative executions the driver started for idempotent statements").register(registry);
+    deadLetters =
+        Counter.builder("amber.dead.letters")
+            .description("Records sent to the dead-letter topic")
+            .register(registry);
+    speculative =
+        Counter.builder("amber.cassandra.speculative.executions")
+            .description("Speculative executions the driver started for idempotent statements")
+            .register(registry);
     Gauge.builder("amber.writes.in.flight", writesInFlight, AtomicInteger::get)
-        .description("Events being written by the writer verticles").register(registry);
+        .description("Events being written by the writer verticles")
+        .register(registry);
   }
 
   private Counter ingest(Path p) {
-    return Counter.builder("amber.ingest.events").tag("path", p.name().toLowerCase())
-        .description("Events accepted (HTTP: acknowledged; Kafka: written)").register(registry);
+    return Counter.builder("amber.ingest.events")
+        .tag("path", p.name().toLowerCase())
+        .description("Events accepted (HTTP: acknowledged; Kafka: written)")
+        .register(registry);
   }
 
   private Counter invalidCounter(Path p) {
-    return Counter.builder("amber.validation.failures").tag("path", p.name().toLowerCase())
-        .description("Requests (HTTP) or records (Kafka) rejected by validation").register(registry);
+    return Counter.builder("amber.validation.failures")
+        .tag("path", p.name().toLowerCase())
+        .description("Requests (HTTP) or records (Kafka) rejected by validation")
+        .register(registry);
   }
 
   public MeterRegistry registry() {
@@ -80,21 +93,37 @@ public final class AmberMeters {
     return writesInFlight;
   }
 
-  /** Latency of one statement kind (detail, latest, by_type, abnormal, bucket, mark), with a histogram. */
+  /**
+   * Latency of one statement kind (detail, latest, by_type, abnormal, bucket, mark), with a
+   * histogram.
+   */
   public Timer writeLatency(String kind) {
-    return writeTimers.computeIfAbsent(kind, k -> Timer.builder("amber.write.latency").tag("kind", k)
-        .description("Latency of write statements by kind").publishPercentileHistogram()
-        .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofSeconds(10)).register(registry));
+    return writeTimers.computeIfAbsent(
+        kind,
+        k ->
+            Timer.builder("amber.write.latency")
+                .tag("kind", k)
+                .description("Latency of write statements by kind")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(10))
+                .register(registry));
   }
 
   /** Sets the consumer lag of one input partition; the gauge is created on first use. */
   public void consumerLag(int partition, long lag) {
-    lagByPartition.computeIfAbsent(partition, p -> {
-      AtomicLong v = new AtomicLong();
-      Gauge.builder("amber.kafka.consumer.lag", v, AtomicLong::get).tag("topic", lagTopic)
-          .tag("partition", Integer.toString(p)).description("Records behind the end of the input partition")
-          .register(registry);
-      return v;
-    }).set(lag);
+    lagByPartition
+        .computeIfAbsent(
+            partition,
+            p -> {
+              AtomicLong v = new AtomicLong();
+              Gauge.builder("amber.kafka.consumer.lag", v, AtomicLong::get)
+                  .tag("topic", lagTopic)
+                  .tag("partition", Integer.toString(p))
+                  .description("Records behind the end of the input partition")
+                  .register(registry);
+              return v;
+            })
+        .set(lag);
   }
 }

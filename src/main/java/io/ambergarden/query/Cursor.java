@@ -11,9 +11,10 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Opaque keyset cursors: a position (bucket, ts, and the tie-break keys of the last row) bound to the query
- * it was issued for, HMAC-SHA256 signed. A forged, altered, or other-query cursor does not verify.
- * Layout before base64url: version, position fields, 16 bytes of the query's hash, then 32 bytes of MAC.
+ * Opaque keyset cursors: a position (bucket, ts, and the tie-break keys of the last row) bound to
+ * the query it was issued for, HMAC-SHA256 signed. A forged, altered, or other-query cursor does
+ * not verify. Layout before base64url: version, position fields, 16 bytes of the query's hash, then
+ * 32 bytes of MAC.
  */
 public final class Cursor {
   private static final byte VERSION = 1;
@@ -29,18 +30,32 @@ public final class Cursor {
     this.key = new SecretKeySpec(secret.clone(), "HmacSHA256");
   }
 
-  /** {@code query} names the query and its parameters as the client sent them, e.g. "device|M-1|from|to|limit". */
+  /**
+   * {@code query} names the query and its parameters as the client sent them, e.g.
+   * "device|M-1|from|to|limit".
+   */
   public String encode(String query, PagePosition p) {
     byte[] k1 = p.key1().getBytes(StandardCharsets.UTF_8);
     byte[] k2 = p.key2().getBytes(StandardCharsets.UTF_8);
-    ByteBuffer b = ByteBuffer.allocate(1 + 8 + 8 + 2 + k1.length + 2 + k2.length + QUERY_HASH_BYTES + MAC_BYTES);
-    b.put(VERSION).putLong(p.bucket()).putLong(p.ts()).putShort((short) k1.length).put(k1).putShort((short) k2.length)
-        .put(k2).put(queryHash(query));
+    ByteBuffer b =
+        ByteBuffer.allocate(
+            1 + 8 + 8 + 2 + k1.length + 2 + k2.length + QUERY_HASH_BYTES + MAC_BYTES);
+    b.put(VERSION)
+        .putLong(p.bucket())
+        .putLong(p.ts())
+        .putShort((short) k1.length)
+        .put(k1)
+        .putShort((short) k2.length)
+        .put(k2)
+        .put(queryHash(query));
     b.put(mac(b.array(), b.position()));
     return Base64.getUrlEncoder().withoutPadding().encodeToString(b.array());
   }
 
-  /** The position, or empty when the cursor is malformed, forged, altered, or was issued for another query. */
+  /**
+   * The position, or empty when the cursor is malformed, forged, altered, or was issued for another
+   * query.
+   */
   public Optional<PagePosition> decode(String query, String cursor) {
     if (cursor == null || cursor.length() > 2048) {
       return Optional.empty();
@@ -105,7 +120,8 @@ public final class Cursor {
 
   private static byte[] queryHash(String query) {
     try {
-      byte[] full = MessageDigest.getInstance("SHA-256").digest(query.getBytes(StandardCharsets.UTF_8));
+      byte[] full =
+          MessageDigest.getInstance("SHA-256").digest(query.getBytes(StandardCharsets.UTF_8));
       return java.util.Arrays.copyOf(full, QUERY_HASH_BYTES);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);

@@ -5,7 +5,9 @@ import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
 import java.util.List;
 
-/** The query verticle's CQL, prepared once at start. The keyspace is a validated config identifier. */
+/**
+ * The query verticle's CQL, prepared once at start. The keyspace is a validated config identifier.
+ */
 record QueryStatements(
     PreparedStatement bucketsOfDevice,
     PreparedStatement eventsInBucket,
@@ -16,28 +18,62 @@ record QueryStatements(
     PreparedStatement typeBefore) {
 
   /** Columns of a device's events, in the order {@link StoredEvents#ofDevice} reads them. */
-  static final String DEVICE_COLUMNS = "ts, event_id, device_type, status, code, metrics, tags, payload";
+  static final String DEVICE_COLUMNS =
+      "ts, event_id, device_type, status, code, metrics, tags, payload";
+
   /** Columns of a type's events, in the order {@link StoredEvents#ofType} reads them. */
-  static final String TYPE_COLUMNS = "ts, device_id, event_id, status, code, metrics, tags, payload";
+  static final String TYPE_COLUMNS =
+      "ts, device_id, event_id, status, code, metrics, tags, payload";
 
   static Future<QueryStatements> prepare(CassandraClient client, String ks) {
     String device = "SELECT " + DEVICE_COLUMNS + " FROM " + ks;
-    String type = "SELECT " + TYPE_COLUMNS + " FROM " + ks + ".events_by_type WHERE device_type = ? AND bucket = ?"
-        + " AND salt = ?";
-    Future<PreparedStatement> bucketsOfDevice = client.prepare("SELECT bucket FROM " + ks + ".buckets_by_device"
-        + " WHERE device_id = ? AND bucket >= ? AND bucket <= ? LIMIT ?");
-    Future<PreparedStatement> eventsInBucket = client.prepare(device + ".events_by_device WHERE device_id = ?"
-        + " AND bucket = ? AND ts >= ? AND ts < ? LIMIT ?");
-    Future<PreparedStatement> eventsSameTs = client.prepare(device + ".events_by_device WHERE device_id = ?"
-        + " AND bucket = ? AND ts = ? AND event_id > ? LIMIT ?");
-    Future<PreparedStatement> latestOfDevice = client.prepare(device + ".latest_by_device WHERE device_id = ?");
+    String type =
+        "SELECT "
+            + TYPE_COLUMNS
+            + " FROM "
+            + ks
+            + ".events_by_type WHERE device_type = ? AND bucket = ?"
+            + " AND salt = ?";
+    Future<PreparedStatement> bucketsOfDevice =
+        client.prepare(
+            "SELECT bucket FROM "
+                + ks
+                + ".buckets_by_device"
+                + " WHERE device_id = ? AND bucket >= ? AND bucket <= ? LIMIT ?");
+    Future<PreparedStatement> eventsInBucket =
+        client.prepare(
+            device
+                + ".events_by_device WHERE device_id = ?"
+                + " AND bucket = ? AND ts >= ? AND ts < ? LIMIT ?");
+    Future<PreparedStatement> eventsSameTs =
+        client.prepare(
+            device
+                + ".events_by_device WHERE device_id = ?"
+                + " AND bucket = ? AND ts = ? AND event_id > ? LIMIT ?");
+    Future<PreparedStatement> latestOfDevice =
+        client.prepare(device + ".latest_by_device WHERE device_id = ?");
     Future<PreparedStatement> typeAll = client.prepare(type + " LIMIT ?");
-    Future<PreparedStatement> typeSameTs = client.prepare(type + " AND ts = ? AND (device_id, event_id) > (?, ?)"
-        + " LIMIT ?");
+    Future<PreparedStatement> typeSameTs =
+        client.prepare(type + " AND ts = ? AND (device_id, event_id) > (?, ?)" + " LIMIT ?");
     Future<PreparedStatement> typeBefore = client.prepare(type + " AND ts < ? LIMIT ?");
-    return Future.all(List.of(bucketsOfDevice, eventsInBucket, eventsSameTs, latestOfDevice, typeAll, typeSameTs,
-            typeBefore))
-        .map(all -> new QueryStatements(bucketsOfDevice.result(), eventsInBucket.result(), eventsSameTs.result(),
-            latestOfDevice.result(), typeAll.result(), typeSameTs.result(), typeBefore.result()));
+    return Future.all(
+            List.of(
+                bucketsOfDevice,
+                eventsInBucket,
+                eventsSameTs,
+                latestOfDevice,
+                typeAll,
+                typeSameTs,
+                typeBefore))
+        .map(
+            all ->
+                new QueryStatements(
+                    bucketsOfDevice.result(),
+                    eventsInBucket.result(),
+                    eventsSameTs.result(),
+                    latestOfDevice.result(),
+                    typeAll.result(),
+                    typeSameTs.result(),
+                    typeBefore.result()));
   }
 }

@@ -21,8 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Serves event reads from the query-first tables. Device history walks the device's non-empty buckets
- * (buckets_by_device) newest first, so empty hours of the retention are never probed.
+ * Serves event reads from the query-first tables. Device history walks the device's non-empty
+ * buckets (buckets_by_device) newest first, so empty hours of the retention are never probed.
  */
 public final class QueryVerticle extends VerticleBase {
   private final AmberConfig config;
@@ -38,37 +38,55 @@ public final class QueryVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     client = CassandraClients.shared(vertx, config.cassandra());
-    return QueryStatements.prepare(client, config.cassandra().keyspace()).compose(prepared -> {
-      cql = prepared;
-      return Future.all(
-          vertx.eventBus().<DeviceEventsQuery.Request>consumer(DeviceEventsQuery.ADDRESS,
-              m -> answer(m, deviceEvents(m.body()))).completion(),
-          vertx.eventBus().<DeviceLatestQuery.Request>consumer(DeviceLatestQuery.ADDRESS, this::deviceLatest)
-              .completion(),
-          vertx.eventBus().<TypeEventsQuery.Request>consumer(TypeEventsQuery.ADDRESS,
-              m -> answer(m, typeEvents(m.body()))).completion());
-    });
+    return QueryStatements.prepare(client, config.cassandra().keyspace())
+        .compose(
+            prepared -> {
+              cql = prepared;
+              return Future.all(
+                  vertx
+                      .eventBus()
+                      .<DeviceEventsQuery.Request>consumer(
+                          DeviceEventsQuery.ADDRESS, m -> answer(m, deviceEvents(m.body())))
+                      .completion(),
+                  vertx
+                      .eventBus()
+                      .<DeviceLatestQuery.Request>consumer(
+                          DeviceLatestQuery.ADDRESS, this::deviceLatest)
+                      .completion(),
+                  vertx
+                      .eventBus()
+                      .<TypeEventsQuery.Request>consumer(
+                          TypeEventsQuery.ADDRESS, m -> answer(m, typeEvents(m.body())))
+                      .completion());
+            });
   }
 
   private static void answer(Message<?> msg, Future<?> reply) {
-    reply.onSuccess(msg::reply).onFailure(err -> FailureCode.UNAVAILABLE.fail(msg, "read failed: " + err.getMessage()));
+    reply
+        .onSuccess(msg::reply)
+        .onFailure(err -> FailureCode.UNAVAILABLE.fail(msg, "read failed: " + err.getMessage()));
   }
 
   /**
-   * Newest first across the device's buckets (from buckets_by_device, so empty hours are never probed),
-   * resuming after the cursor's row. At most maxBucketsPerPage buckets are read per page.
+   * Newest first across the device's buckets (from buckets_by_device, so empty hours are never
+   * probed), resuming after the cursor's row. At most maxBucketsPerPage buckets are read per page.
    */
   private Future<EventPage> deviceEvents(DeviceEventsQuery.Request q) {
     PagePosition pos = q.position();
     long upper = pos != null ? pos.bucket() : buckets.bucketOf(q.to() - 1);
     int maxBuckets = config.query().maxBucketsPerPage();
-    return read(cql.bucketsOfDevice().bind(q.deviceId(), Instant.ofEpochMilli(buckets.bucketOf(q.from())),
-        Instant.ofEpochMilli(upper), maxBuckets + 1))
-        .compose(rows -> {
-          List<Long> starts = rows.stream().map(r -> r.getInstant(0).toEpochMilli()).toList();
-          DevicePage page = new DevicePage(q, starts);
-          return page.next(0).map(v -> new EventPage(page.items, page.nextPosition()));
-        });
+    return read(cql.bucketsOfDevice()
+            .bind(
+                q.deviceId(),
+                Instant.ofEpochMilli(buckets.bucketOf(q.from())),
+                Instant.ofEpochMilli(upper),
+                maxBuckets + 1))
+        .compose(
+            rows -> {
+              List<Long> starts = rows.stream().map(r -> r.getInstant(0).toEpochMilli()).toList();
+              DevicePage page = new DevicePage(q, starts);
+              return page.next(0).map(v -> new EventPage(page.items, page.nextPosition()));
+            });
   }
 
   private final class DevicePage {
@@ -84,7 +102,9 @@ public final class QueryVerticle extends VerticleBase {
     }
 
     Future<Void> next(int i) {
-      if (i >= starts.size() || items.size() >= q.limit() || visited >= config.query().maxBucketsPerPage()) {
+      if (i >= starts.size()
+          || items.size() >= q.limit()
+          || visited >= config.query().maxBucketsPerPage()) {
         return Future.succeededFuture();
       }
       long bucket = starts.get(i);
@@ -95,28 +115,57 @@ public final class QueryVerticle extends VerticleBase {
       Future<Void> reads;
       if (pos != null && !pos.atBucketStart() && pos.bucket() == bucket) {
         // the rest of the cursor's bucket: same ts with a later event id, then older ts
-        Future<Void> sameTs = pos.ts() >= q.from() && pos.ts() < q.to()
-            ? add(bucket, cql.eventsSameTs().bind(q.deviceId(), b, Instant.ofEpochMilli(pos.ts()), pos.key2(),
-                q.limit() - items.size()))
-            : Future.succeededFuture();
-        reads = sameTs.compose(v -> items.size() >= q.limit() ? Future.succeededFuture()
-            : add(bucket, cql.eventsInBucket().bind(q.deviceId(), b, from,
-                Instant.ofEpochMilli(Math.min(q.to(), pos.ts())), q.limit() - items.size())));
+        Future<Void> sameTs =
+            pos.ts() >= q.from() && pos.ts() < q.to()
+                ? add(
+                    bucket,
+                    cql.eventsSameTs()
+                        .bind(
+                            q.deviceId(),
+                            b,
+                            Instant.ofEpochMilli(pos.ts()),
+                            pos.key2(),
+                            q.limit() - items.size()))
+                : Future.succeededFuture();
+        reads =
+            sameTs.compose(
+                v ->
+                    items.size() >= q.limit()
+                        ? Future.succeededFuture()
+                        : add(
+                            bucket,
+                            cql.eventsInBucket()
+                                .bind(
+                                    q.deviceId(),
+                                    b,
+                                    from,
+                                    Instant.ofEpochMilli(Math.min(q.to(), pos.ts())),
+                                    q.limit() - items.size())));
       } else {
-        reads = add(bucket, cql.eventsInBucket().bind(q.deviceId(), b, from, Instant.ofEpochMilli(q.to()),
-            q.limit() - items.size()));
+        reads =
+            add(
+                bucket,
+                cql.eventsInBucket()
+                    .bind(
+                        q.deviceId(),
+                        b,
+                        from,
+                        Instant.ofEpochMilli(q.to()),
+                        q.limit() - items.size()));
       }
       return reads.compose(v -> next(i + 1));
     }
 
     Future<Void> add(long bucket, Statement<?> s) {
-      return read(s).map(rows -> {
-        for (Row r : rows) {
-          items.add(StoredEvents.ofDevice(q.deviceId(), r));
-          lastBucket = bucket;
-        }
-        return null;
-      });
+      return read(s)
+          .map(
+              rows -> {
+                for (Row r : rows) {
+                  items.add(StoredEvents.ofDevice(q.deviceId(), r));
+                  lastBucket = bucket;
+                }
+                return null;
+              });
     }
 
     PagePosition nextPosition() {
@@ -130,20 +179,30 @@ public final class QueryVerticle extends VerticleBase {
   }
 
   /**
-   * Recent events of a device type, newest first: per bucket, the salt partitions are read in parallel and
-   * merged. Walks back from now at most maxBucketsPerPage buckets per page, and never past the retention.
+   * Recent events of a device type, newest first: per bucket, the salt partitions are read in
+   * parallel and merged. Walks back from now at most maxBucketsPerPage buckets per page, and never
+   * past the retention.
    */
   private Future<EventPage> typeEvents(TypeEventsQuery.Request q) {
     long now = System.currentTimeMillis();
     long from = Math.max(now - config.events().retention().toMillis(), q.from());
     PagePosition pos = q.position();
-    long first = pos != null ? pos.bucket() : buckets.bucketOf(now + config.events().futureSkew().toMillis());
+    long first =
+        pos != null
+            ? pos.bucket()
+            : buckets.bucketOf(now + config.events().futureSkew().toMillis());
     List<Event> items = new ArrayList<>();
-    return typeBuckets(q, first, buckets.bucketOf(from), from, items, 0).map(next -> new EventPage(items, next));
+    return typeBuckets(q, first, buckets.bucketOf(from), from, items, 0)
+        .map(next -> new EventPage(items, next));
   }
 
-  private Future<PagePosition> typeBuckets(TypeEventsQuery.Request q, long bucket, long oldest, long from,
-                                           List<Event> items, int visited) {
+  private Future<PagePosition> typeBuckets(
+      TypeEventsQuery.Request q,
+      long bucket,
+      long oldest,
+      long from,
+      List<Event> items,
+      int visited) {
     if (bucket < oldest) {
       return Future.succeededFuture(null);
     }
@@ -158,42 +217,52 @@ public final class QueryVerticle extends VerticleBase {
     for (int salt = 0; salt < config.cassandra().typeSalts(); salt++) {
       if (inCursorBucket) {
         Instant t = Instant.ofEpochMilli(pos.ts());
-        reads.add(read(cql.typeSameTs().bind(q.deviceType(), b, salt, t, pos.key1(), pos.key2(), want)));
+        reads.add(
+            read(cql.typeSameTs().bind(q.deviceType(), b, salt, t, pos.key1(), pos.key2(), want)));
         reads.add(read(cql.typeBefore().bind(q.deviceType(), b, salt, t, want)));
       } else {
         reads.add(read(cql.typeAll().bind(q.deviceType(), b, salt, want)));
       }
     }
-    return Future.all(reads).compose(v -> {
-      List<Row> rows = new ArrayList<>();
-      reads.forEach(f -> f.result().stream().filter(r -> r.getInstant(0).toEpochMilli() >= from).forEach(rows::add));
-      rows.sort(StoredEvents.TYPE_ORDER);
-      Event last = null;
-      for (Row r : rows.subList(0, Math.min(want, rows.size()))) {
-        last = StoredEvents.ofType(q.deviceType(), r);
-        items.add(last);
-      }
-      if (items.size() >= q.limit() && last != null) {
-        return Future.succeededFuture(new PagePosition(bucket, last.ts(), last.deviceId(), last.eventId()));
-      }
-      return typeBuckets(q, buckets.previous(bucket), oldest, from, items, visited + 1);
-    });
+    return Future.all(reads)
+        .compose(
+            v -> {
+              List<Row> rows = new ArrayList<>();
+              reads.forEach(
+                  f ->
+                      f.result().stream()
+                          .filter(r -> r.getInstant(0).toEpochMilli() >= from)
+                          .forEach(rows::add));
+              rows.sort(StoredEvents.TYPE_ORDER);
+              Event last = null;
+              for (Row r : rows.subList(0, Math.min(want, rows.size()))) {
+                last = StoredEvents.ofType(q.deviceType(), r);
+                items.add(last);
+              }
+              if (items.size() >= q.limit() && last != null) {
+                return Future.succeededFuture(
+                    new PagePosition(bucket, last.ts(), last.deviceId(), last.eventId()));
+              }
+              return typeBuckets(q, buckets.previous(bucket), oldest, from, items, visited + 1);
+            });
   }
 
   private void deviceLatest(Message<DeviceLatestQuery.Request> msg) {
     String deviceId = msg.body().deviceId();
     read(cql.latestOfDevice().bind(deviceId))
-        .onSuccess(rows -> {
-          if (rows.isEmpty()) {
-            FailureCode.NOT_FOUND.fail(msg, "device " + deviceId + " has no event");
-          } else {
-            msg.reply(StoredEvents.ofDevice(deviceId, rows.get(0)));
-          }
-        })
+        .onSuccess(
+            rows -> {
+              if (rows.isEmpty()) {
+                FailureCode.NOT_FOUND.fail(msg, "device " + deviceId + " has no event");
+              } else {
+                msg.reply(StoredEvents.ofDevice(deviceId, rows.get(0)));
+              }
+            })
         .onFailure(err -> FailureCode.UNAVAILABLE.fail(msg, "read failed: " + err.getMessage()));
   }
 
   private Future<List<Row>> read(Statement<?> s) {
-    return client.executeWithFullFetch(s.setExecutionProfileName(CassandraClients.READ_PROFILE).setIdempotent(true));
+    return client.executeWithFullFetch(
+        s.setExecutionProfileName(CassandraClients.READ_PROFILE).setIdempotent(true));
   }
 }

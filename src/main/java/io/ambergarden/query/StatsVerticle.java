@@ -25,12 +25,17 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
 
-/** Counter, abnormal-device and rollup reads. Every read touches a bounded, computed set of partitions. */
+/**
+ * Counter, abnormal-device and rollup reads. Every read touches a bounded, computed set of
+ * partitions.
+ */
 public final class StatsVerticle extends VerticleBase {
   /** Partition reads in flight at once per query. */
   static final int READ_PARALLELISM = 16;
+
   /** Distinct abnormal devices remembered per query; beyond it the answer says truncated. */
   static final int MAX_ABNORMAL_DEVICES = 100_000;
+
   static final int DEVICE_IDS_PER_CODE = 100;
 
   private final AmberConfig config;
@@ -44,19 +49,31 @@ public final class StatsVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     client = CassandraClients.shared(vertx, config.cassandra());
-    return StatsStatements.prepare(client, config.cassandra().keyspace()).compose(prepared -> {
-      cql = prepared;
-      return Future.all(
-          serve(StatusStatsQuery.ADDRESS, this::statusStats),
-          serve(DeviceCountersQuery.ADDRESS, this::counters),
-          serve(AbnormalQuery.ADDRESS, this::abnormal),
-          serve(RollupsQuery.ADDRESS, this::rollups));
-    });
+    return StatsStatements.prepare(client, config.cassandra().keyspace())
+        .compose(
+            prepared -> {
+              cql = prepared;
+              return Future.all(
+                  serve(StatusStatsQuery.ADDRESS, this::statusStats),
+                  serve(DeviceCountersQuery.ADDRESS, this::counters),
+                  serve(AbnormalQuery.ADDRESS, this::abnormal),
+                  serve(RollupsQuery.ADDRESS, this::rollups));
+            });
   }
 
   private <Q, R> Future<Void> serve(String address, Function<Q, Future<R>> query) {
-    return vertx.eventBus().<Q>consumer(address, (Message<Q> msg) -> query.apply(msg.body()).onSuccess(msg::reply)
-        .onFailure(err -> FailureCode.UNAVAILABLE.fail(msg, "read failed: " + err.getMessage()))).completion();
+    return vertx
+        .eventBus()
+        .<Q>consumer(
+            address,
+            (Message<Q> msg) ->
+                query
+                    .apply(msg.body())
+                    .onSuccess(msg::reply)
+                    .onFailure(
+                        err ->
+                            FailureCode.UNAVAILABLE.fail(msg, "read failed: " + err.getMessage())))
+        .completion();
   }
 
   /** Sums the day's shards: exactly counters.shards partition reads. */
@@ -66,39 +83,47 @@ public final class StatsVerticle extends VerticleBase {
     for (int s = 0; s < config.counters().shards(); s++) {
       reads.add(cql.dayShard().bind(day, s));
     }
-    return readAll(reads).map(rows -> {
-      long total = 0;
-      Map<String, Long> byCode = new TreeMap<>();
-      Map<String, Long> byStatus = new TreeMap<>();
-      for (Row r : rows) {
-        long n = r.getLong(2);
-        switch (r.getString(0)) {
-          case CounterCells.ALL -> total += n;
-          case CounterCells.CODE -> byCode.merge(r.getString(1), n, Long::sum);
-          case CounterCells.STATUS -> byStatus.merge(r.getString(1), n, Long::sum);
-          default -> { }
-        }
-      }
-      return new StatusStatsQuery.Reply(day, config.counters().shards(), total, byCode, byStatus);
-    });
+    return readAll(reads)
+        .map(
+            rows -> {
+              long total = 0;
+              Map<String, Long> byCode = new TreeMap<>();
+              Map<String, Long> byStatus = new TreeMap<>();
+              for (Row r : rows) {
+                long n = r.getLong(2);
+                switch (r.getString(0)) {
+                  case CounterCells.ALL -> total += n;
+                  case CounterCells.CODE -> byCode.merge(r.getString(1), n, Long::sum);
+                  case CounterCells.STATUS -> byStatus.merge(r.getString(1), n, Long::sum);
+                  default -> {}
+                }
+              }
+              return new StatusStatsQuery.Reply(
+                  day, config.counters().shards(), total, byCode, byStatus);
+            });
   }
 
   private Future<DeviceCountersQuery.Reply> counters(DeviceCountersQuery.Request q) {
-    return readAll(List.of(cql.deviceCounters().bind(q.deviceId()))).map(rows -> {
-      long total = 0;
-      Map<String, Long> byStatus = new TreeMap<>();
-      for (Row r : rows) {
-        String name = r.getString(0);
-        total += r.getLong(1);
-        if (name.startsWith(CounterCells.STATUS_PREFIX)) {
-          byStatus.put(name.substring(CounterCells.STATUS_PREFIX.length()), r.getLong(1));
-        }
-      }
-      return new DeviceCountersQuery.Reply(q.deviceId(), total, byStatus);
-    });
+    return readAll(List.of(cql.deviceCounters().bind(q.deviceId())))
+        .map(
+            rows -> {
+              long total = 0;
+              Map<String, Long> byStatus = new TreeMap<>();
+              for (Row r : rows) {
+                String name = r.getString(0);
+                total += r.getLong(1);
+                if (name.startsWith(CounterCells.STATUS_PREFIX)) {
+                  byStatus.put(name.substring(CounterCells.STATUS_PREFIX.length()), r.getLong(1));
+                }
+              }
+              return new DeviceCountersQuery.Reply(q.deviceId(), total, byStatus);
+            });
   }
 
-  /** Distinct abnormal devices by code in [now - minutes, now]: hours x salts partition reads, never detail. */
+  /**
+   * Distinct abnormal devices by code in [now - minutes, now]: hours x salts partition reads, never
+   * detail.
+   */
   private Future<AbnormalQuery.Reply> abnormal(AbnormalQuery.Request q) {
     long now = System.currentTimeMillis();
     long from = now - q.minutes() * 60_000L;
@@ -108,53 +133,69 @@ public final class StatsVerticle extends VerticleBase {
         reads.add(cql.abnormalHour().bind(Instant.ofEpochMilli(h), s));
       }
     }
-    return readAll(reads).map(rows -> {
-      Map<Integer, Set<String>> byCode = new TreeMap<>();
-      int remembered = 0;
-      boolean truncated = false;
-      for (Row r : rows) {
-        if (r.getInstant(2).toEpochMilli() < from) {
-          continue;
-        }
-        Set<String> devices = byCode.computeIfAbsent(r.getInt(0), k -> new TreeSet<>());
-        if (devices.contains(r.getString(1))) {
-          continue;
-        }
-        if (remembered >= MAX_ABNORMAL_DEVICES) {
-          truncated = true;
-          continue;
-        }
-        devices.add(r.getString(1));
-        remembered++;
-      }
-      List<AbnormalQuery.CodeDevices> codes = new ArrayList<>();
-      Set<String> all = new TreeSet<>();
-      byCode.forEach((code, devices) -> {
-        all.addAll(devices);
-        codes.add(new AbnormalQuery.CodeDevices(code < 0 ? null : code, devices.size(),
-            devices.stream().limit(DEVICE_IDS_PER_CODE).toList()));
-      });
-      return new AbnormalQuery.Reply(q.minutes(), from, now, all.size(), codes, truncated);
-    });
+    return readAll(reads)
+        .map(
+            rows -> {
+              Map<Integer, Set<String>> byCode = new TreeMap<>();
+              int remembered = 0;
+              boolean truncated = false;
+              for (Row r : rows) {
+                if (r.getInstant(2).toEpochMilli() < from) {
+                  continue;
+                }
+                Set<String> devices = byCode.computeIfAbsent(r.getInt(0), k -> new TreeSet<>());
+                if (devices.contains(r.getString(1))) {
+                  continue;
+                }
+                if (remembered >= MAX_ABNORMAL_DEVICES) {
+                  truncated = true;
+                  continue;
+                }
+                devices.add(r.getString(1));
+                remembered++;
+              }
+              List<AbnormalQuery.CodeDevices> codes = new ArrayList<>();
+              Set<String> all = new TreeSet<>();
+              byCode.forEach(
+                  (code, devices) -> {
+                    all.addAll(devices);
+                    codes.add(
+                        new AbnormalQuery.CodeDevices(
+                            code < 0 ? null : code,
+                            devices.size(),
+                            devices.stream().limit(DEVICE_IDS_PER_CODE).toList()));
+                  });
+              return new AbnormalQuery.Reply(q.minutes(), from, now, all.size(), codes, truncated);
+            });
   }
 
   /** Hourly aggregates in [from, to), oldest first; one partition read per UTC day. */
   private Future<RollupsQuery.Reply> rollups(RollupsQuery.Request q) {
     List<Statement<?>> reads = new ArrayList<>();
-    for (LocalDate d = TimeBuckets.utcDay(q.from()); !d.isAfter(TimeBuckets.utcDay(q.to() - 1)); d = d.plusDays(1)) {
-      reads.add(cql.rollupDay().bind(q.deviceId(), d, Instant.ofEpochMilli(q.from()), Instant.ofEpochMilli(q.to())));
+    for (LocalDate d = TimeBuckets.utcDay(q.from());
+        !d.isAfter(TimeBuckets.utcDay(q.to() - 1));
+        d = d.plusDays(1)) {
+      reads.add(
+          cql.rollupDay()
+              .bind(q.deviceId(), d, Instant.ofEpochMilli(q.from()), Instant.ofEpochMilli(q.to())));
     }
-    return readAll(reads).map(rows -> {
-      Map<Long, Map<String, RollupsQuery.Aggregate>> byHour = new TreeMap<>();
-      for (Row r : rows) {
-        long count = r.getLong(2);
-        byHour.computeIfAbsent(r.getInstant(0).toEpochMilli(), h -> new TreeMap<>()).put(r.getString(1),
-            new RollupsQuery.Aggregate(count, r.getDouble(3), r.getDouble(4), r.getDouble(5) / count));
-      }
-      List<RollupsQuery.Hour> items = new ArrayList<>();
-      byHour.forEach((hour, metrics) -> items.add(new RollupsQuery.Hour(hour, metrics)));
-      return new RollupsQuery.Reply(q.deviceId(), q.from(), q.to(), items);
-    });
+    return readAll(reads)
+        .map(
+            rows -> {
+              Map<Long, Map<String, RollupsQuery.Aggregate>> byHour = new TreeMap<>();
+              for (Row r : rows) {
+                long count = r.getLong(2);
+                byHour
+                    .computeIfAbsent(r.getInstant(0).toEpochMilli(), h -> new TreeMap<>())
+                    .put(
+                        r.getString(1),
+                        new RollupsQuery.Aggregate(
+                            count, r.getDouble(3), r.getDouble(4), r.getDouble(5) / count));
+              }
+              List<RollupsQuery.Hour> items = new ArrayList<>();
+              byHour.forEach((hour, metrics) -> items.add(new RollupsQuery.Hour(hour, metrics)));
+              return new RollupsQuery.Reply(q.deviceId(), q.from(), q.to(), items);
+            });
   }
 
   /** Runs the reads READ_PARALLELISM at a time, in order; rows of all of them. */
@@ -169,12 +210,15 @@ public final class StatsVerticle extends VerticleBase {
     int to = Math.min(reads.size(), from + READ_PARALLELISM);
     List<Future<List<Row>>> group = new ArrayList<>();
     for (Statement<?> s : reads.subList(from, to)) {
-      group.add(client.executeWithFullFetch(s.setIdempotent(true)
-          .setExecutionProfileName(CassandraClients.READ_PROFILE)));
+      group.add(
+          client.executeWithFullFetch(
+              s.setIdempotent(true).setExecutionProfileName(CassandraClients.READ_PROFILE)));
     }
-    return Future.all(group).compose(v -> {
-      group.forEach(f -> out.addAll(f.result()));
-      return readFrom(reads, to, out);
-    });
+    return Future.all(group)
+        .compose(
+            v -> {
+              group.forEach(f -> out.addAll(f.result()));
+              return readFrom(reads, to, out);
+            });
   }
 }

@@ -6,16 +6,16 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * Decides which rollup shard leases an instance renews, takes and gives back, so that live instances
- * end up with a fair share each. The decisions are applied with lightweight transactions, so two
- * instances acting on the same stale view cannot both win a shard.
+ * Decides which rollup shard leases an instance renews, takes and gives back, so that live
+ * instances end up with a fair share each. The decisions are applied with lightweight transactions,
+ * so two instances acting on the same stale view cannot both win a shard.
  *
- * <p>The instances an instance knows of are the owners of live leases plus itself. Shares are exact:
- * with n shards and k known owners, sorted by name, the first n mod k get n/k + 1 and the others n/k,
- * so instances with the same view agree on every share and the shares add up to n. An instance without
- * any lease is invisible to the others, so when it has a share but no free shard it takes one shard from
- * the owner furthest over its share; the acquire is conditional on the lease_until it read, so it loses
- * if that owner renewed meanwhile and tries again next scan.
+ * <p>The instances an instance knows of are the owners of live leases plus itself. Shares are
+ * exact: with n shards and k known owners, sorted by name, the first n mod k get n/k + 1 and the
+ * others n/k, so instances with the same view agree on every share and the shares add up to n. An
+ * instance without any lease is invisible to the others, so when it has a share but no free shard
+ * it takes one shard from the owner furthest over its share; the acquire is conditional on the
+ * lease_until it read, so it loses if that owner renewed meanwhile and tries again next scan.
  */
 public final class LeasePlanner {
   public record Shard(int shard, String owner, long leaseUntil, long doneUntil) {
@@ -24,11 +24,9 @@ public final class LeasePlanner {
     }
   }
 
-  public record Plan(List<Shard> renew, List<Shard> acquire, List<Shard> release) {
-  }
+  public record Plan(List<Shard> renew, List<Shard> acquire, List<Shard> release) {}
 
-  private LeasePlanner() {
-  }
+  private LeasePlanner() {}
 
   public static Plan plan(List<Shard> shards, String me, long now) {
     TreeSet<String> known = new TreeSet<>();
@@ -39,13 +37,19 @@ public final class LeasePlanner {
     List<Shard> mine = held(shards, me, now);
     List<Shard> renew = new ArrayList<>(mine.subList(0, Math.min(fair, mine.size())));
     List<Shard> release = new ArrayList<>(mine.subList(renew.size(), mine.size()));
-    // start the search at an instance-specific offset so instances rarely race for the same free shard
+    // start the search at an instance-specific offset so instances rarely race for the same free
+    // shard
     int offset = Math.floorMod(me.hashCode(), Math.max(1, shards.size()));
-    List<Shard> free = shards.stream().filter(s -> !s.live(now))
-        .sorted(Comparator.comparingInt(s -> Math.floorMod(s.shard() - offset, shards.size()))).toList();
-    List<Shard> acquire = new ArrayList<>(free.subList(0, Math.min(free.size(), Math.max(0, fair - renew.size()))));
+    List<Shard> free =
+        shards.stream()
+            .filter(s -> !s.live(now))
+            .sorted(Comparator.comparingInt(s -> Math.floorMod(s.shard() - offset, shards.size())))
+            .toList();
+    List<Shard> acquire =
+        new ArrayList<>(free.subList(0, Math.min(free.size(), Math.max(0, fair - renew.size()))));
     if (mine.isEmpty() && acquire.isEmpty() && fair > 0) {
-      // invisible to the others: take one shard from the owner most over its share, the one it would give back
+      // invisible to the others: take one shard from the owner most over its share, the one it
+      // would give back
       String victim = null;
       int most = 0;
       for (String o : owners) {
@@ -71,7 +75,9 @@ public final class LeasePlanner {
 
   /** The live leases of {@code owner}, by shard number. */
   private static List<Shard> held(List<Shard> shards, String owner, long now) {
-    return shards.stream().filter(s -> s.live(now) && s.owner().equals(owner))
-        .sorted(Comparator.comparingInt(Shard::shard)).toList();
+    return shards.stream()
+        .filter(s -> s.live(now) && s.owner().equals(owner))
+        .sorted(Comparator.comparingInt(Shard::shard))
+        .toList();
   }
 }

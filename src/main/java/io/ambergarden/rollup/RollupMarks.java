@@ -1,22 +1,21 @@
 package io.ambergarden.rollup;
 
-import io.ambergarden.event.Event;
 import io.ambergarden.cassandra.RowKeys;
 import io.ambergarden.cassandra.TimeBuckets;
+import io.ambergarden.event.Event;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
- * Where "(device, hour) needs a recompute" is filed. A mark is due when its hour has closed plus the grace
- * period, or now for a late event of an hour already closed; it goes into the mark bucket holding that due
- * time. Buckets are processed only after they end plus a safety margin, so a mark is never filed into a
- * bucket that was already processed.
+ * Where "(device, hour) needs a recompute" is filed. A mark is due when its hour has closed plus
+ * the grace period, or now for a late event of an hour already closed; it goes into the mark bucket
+ * holding that due time. Buckets are processed only after they end plus a safety margin, so a mark
+ * is never filed into a bucket that was already processed.
  */
 public final class RollupMarks {
-  public record Mark(int shard, long dueBucket, long hour, String deviceId) {
-  }
+  public record Mark(int shard, long dueBucket, long hour, String deviceId) {}
 
   private final Duration grace;
   private final long bucketMillis;

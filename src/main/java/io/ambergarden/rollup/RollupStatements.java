@@ -5,7 +5,9 @@ import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
 import java.util.List;
 
-/** The rollup verticle's CQL, prepared once at start. The keyspace is a validated config identifier. */
+/**
+ * The rollup verticle's CQL, prepared once at start. The keyspace is a validated config identifier.
+ */
 record RollupStatements(
     PreparedStatement createShard,
     PreparedStatement readShards,
@@ -19,25 +21,66 @@ record RollupStatements(
 
   static Future<RollupStatements> prepare(CassandraClient client, String ks) {
     String shards = ks + ".rollup_shards";
-    Future<PreparedStatement> createShard = client.prepare("INSERT INTO " + shards
-        + " (shard, owner, lease_until, done_until) VALUES (?, '', ?, ?) IF NOT EXISTS");
-    Future<PreparedStatement> readShards = client.prepare("SELECT shard, owner, lease_until, done_until FROM "
-        + shards + " WHERE shard IN ?");
-    Future<PreparedStatement> acquire = client.prepare("UPDATE " + shards + " SET owner = ?, lease_until = ?"
-        + " WHERE shard = ? IF lease_until = ?");
+    Future<PreparedStatement> createShard =
+        client.prepare(
+            "INSERT INTO "
+                + shards
+                + " (shard, owner, lease_until, done_until) VALUES (?, '', ?, ?) IF NOT EXISTS");
+    Future<PreparedStatement> readShards =
+        client.prepare(
+            "SELECT shard, owner, lease_until, done_until FROM " + shards + " WHERE shard IN ?");
+    Future<PreparedStatement> acquire =
+        client.prepare(
+            "UPDATE "
+                + shards
+                + " SET owner = ?, lease_until = ?"
+                + " WHERE shard = ? IF lease_until = ?");
     // renew and release are the same statement: release sets lease_until to the epoch
-    Future<PreparedStatement> renew = client.prepare("UPDATE " + shards + " SET lease_until = ? WHERE shard = ?"
-        + " IF owner = ?");
-    Future<PreparedStatement> advance = client.prepare("UPDATE " + shards + " SET done_until = ? WHERE shard = ?"
-        + " IF owner = ?");
-    Future<PreparedStatement> readMarks = client.prepare("SELECT hour, device_id FROM " + ks + ".rollup_marks"
-        + " WHERE shard = ? AND due_bucket = ?");
-    Future<PreparedStatement> readDetail = client.prepare("SELECT metrics FROM " + ks + ".events_by_device"
-        + " WHERE device_id = ? AND bucket = ? AND ts >= ? AND ts < ?");
-    Future<PreparedStatement> writeRollup = client.prepare("INSERT INTO " + ks + ".rollups_by_device (device_id, day,"
-        + " hour, metric, count, min, max, sum, computed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) USING TTL ?");
-    return Future.all(List.of(createShard, readShards, acquire, renew, advance, readMarks, readDetail, writeRollup))
-        .map(all -> new RollupStatements(createShard.result(), readShards.result(), acquire.result(), renew.result(),
-            renew.result(), advance.result(), readMarks.result(), readDetail.result(), writeRollup.result()));
+    Future<PreparedStatement> renew =
+        client.prepare(
+            "UPDATE " + shards + " SET lease_until = ? WHERE shard = ?" + " IF owner = ?");
+    Future<PreparedStatement> advance =
+        client.prepare(
+            "UPDATE " + shards + " SET done_until = ? WHERE shard = ?" + " IF owner = ?");
+    Future<PreparedStatement> readMarks =
+        client.prepare(
+            "SELECT hour, device_id FROM "
+                + ks
+                + ".rollup_marks"
+                + " WHERE shard = ? AND due_bucket = ?");
+    Future<PreparedStatement> readDetail =
+        client.prepare(
+            "SELECT metrics FROM "
+                + ks
+                + ".events_by_device"
+                + " WHERE device_id = ? AND bucket = ? AND ts >= ? AND ts < ?");
+    Future<PreparedStatement> writeRollup =
+        client.prepare(
+            "INSERT INTO "
+                + ks
+                + ".rollups_by_device (device_id, day,"
+                + " hour, metric, count, min, max, sum, computed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) USING TTL ?");
+    return Future.all(
+            List.of(
+                createShard,
+                readShards,
+                acquire,
+                renew,
+                advance,
+                readMarks,
+                readDetail,
+                writeRollup))
+        .map(
+            all ->
+                new RollupStatements(
+                    createShard.result(),
+                    readShards.result(),
+                    acquire.result(),
+                    renew.result(),
+                    renew.result(),
+                    advance.result(),
+                    readMarks.result(),
+                    readDetail.result(),
+                    writeRollup.result()));
   }
 }

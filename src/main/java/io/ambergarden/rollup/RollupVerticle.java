@@ -4,10 +4,9 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.cassandra.CqlTypes;
-import io.ambergarden.config.AmberConfig;
-import io.ambergarden.counter.CounterCells;
 import io.ambergarden.cassandra.RowKeys;
 import io.ambergarden.cassandra.TimeBuckets;
+import io.ambergarden.config.AmberConfig;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.cassandra.CassandraClient;
@@ -23,9 +22,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Exact hourly rollups. Every scan it renews or takes its fair share of rollup shard leases, then, per
- * owned shard, processes the mark buckets that are due: each marked (device, hour) is recomputed from
- * detail and overwritten (idempotent), then the shard's done_until advances, guarded by the lease.
+ * Exact hourly rollups. Every scan it renews or takes its fair share of rollup shard leases, then,
+ * per owned shard, processes the mark buckets that are due: each marked (device, hour) is
+ * recomputed from detail and overwritten (idempotent), then the shard's done_until advances,
+ * guarded by the lease.
  */
 public final class RollupVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(RollupVerticle.class);
@@ -56,22 +56,31 @@ public final class RollupVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     client = CassandraClients.shared(vertx, config.cassandra());
-    recomputes = Counter.builder("amber.rollup.recomputes").description("(device, hour) rollups recomputed")
-        .register(registry);
+    recomputes =
+        Counter.builder("amber.rollup.recomputes")
+            .description("(device, hour) rollups recomputed")
+            .register(registry);
     return RollupStatements.prepare(client, config.cassandra().keyspace())
-        .compose(prepared -> {
-          cql = prepared;
-          long initialDone = marks.bucketOf(System.currentTimeMillis()) - marks.bucketMillis();
-          List<Future<?>> creates = new ArrayList<>();
-          for (int s = 0; s < cfg.shards(); s++) {
-            creates.add(client.execute(cql.createShard().bind(s, Instant.EPOCH, Instant.ofEpochMilli(initialDone))));
-          }
-          return Future.all(creates);
-        })
+        .compose(
+            prepared -> {
+              cql = prepared;
+              long initialDone = marks.bucketOf(System.currentTimeMillis()) - marks.bucketMillis();
+              List<Future<?>> creates = new ArrayList<>();
+              for (int s = 0; s < cfg.shards(); s++) {
+                creates.add(
+                    client.execute(
+                        cql.createShard()
+                            .bind(s, Instant.EPOCH, Instant.ofEpochMilli(initialDone))));
+              }
+              return Future.all(creates);
+            })
         .onSuccess(v -> timer = vertx.setPeriodic(cfg.scanInterval().toMillis(), id -> scan()));
   }
 
-  /** Gives the leases back so another instance takes the shards over at once instead of after the TTL. */
+  /**
+   * Gives the leases back so another instance takes the shards over at once instead of after the
+   * TTL.
+   */
   @Override
   public Future<?> stop() {
     stopping = true;
@@ -79,8 +88,18 @@ public final class RollupVerticle extends VerticleBase {
     if (cql == null) {
       return Future.succeededFuture();
     }
-    return shards().compose(rows -> Future.join(rows.stream().filter(r -> instanceId.equals(r.owner()))
-            .map(r -> (Future<?>) client.execute(cql.release().bind(Instant.EPOCH, r.shard(), instanceId))).toList()))
+    return shards()
+        .compose(
+            rows ->
+                Future.join(
+                    rows.stream()
+                        .filter(r -> instanceId.equals(r.owner()))
+                        .map(
+                            r ->
+                                (Future<?>)
+                                    client.execute(
+                                        cql.release().bind(Instant.EPOCH, r.shard(), instanceId)))
+                        .toList()))
         .otherwiseEmpty();
   }
 
@@ -89,45 +108,70 @@ public final class RollupVerticle extends VerticleBase {
       return;
     }
     scanning = true;
-    scanOnce().onComplete(ar -> {
-      scanning = false;
-      if (ar.failed() && !stopping) {
-        LOG.warn("rollup scan failed (retried next scan): {}", ar.cause().toString());
-      }
-    });
+    scanOnce()
+        .onComplete(
+            ar -> {
+              scanning = false;
+              if (ar.failed() && !stopping) {
+                LOG.warn("rollup scan failed (retried next scan): {}", ar.cause().toString());
+              }
+            });
   }
 
   Future<Void> scanOnce() {
     long now = System.currentTimeMillis();
     Instant leaseUntil = Instant.ofEpochMilli(now + cfg.leaseTtl().toMillis());
-    return shards().compose(rows -> {
-      LeasePlanner.Plan plan = LeasePlanner.plan(rows, instanceId, now);
-      List<Future<LeasePlanner.Shard>> owned = new ArrayList<>();
-      for (LeasePlanner.Shard s : plan.renew()) {
-        owned.add(lwt(cql.renew().bind(leaseUntil, s.shard(), instanceId)).map(ok -> ok ? s : null));
-      }
-      for (LeasePlanner.Shard s : plan.acquire()) {
-        owned.add(lwt(cql.acquire().bind(instanceId, leaseUntil, s.shard(), Instant.ofEpochMilli(s.leaseUntil())))
-            .map(ok -> ok ? s : null));
-      }
-      for (LeasePlanner.Shard s : plan.release()) {
-        lwt(cql.release().bind(Instant.EPOCH, s.shard(), instanceId));
-      }
-      return Future.join(owned).map(cf -> owned.stream().map(Future::result).filter(s -> s != null).toList());
-    }).compose(mine -> {
-      Future<Void> chain = Future.succeededFuture();
-      for (LeasePlanner.Shard s : mine) {
-        chain = chain.compose(v -> processShard(s.shard(), s.doneUntil(), 0));
-      }
-      return chain;
-    });
+    return shards()
+        .compose(
+            rows -> {
+              LeasePlanner.Plan plan = LeasePlanner.plan(rows, instanceId, now);
+              List<Future<LeasePlanner.Shard>> owned = new ArrayList<>();
+              for (LeasePlanner.Shard s : plan.renew()) {
+                owned.add(
+                    lwt(cql.renew().bind(leaseUntil, s.shard(), instanceId))
+                        .map(ok -> ok ? s : null));
+              }
+              for (LeasePlanner.Shard s : plan.acquire()) {
+                owned.add(
+                    lwt(cql.acquire()
+                            .bind(
+                                instanceId,
+                                leaseUntil,
+                                s.shard(),
+                                Instant.ofEpochMilli(s.leaseUntil())))
+                        .map(ok -> ok ? s : null));
+              }
+              for (LeasePlanner.Shard s : plan.release()) {
+                lwt(cql.release().bind(Instant.EPOCH, s.shard(), instanceId));
+              }
+              return Future.join(owned)
+                  .map(cf -> owned.stream().map(Future::result).filter(s -> s != null).toList());
+            })
+        .compose(
+            mine -> {
+              Future<Void> chain = Future.succeededFuture();
+              for (LeasePlanner.Shard s : mine) {
+                chain = chain.compose(v -> processShard(s.shard(), s.doneUntil(), 0));
+              }
+              return chain;
+            });
   }
 
   private Future<List<LeasePlanner.Shard>> shards() {
     List<Integer> ids = IntStream.range(0, cfg.shards()).boxed().toList();
-    return client.executeWithFullFetch(cql.readShards().bind(ids).setIdempotent(true)).map(rows -> rows.stream()
-        .map(r -> new LeasePlanner.Shard(r.getInt(0), r.getString(1), millis(r.getInstant(2)), millis(r.getInstant(3))))
-        .toList());
+    return client
+        .executeWithFullFetch(cql.readShards().bind(ids).setIdempotent(true))
+        .map(
+            rows ->
+                rows.stream()
+                    .map(
+                        r ->
+                            new LeasePlanner.Shard(
+                                r.getInt(0),
+                                r.getString(1),
+                                millis(r.getInstant(2)),
+                                millis(r.getInstant(3))))
+                    .toList());
   }
 
   private static long millis(Instant i) {
@@ -140,18 +184,26 @@ public final class RollupVerticle extends VerticleBase {
 
   private Future<Void> processShard(int shard, long doneUntil, int processed) {
     long now = System.currentTimeMillis();
-    if (stopping || processed >= MAX_BUCKETS_PER_SCAN || !marks.processable(doneUntil, now, cfg.markSafety())) {
+    if (stopping
+        || processed >= MAX_BUCKETS_PER_SCAN
+        || !marks.processable(doneUntil, now, cfg.markSafety())) {
       return Future.succeededFuture();
     }
     long next = doneUntil + marks.bucketMillis();
     return processBucket(shard, doneUntil)
         .compose(v -> lwt(cql.advance().bind(Instant.ofEpochMilli(next), shard, instanceId)))
-        .compose(stillOwner -> stillOwner ? processShard(shard, next, processed + 1) : Future.succeededFuture());
+        .compose(
+            stillOwner ->
+                stillOwner ? processShard(shard, next, processed + 1) : Future.succeededFuture());
   }
 
   private Future<Void> processBucket(int shard, long bucket) {
-    Statement<?> q = cql.readMarks().bind(shard, Instant.ofEpochMilli(bucket)).setIdempotent(true)
-        .setExecutionProfileName(CassandraClients.READ_PROFILE).setPageSize(500);
+    Statement<?> q =
+        cql.readMarks()
+            .bind(shard, Instant.ofEpochMilli(bucket))
+            .setIdempotent(true)
+            .setExecutionProfileName(CassandraClients.READ_PROFILE)
+            .setPageSize(500);
     return client.execute(q).compose(this::processPage);
   }
 
@@ -159,7 +211,11 @@ public final class RollupVerticle extends VerticleBase {
     List<Row> rows = new ArrayList<>();
     rs.currentPage().forEach(rows::add);
     Future<Void> page = recomputeAll(rows, 0);
-    return page.compose(v -> rs.hasMorePages() ? rs.fetchNextPage().compose(this::processPage) : Future.succeededFuture());
+    return page.compose(
+        v ->
+            rs.hasMorePages()
+                ? rs.fetchNextPage().compose(this::processPage)
+                : Future.succeededFuture());
   }
 
   /** Recomputes rows in groups of max-concurrent-recomputes. */
@@ -177,25 +233,50 @@ public final class RollupVerticle extends VerticleBase {
 
   /** Recomputes one (device, hour) from detail and overwrites its rollup rows. */
   public Future<Void> recompute(String deviceId, long hour) {
-    Statement<?> q = cql.readDetail().bind(deviceId, Instant.ofEpochMilli(detailBuckets.bucketOf(hour)),
-            Instant.ofEpochMilli(hour), Instant.ofEpochMilli(hour + TimeBuckets.HOUR))
-        .setIdempotent(true).setExecutionProfileName(CassandraClients.READ_PROFILE);
-    return client.executeWithFullFetch(q).compose(rows -> {
-      RollupAggregator agg = new RollupAggregator();
-      for (Row r : rows) {
-        Map<String, Double> m = r.get(0, CqlTypes.METRICS);
-        if (m != null) {
-          agg.add(m);
-        }
-      }
-      long now = System.currentTimeMillis();
-      int ttl = RowKeys.ttlSeconds(hour + TimeBuckets.HOUR, now, config.events().retention());
-      List<Future<?>> writes = new ArrayList<>();
-      agg.result().forEach((metric, st) -> writes.add(client.execute(cql.writeRollup().bind(deviceId,
-              TimeBuckets.utcDay(hour), Instant.ofEpochMilli(hour), metric, st.count(), st.min(), st.max(), st.sum(),
-              Instant.ofEpochMilli(now), ttl).setIdempotent(true))));
-      recomputes.increment();
-      return Future.all(writes).mapEmpty();
-    });
+    Statement<?> q =
+        cql.readDetail()
+            .bind(
+                deviceId,
+                Instant.ofEpochMilli(detailBuckets.bucketOf(hour)),
+                Instant.ofEpochMilli(hour),
+                Instant.ofEpochMilli(hour + TimeBuckets.HOUR))
+            .setIdempotent(true)
+            .setExecutionProfileName(CassandraClients.READ_PROFILE);
+    return client
+        .executeWithFullFetch(q)
+        .compose(
+            rows -> {
+              RollupAggregator agg = new RollupAggregator();
+              for (Row r : rows) {
+                Map<String, Double> m = r.get(0, CqlTypes.METRICS);
+                if (m != null) {
+                  agg.add(m);
+                }
+              }
+              long now = System.currentTimeMillis();
+              int ttl =
+                  RowKeys.ttlSeconds(hour + TimeBuckets.HOUR, now, config.events().retention());
+              List<Future<?>> writes = new ArrayList<>();
+              agg.result()
+                  .forEach(
+                      (metric, st) ->
+                          writes.add(
+                              client.execute(
+                                  cql.writeRollup()
+                                      .bind(
+                                          deviceId,
+                                          TimeBuckets.utcDay(hour),
+                                          Instant.ofEpochMilli(hour),
+                                          metric,
+                                          st.count(),
+                                          st.min(),
+                                          st.max(),
+                                          st.sum(),
+                                          Instant.ofEpochMilli(now),
+                                          ttl)
+                                      .setIdempotent(true))));
+              recomputes.increment();
+              return Future.all(writes).mapEmpty();
+            });
   }
 }

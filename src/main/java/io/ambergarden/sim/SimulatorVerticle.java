@@ -13,9 +13,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Built-in device simulator (simulator.enabled): simulated devices post events through the real ingest
- * path, POST /api/v1/events of this instance, ten times a second. At most one request is in flight, so a
- * slow service slows the simulator instead of queueing work.
+ * Built-in device simulator (simulator.enabled): simulated devices post events through the real
+ * ingest path, POST /api/v1/events of this instance, ten times a second. At most one request is in
+ * flight, so a slow service slows the simulator instead of queueing work.
  */
 public final class SimulatorVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(SimulatorVerticle.class);
@@ -42,9 +42,13 @@ public final class SimulatorVerticle extends VerticleBase {
     for (int i = 0; i < devices; i++) {
       temperature[i] = 20 + random.nextDouble() * 15;
     }
-    http = vertx.createHttpClient(new HttpClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port));
+    http =
+        vertx.createHttpClient(
+            new HttpClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port));
     timer = vertx.setPeriodic(100, id -> tick());
-    LOG.info("simulator: {} devices, {} events/s through POST /api/v1/events", devices,
+    LOG.info(
+        "simulator: {} devices, {} events/s through POST /api/v1/events",
+        devices,
         config.simulator().eventsPerSecond());
     return Future.succeededFuture();
   }
@@ -70,24 +74,41 @@ public final class SimulatorVerticle extends VerticleBase {
       int d = random.nextInt(temperature.length);
       temperature[d] += random.nextDouble() - 0.5;
       boolean fault = random.nextInt(200) == 0;
-      body.append(k == 0 ? "" : ",").append("{\"deviceId\":\"").append(deviceId(d)).append("\",\"ts\":").append(now)
-          .append(",\"eventId\":\"s").append(sequence++).append("\",\"deviceType\":\"").append(TYPES[d % TYPES.length])
-          .append("\",\"status\":\"").append(fault ? "fault" : "normal").append("\",\"code\":").append(fault ? 500 : 200)
-          .append(",\"metrics\":{\"temperature\":").append(Math.round(temperature[d] * 100) / 100.0)
-          .append(",\"current\":").append(Math.round(random.nextDouble() * 1000) / 100.0).append("}}");
+      body.append(k == 0 ? "" : ",")
+          .append("{\"deviceId\":\"")
+          .append(deviceId(d))
+          .append("\",\"ts\":")
+          .append(now)
+          .append(",\"eventId\":\"s")
+          .append(sequence++)
+          .append("\",\"deviceType\":\"")
+          .append(TYPES[d % TYPES.length])
+          .append("\",\"status\":\"")
+          .append(fault ? "fault" : "normal")
+          .append("\",\"code\":")
+          .append(fault ? 500 : 200)
+          .append(",\"metrics\":{\"temperature\":")
+          .append(Math.round(temperature[d] * 100) / 100.0)
+          .append(",\"current\":")
+          .append(Math.round(random.nextDouble() * 1000) / 100.0)
+          .append("}}");
     }
     body.append(']');
     busy = true;
-    http.request(new RequestOptions().setMethod(HttpMethod.POST).setURI("/api/v1/events")
-            .putHeader("Content-Type", "application/json"))
+    http.request(
+            new RequestOptions()
+                .setMethod(HttpMethod.POST)
+                .setURI("/api/v1/events")
+                .putHeader("Content-Type", "application/json"))
         .compose(req -> req.send(Buffer.buffer(body.toString())))
-        .onComplete(ar -> {
-          busy = false;
-          if (ar.failed()) {
-            LOG.debug("simulator post failed: {}", ar.cause().toString());
-          } else {
-            ar.result().body();
-          }
-        });
+        .onComplete(
+            ar -> {
+              busy = false;
+              if (ar.failed()) {
+                LOG.debug("simulator post failed: {}", ar.cause().toString());
+              } else {
+                ar.result().body();
+              }
+            });
   }
 }

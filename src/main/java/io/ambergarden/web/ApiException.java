@@ -12,7 +12,8 @@ public final class ApiException extends RuntimeException {
   private final JsonArray errors;
   private final Integer retryAfterSeconds;
 
-  public ApiException(int status, String title, String detail, JsonArray errors, Integer retryAfterSeconds) {
+  public ApiException(
+      int status, String title, String detail, JsonArray errors, Integer retryAfterSeconds) {
     super(detail, null, false, false);
     this.status = status;
     this.title = title;
@@ -25,8 +26,13 @@ public final class ApiException extends RuntimeException {
   }
 
   public static ApiException invalidParameter(String name, String message) {
-    return new ApiException(400, "Bad Request", name + ": " + message,
-        new JsonArray().add(new io.vertx.core.json.JsonObject().put("field", name).put("message", message)), null);
+    return new ApiException(
+        400,
+        "Bad Request",
+        name + ": " + message,
+        new JsonArray()
+            .add(new io.vertx.core.json.JsonObject().put("field", name).put("message", message)),
+        null);
   }
 
   public static ApiException notFound(String detail) {

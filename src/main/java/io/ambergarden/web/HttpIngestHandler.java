@@ -9,8 +9,6 @@ import io.ambergarden.event.EventJson;
 import io.ambergarden.event.EventParser;
 import io.ambergarden.event.FieldError;
 import io.ambergarden.metrics.AmberMeters;
-import io.ambergarden.web.ApiException;
-import io.ambergarden.web.RequestIds;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -25,9 +23,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * POST /api/v1/events. Validates the whole batch first; then, in kafka mode, answers 202 once the broker
- * acknowledged every event (acks=all), in direct mode once the writer wrote them to Cassandra.
- * One instance per HTTP verticle, so its counters are confined to one event loop.
+ * POST /api/v1/events. Validates the whole batch first; then, in kafka mode, answers 202 once the
+ * broker acknowledged every event (acks=all), in direct mode once the writer wrote them to
+ * Cassandra. One instance per HTTP verticle, so its counters are confined to one event loop.
  */
 public final class HttpIngestHandler {
   private final AmberConfig config;
@@ -38,8 +36,12 @@ public final class HttpIngestHandler {
   private int inFlight;
 
   /** {@code producer} is null in direct mode. */
-  public HttpIngestHandler(Vertx vertx, AmberConfig config, EventParser parser, KafkaProducer<byte[], byte[]> producer,
-                           AmberMeters meters) {
+  public HttpIngestHandler(
+      Vertx vertx,
+      AmberConfig config,
+      EventParser parser,
+      KafkaProducer<byte[], byte[]> producer,
+      AmberMeters meters) {
     this.vertx = vertx;
     this.meters = meters;
     this.config = config;
@@ -47,14 +49,21 @@ public final class HttpIngestHandler {
     this.producer = producer;
   }
 
-  /** Runs before the body is read: a wrong content type or an overloaded service is refused at once. */
+  /**
+   * Runs before the body is read: a wrong content type or an overloaded service is refused at once.
+   */
   public void admit(RoutingContext ctx) {
     if (format(ctx.request().getHeader("Content-Type")) == null) {
-      throw new ApiException(415, "Unsupported Media Type",
-          "send application/json (one event or an array) or application/x-ndjson", null, null);
+      throw new ApiException(
+          415,
+          "Unsupported Media Type",
+          "send application/json (one event or an array) or application/x-ndjson",
+          null,
+          null);
     }
     if (inFlight >= config.ingest().maxInFlightRequests()) {
-      throw ApiException.unavailable("too many ingest requests in flight", config.ingest().retryAfterSeconds());
+      throw ApiException.unavailable(
+          "too many ingest requests in flight", config.ingest().retryAfterSeconds());
     }
     ctx.next();
   }
@@ -70,36 +79,50 @@ public final class HttpIngestHandler {
     }
     List<Event> events = parsed.events();
     inFlight++;
-    Future<Void> durable = producer != null ? produce(events, RequestIds.of(ctx)) : persist(events, ctx);
-    durable.onComplete(ar -> {
-      inFlight--;
-      if (ar.succeeded()) {
-        meters.ingested(AmberMeters.Path.HTTP, events.size());
-        ctx.response().setStatusCode(202).putHeader("Content-Type", "application/json")
-            .end(new JsonObject().put("accepted", events.size()).encode());
-      } else if (ar.cause() instanceof io.vertx.core.eventbus.ReplyException || ar.cause() instanceof ApiException) {
-        ctx.fail(ar.cause());
-      } else {
-        ctx.fail(ApiException.unavailable("events not accepted, nothing was acknowledged: " + ar.cause().getMessage(),
-            config.ingest().retryAfterSeconds()));
-      }
-    });
+    Future<Void> durable =
+        producer != null ? produce(events, RequestIds.of(ctx)) : persist(events, ctx);
+    durable.onComplete(
+        ar -> {
+          inFlight--;
+          if (ar.succeeded()) {
+            meters.ingested(AmberMeters.Path.HTTP, events.size());
+            ctx.response()
+                .setStatusCode(202)
+                .putHeader("Content-Type", "application/json")
+                .end(new JsonObject().put("accepted", events.size()).encode());
+          } else if (ar.cause() instanceof io.vertx.core.eventbus.ReplyException
+              || ar.cause() instanceof ApiException) {
+            ctx.fail(ar.cause());
+          } else {
+            ctx.fail(
+                ApiException.unavailable(
+                    "events not accepted, nothing was acknowledged: " + ar.cause().getMessage(),
+                    config.ingest().retryAfterSeconds()));
+          }
+        });
   }
 
   private Future<Void> produce(List<Event> events, String requestId) {
     List<Future<?>> acks = new ArrayList<>(events.size());
     for (Event e : events) {
-      acks.add(producer.send(KafkaProducerRecord.create(config.kafka().topic(),
-          e.deviceId().getBytes(StandardCharsets.UTF_8), EventJson.toJsonBytes(e))
-          .addHeader("amber.request-id", requestId)));
+      acks.add(
+          producer.send(
+              KafkaProducerRecord.create(
+                      config.kafka().topic(),
+                      e.deviceId().getBytes(StandardCharsets.UTF_8),
+                      EventJson.toJsonBytes(e))
+                  .addHeader("amber.request-id", requestId)));
     }
     return Future.join(acks).mapEmpty();
   }
 
   private Future<Void> persist(List<Event> events, RoutingContext ctx) {
     DeliveryOptions opts = RequestIds.options(ctx, config.writer().requestTimeout().toMillis());
-    return vertx.eventBus().request(Addresses.WRITER_PERSIST, new PersistRequest(events, PersistRequest.Source.HTTP),
-        opts).mapEmpty();
+    return vertx
+        .eventBus()
+        .request(
+            Addresses.WRITER_PERSIST, new PersistRequest(events, PersistRequest.Source.HTTP), opts)
+        .mapEmpty();
   }
 
   static BodyFormat format(String contentType) {
@@ -109,17 +132,31 @@ public final class HttpIngestHandler {
     String mime = contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
     return switch (mime) {
       case "application/json" -> BodyFormat.JSON;
-      case "application/x-ndjson", "application/ndjson", "application/jsonl", "application/jsonlines" -> BodyFormat.NDJSON;
+      case "application/x-ndjson",
+          "application/ndjson",
+          "application/jsonl",
+          "application/jsonlines" ->
+          BodyFormat.NDJSON;
       default -> null;
     };
   }
 
   static ApiException invalid(List<FieldError> errors) {
     JsonArray list = new JsonArray();
-    errors.forEach(e -> list.add(new JsonObject().put("index", e.index()).put("field", e.field())
-        .put("message", e.message())));
-    String first = errors.isEmpty() ? "invalid" : errors.get(0).field() + ": " + errors.get(0).message();
-    return new ApiException(400, "Invalid events",
-        errors.size() + " error(s); nothing was accepted. First: " + first, list, null);
+    errors.forEach(
+        e ->
+            list.add(
+                new JsonObject()
+                    .put("index", e.index())
+                    .put("field", e.field())
+                    .put("message", e.message())));
+    String first =
+        errors.isEmpty() ? "invalid" : errors.get(0).field() + ": " + errors.get(0).message();
+    return new ApiException(
+        400,
+        "Invalid events",
+        errors.size() + " error(s); nothing was accepted. First: " + first,
+        list,
+        null);
   }
 }

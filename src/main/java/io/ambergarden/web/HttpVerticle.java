@@ -1,10 +1,12 @@
 package io.ambergarden.web;
 
 import io.ambergarden.config.AmberConfig;
+import io.ambergarden.event.EventParser;
+import io.ambergarden.health.HealthState;
+import io.ambergarden.kafka.KafkaSettings;
+import io.ambergarden.live.LiveConnections;
 import io.ambergarden.metrics.AmberMeters;
 import io.ambergarden.query.Cursor;
-import io.ambergarden.event.EventParser;
-import io.ambergarden.kafka.KafkaSettings;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -18,10 +20,11 @@ import io.vertx.ext.web.handler.StaticHandler;
 import io.vertx.kafka.client.producer.KafkaProducer;
 import io.vertx.micrometer.PrometheusScrapingHandler;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import io.ambergarden.health.HealthState;
-import io.ambergarden.live.LiveConnections;
 
-/** The HTTP API: routes, parameter validation, and hand-off to the other verticles over the event bus. */
+/**
+ * The HTTP API: routes, parameter validation, and hand-off to the other verticles over the event
+ * bus.
+ */
 public final class HttpVerticle extends VerticleBase {
   private final AmberConfig config;
   private final EventParser parser;
@@ -29,6 +32,7 @@ public final class HttpVerticle extends VerticleBase {
   private final PrometheusMeterRegistry registry;
   private KafkaProducer<byte[], byte[]> producer;
   private HttpServer server;
+
   /** The routes, for the contract test that holds them against the OpenAPI document. */
   private Router router;
 
@@ -37,8 +41,14 @@ public final class HttpVerticle extends VerticleBase {
   private final LiveConnections liveConnections;
   private LiveSockets live;
 
-  public HttpVerticle(AmberConfig config, EventParser parser, HealthState health, PrometheusMeterRegistry registry,
-                      Cursor cursor, LiveConnections liveConnections, AmberMeters meters) {
+  public HttpVerticle(
+      AmberConfig config,
+      EventParser parser,
+      HealthState health,
+      PrometheusMeterRegistry registry,
+      Cursor cursor,
+      LiveConnections liveConnections,
+      AmberMeters meters) {
     this.meters = meters;
     this.cursor = cursor;
     this.liveConnections = liveConnections;
@@ -51,16 +61,23 @@ public final class HttpVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     if (config.ingest().mode() == AmberConfig.IngestMode.KAFKA) {
-      producer = KafkaProducer.create(vertx, KafkaSettings.producer(config.kafka(), "amber-http-ingest"),
-          new ByteArraySerializer(), new ByteArraySerializer());
+      producer =
+          KafkaProducer.create(
+              vertx,
+              KafkaSettings.producer(config.kafka(), "amber-http-ingest"),
+              new ByteArraySerializer(),
+              new ByteArraySerializer());
     }
     Problems problems = new Problems(config.ingest().retryAfterSeconds());
     HttpIngestHandler ingest = new HttpIngestHandler(vertx, config, parser, producer, meters);
     router = Router.router(vertx);
-    // two routes: Vert.x wants the body handler first on a route, and admission must run before the body is read
+    // two routes: Vert.x wants the body handler first on a route, and admission must run before the
+    // body is read
     router.route().handler(RequestIds::assign);
     router.post("/api/v1/events").handler(ingest::admit);
-    router.post("/api/v1/events").handler(BodyHandler.create(false).setBodyLimit(config.http().maxBodyBytes()))
+    router
+        .post("/api/v1/events")
+        .handler(BodyHandler.create(false).setBodyLimit(config.http().maxBodyBytes()))
         .handler(ingest::handle);
     new ReadRoutes(vertx, config, cursor).mount(router);
     if (config.live().enabled()) {
@@ -68,7 +85,9 @@ public final class HttpVerticle extends VerticleBase {
       router.get("/api/v1/live").handler(live::handle);
     }
     router.get("/health/live").handler(ctx -> json(ctx, 200, new JsonObject().put("status", "UP")));
-    router.get("/health/ready").handler(ctx -> json(ctx, health.ready() ? 200 : 503, health.toJson()));
+    router
+        .get("/health/ready")
+        .handler(ctx -> json(ctx, health.ready() ? 200 : 503, health.toJson()));
     if (registry != null) {
       router.get("/metrics").handler(PrometheusScrapingHandler.create(registry));
     }
@@ -78,8 +97,13 @@ public final class HttpVerticle extends VerticleBase {
     for (int status : new int[] {404, 405, 413, 415, 500}) {
       router.errorHandler(status, problems::handle);
     }
-    server = vertx.createHttpServer(new HttpServerOptions().setHost(config.http().host())
-        .setPort(config.http().port()).setCompressionSupported(true).setMaxWebSocketFrameSize(65536));
+    server =
+        vertx.createHttpServer(
+            new HttpServerOptions()
+                .setHost(config.http().host())
+                .setPort(config.http().port())
+                .setCompressionSupported(true)
+                .setMaxWebSocketFrameSize(65536));
     Future<Void> liveStarted = live == null ? Future.succeededFuture() : live.start();
     return liveStarted.compose(v -> server.requestHandler(router).listen());
   }
@@ -87,10 +111,15 @@ public final class HttpVerticle extends VerticleBase {
   @Override
   public Future<?> stop() {
     Future<Void> liveStopped = live == null ? Future.succeededFuture() : live.stop();
-    // stop accepting at once; requests already in flight get a bounded time to finish (202 or error)
+    // stop accepting at once; requests already in flight get a bounded time to finish (202 or
+    // error)
     long drain = Math.max(1, config.shutdownGrace().toSeconds() / 3);
-    Future<Void> closed = liveStopped.compose(v -> server == null ? Future.succeededFuture()
-        : server.shutdown(drain, java.util.concurrent.TimeUnit.SECONDS));
+    Future<Void> closed =
+        liveStopped.compose(
+            v ->
+                server == null
+                    ? Future.succeededFuture()
+                    : server.shutdown(drain, java.util.concurrent.TimeUnit.SECONDS));
     return producer == null ? closed : closed.eventually(() -> producer.close());
   }
 
@@ -103,6 +132,9 @@ public final class HttpVerticle extends VerticleBase {
   }
 
   static void json(RoutingContext ctx, int status, JsonObject body) {
-    ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(body.encode());
+    ctx.response()
+        .setStatusCode(status)
+        .putHeader("Content-Type", "application/json")
+        .end(body.encode());
   }
 }

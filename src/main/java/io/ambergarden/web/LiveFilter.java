@@ -4,7 +4,10 @@ import io.ambergarden.event.Event;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
-/** What one live-feed client asked for: empty sets match everything; {@code since} is null without replay. */
+/**
+ * What one live-feed client asked for: empty sets match everything; {@code since} is null without
+ * replay.
+ */
 public record LiveFilter(Set<String> devices, Set<String> types, Set<Integer> codes, Long since) {
   public boolean matches(Event e) {
     return (devices.isEmpty() || devices.contains(e.deviceId()))
@@ -14,11 +17,18 @@ public record LiveFilter(Set<String> devices, Set<String> types, Set<Integer> co
   }
 
   /**
-   * Parses the query parameters; every problem is a 400 naming the parameter. {@code since} must lie within
-   * the retention and needs devices or types, so that a replay reads a bounded set of partitions.
+   * Parses the query parameters; every problem is a 400 naming the parameter. {@code since} must
+   * lie within the retention and needs devices or types, so that a replay reads a bounded set of
+   * partitions.
    */
-  public static LiveFilter parse(String devices, String types, String codes, String since, int maxValues, long now,
-                                 long retentionMillis) {
+  public static LiveFilter parse(
+      String devices,
+      String types,
+      String codes,
+      String since,
+      int maxValues,
+      long now,
+      long retentionMillis) {
     Set<String> d = ids("devices", devices, maxValues);
     Set<String> t = ids("types", types, maxValues);
     Set<Integer> c = new LinkedHashSet<>();
@@ -29,10 +39,12 @@ public record LiveFilter(Set<String> devices, Set<String> types, Set<Integer> co
     if (since != null) {
       s = QueryParams.time("since", since, now);
       if (s < now - retentionMillis || s > now) {
-        throw ApiException.invalidParameter("since", "must lie within the retention and not in the future");
+        throw ApiException.invalidParameter(
+            "since", "must lie within the retention and not in the future");
       }
       if (d.isEmpty() && t.isEmpty()) {
-        throw ApiException.invalidParameter("since", "needs a devices or types filter, so the replay is bounded");
+        throw ApiException.invalidParameter(
+            "since", "needs a devices or types filter, so the replay is bounded");
       }
     }
     return new LiveFilter(Set.copyOf(d), Set.copyOf(t), Set.copyOf(c), s);

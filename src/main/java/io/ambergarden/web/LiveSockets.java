@@ -1,15 +1,15 @@
 package io.ambergarden.web;
 
 import io.ambergarden.bus.Addresses;
-import io.ambergarden.bus.DurableEvents;
-import io.ambergarden.config.AmberConfig;
-import io.ambergarden.event.Event;
-import io.ambergarden.event.EventJson;
-import java.util.function.Function;
 import io.ambergarden.bus.DeviceEventsQuery;
+import io.ambergarden.bus.DurableEvents;
 import io.ambergarden.bus.EventPage;
 import io.ambergarden.bus.PagePosition;
 import io.ambergarden.bus.TypeEventsQuery;
+import io.ambergarden.config.AmberConfig;
+import io.ambergarden.event.Event;
+import io.ambergarden.event.EventJson;
+import io.ambergarden.live.LiveConnections;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -23,18 +23,23 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import io.ambergarden.live.LiveConnections;
+import java.util.function.Function;
 
 /**
- * WS /api/v1/live for one HTTP verticle instance: checks the Origin and the connection cap, replays stored
- * events for since=, then forwards live events that match each client's filter. Every client's outbound
- * queue is bounded: a client that cannot keep up is closed with 1013 (try again later).
+ * WS /api/v1/live for one HTTP verticle instance: checks the Origin and the connection cap, replays
+ * stored events for since=, then forwards live events that match each client's filter. Every
+ * client's outbound queue is bounded: a client that cannot keep up is closed with 1013 (try again
+ * later).
  */
 final class LiveSockets {
   static final short SLOW_CONSUMER = 1013;
   static final short POLICY = 1008;
-  /** Longer than the live topic's fan-out lag, so a replayed event's live copy is never shown twice. */
+
+  /**
+   * Longer than the live topic's fan-out lag, so a replayed event's live copy is never shown twice.
+   */
   static final long REPLAY_DEDUP_MILLIS = 30_000;
+
   /** Events per stored page read during a replay. */
   static final int REPLAY_PAGE = 1000;
 
@@ -52,11 +57,21 @@ final class LiveSockets {
   }
 
   Future<Void> start() {
-    live = vertx.eventBus().consumer(Addresses.LIVE_EVENTS, m -> m.body().events().forEach(this::dispatch));
-    heartbeat = vertx.setPeriodic(config.live().heartbeatInterval().toMillis(), id -> {
-      String beat = new JsonObject().put("type", "heartbeat").put("ts", System.currentTimeMillis()).encode();
-      List.copyOf(sessions).forEach(s -> s.sendText(beat));
-    });
+    live =
+        vertx
+            .eventBus()
+            .consumer(Addresses.LIVE_EVENTS, m -> m.body().events().forEach(this::dispatch));
+    heartbeat =
+        vertx.setPeriodic(
+            config.live().heartbeatInterval().toMillis(),
+            id -> {
+              String beat =
+                  new JsonObject()
+                      .put("type", "heartbeat")
+                      .put("ts", System.currentTimeMillis())
+                      .encode();
+              List.copyOf(sessions).forEach(s -> s.sendText(beat));
+            });
     return live.completion();
   }
 
@@ -71,38 +86,54 @@ final class LiveSockets {
     var req = ctx.request();
     if (!isUpgrade(req.getHeader(HttpHeaders.CONNECTION), req.getHeader(HttpHeaders.UPGRADE))) {
       // Vert.x would answer a bare 400 without a body; every error here is a problem
-      throw ApiException.invalidParameter("Upgrade",
+      throw ApiException.invalidParameter(
+          "Upgrade",
           "this is a WebSocket endpoint: send Connection: Upgrade and Upgrade: websocket");
     }
     if (!originAllowed(req.getHeader(HttpHeaders.ORIGIN), req.getHeader(HttpHeaders.HOST))) {
-      throw new ApiException(403, "Forbidden", "origin not allowed: " + req.getHeader(HttpHeaders.ORIGIN), null, null);
+      throw new ApiException(
+          403, "Forbidden", "origin not allowed: " + req.getHeader(HttpHeaders.ORIGIN), null, null);
     }
-    LiveFilter filter = LiveFilter.parse(req.getParam("devices"), req.getParam("types"), req.getParam("codes"),
-        req.getParam("since"), config.live().maxFilterValues(), now, config.events().retention().toMillis());
+    LiveFilter filter =
+        LiveFilter.parse(
+            req.getParam("devices"),
+            req.getParam("types"),
+            req.getParam("codes"),
+            req.getParam("since"),
+            config.live().maxFilterValues(),
+            now,
+            config.events().retention().toMillis());
     if (!connections.tryOpen()) {
-      throw ApiException.unavailable("too many live-feed clients", config.ingest().retryAfterSeconds());
+      throw ApiException.unavailable(
+          "too many live-feed clients", config.ingest().retryAfterSeconds());
     }
-    req.toWebSocket().onFailure(err -> connections.closed()).onSuccess(ws -> {
-      ws.setWriteQueueMaxSize(config.live().maxBufferedBytes());
-      Session s = new Session(ws, filter);
-      sessions.add(s);
-      ws.closeHandler(v -> {
-        sessions.remove(s);
-        connections.closed();
-      });
-      ws.exceptionHandler(err -> ws.close());
-      // text from the client is not part of the protocol; it is read and dropped so it cannot pile up
-      ws.handler(buf -> { });
-      if (filter.since() != null) {
-        s.replay(now);
-      } else {
-        s.sendText(new JsonObject().put("type", "live").encode());
-      }
-    });
+    req.toWebSocket()
+        .onFailure(err -> connections.closed())
+        .onSuccess(
+            ws -> {
+              ws.setWriteQueueMaxSize(config.live().maxBufferedBytes());
+              Session s = new Session(ws, filter);
+              sessions.add(s);
+              ws.closeHandler(
+                  v -> {
+                    sessions.remove(s);
+                    connections.closed();
+                  });
+              ws.exceptionHandler(err -> ws.close());
+              // text from the client is not part of the protocol; it is read and dropped so it
+              // cannot pile up
+              ws.handler(buf -> {});
+              if (filter.since() != null) {
+                s.replay(now);
+              } else {
+                s.sendText(new JsonObject().put("type", "live").encode());
+              }
+            });
   }
 
   static boolean isUpgrade(String connection, String upgrade) {
-    return connection != null && connection.toLowerCase(java.util.Locale.ROOT).contains("upgrade")
+    return connection != null
+        && connection.toLowerCase(java.util.Locale.ROOT).contains("upgrade")
         && "websocket".equalsIgnoreCase(upgrade);
   }
 
@@ -135,10 +166,15 @@ final class LiveSockets {
   private final class Session {
     final ServerWebSocket ws;
     final LiveFilter filter;
+
     /** Live events that arrived during the replay; bounded by live.max-replay-events. */
     List<Event> held;
-    /** Identities replayed from the store; their live copies may still be on their way, for a while. */
+
+    /**
+     * Identities replayed from the store; their live copies may still be on their way, for a while.
+     */
     Set<String> replayed;
+
     boolean closed;
 
     Session(ServerWebSocket ws, LiveFilter filter) {
@@ -187,65 +223,97 @@ final class LiveSockets {
       }
     }
 
-    /** Subscribed first (held), then reads the store, so nothing durable after connect can fall in between. */
+    /**
+     * Subscribed first (held), then reads the store, so nothing durable after connect can fall in
+     * between.
+     */
     void replay(long now) {
       held = new ArrayList<>();
       List<Event> stored = new ArrayList<>();
       long to = now + config.events().futureSkew().toMillis() + 1;
       List<Future<Void>> reads = new ArrayList<>();
       for (String d : filter.devices()) {
-        reads.add(page(pos -> new DeviceEventsQuery.Request(d, filter.since(), to, REPLAY_PAGE, pos),
-            DeviceEventsQuery.ADDRESS, null, stored));
+        reads.add(
+            page(
+                pos -> new DeviceEventsQuery.Request(d, filter.since(), to, REPLAY_PAGE, pos),
+                DeviceEventsQuery.ADDRESS,
+                null,
+                stored));
       }
       if (filter.devices().isEmpty()) {
         for (String t : filter.types()) {
-          reads.add(page(pos -> new TypeEventsQuery.Request(t, filter.since(), REPLAY_PAGE, pos),
-              TypeEventsQuery.ADDRESS, null, stored));
+          reads.add(
+              page(
+                  pos -> new TypeEventsQuery.Request(t, filter.since(), REPLAY_PAGE, pos),
+                  TypeEventsQuery.ADDRESS,
+                  null,
+                  stored));
         }
       }
-      Future.all(reads).onComplete(ar -> {
-        if (closed) {
-          return;
-        }
-        if (ar.failed()) {
-          sendText(new JsonObject().put("type", "error").put("message", ar.cause().getMessage()).encode());
-          closed = true;
-          ws.close(POLICY, "replay failed");
-          return;
-        }
-        stored.sort(java.util.Comparator.comparingLong(Event::ts).thenComparing(Event::deviceId)
-            .thenComparing(Event::eventId));
-        Set<String> sent = new HashSet<>();
-        for (Event e : stored) {
-          if (filter.matches(e) && sent.add(identity(e))) {
-            sendEvent(e);
-          }
-        }
-        List<Event> pending = held;
-        held = null;
-        sendText(new JsonObject().put("type", "live").put("replayed", sent.size()).encode());
-        for (Event e : pending) {
-          if (!sent.contains(identity(e))) {
-            sendEvent(e);
-          }
-        }
-        // the live copy of a replayed event can arrive after the switch; it is dropped for this window
-        replayed = sent;
-        vertx.setTimer(REPLAY_DEDUP_MILLIS, id -> replayed = null);
-      });
+      Future.all(reads)
+          .onComplete(
+              ar -> {
+                if (closed) {
+                  return;
+                }
+                if (ar.failed()) {
+                  sendText(
+                      new JsonObject()
+                          .put("type", "error")
+                          .put("message", ar.cause().getMessage())
+                          .encode());
+                  closed = true;
+                  ws.close(POLICY, "replay failed");
+                  return;
+                }
+                stored.sort(
+                    java.util.Comparator.comparingLong(Event::ts)
+                        .thenComparing(Event::deviceId)
+                        .thenComparing(Event::eventId));
+                Set<String> sent = new HashSet<>();
+                for (Event e : stored) {
+                  if (filter.matches(e) && sent.add(identity(e))) {
+                    sendEvent(e);
+                  }
+                }
+                List<Event> pending = held;
+                held = null;
+                sendText(
+                    new JsonObject().put("type", "live").put("replayed", sent.size()).encode());
+                for (Event e : pending) {
+                  if (!sent.contains(identity(e))) {
+                    sendEvent(e);
+                  }
+                }
+                // the live copy of a replayed event can arrive after the switch; it is dropped for
+                // this window
+                replayed = sent;
+                vertx.setTimer(REPLAY_DEDUP_MILLIS, id -> replayed = null);
+              });
     }
 
     /** Reads every page of a stored query into {@code out}, up to live.max-replay-events. */
-    Future<Void> page(Function<PagePosition, Object> request, String address, PagePosition pos, List<Event> out) {
-      DeliveryOptions opts = new DeliveryOptions().setSendTimeout(config.cassandra().requestTimeout().toMillis() * 3);
-      return vertx.eventBus().<EventPage>request(address, request.apply(pos), opts).compose(reply -> {
-        out.addAll(reply.body().items());
-        if (out.size() > config.live().maxReplayEvents()) {
-          return Future.failedFuture("replay exceeds " + config.live().maxReplayEvents() + " events; use a later since");
-        }
-        PagePosition next = reply.body().next();
-        return next == null || closed ? Future.succeededFuture() : page(request, address, next, out);
-      });
+    Future<Void> page(
+        Function<PagePosition, Object> request, String address, PagePosition pos, List<Event> out) {
+      DeliveryOptions opts =
+          new DeliveryOptions().setSendTimeout(config.cassandra().requestTimeout().toMillis() * 3);
+      return vertx
+          .eventBus()
+          .<EventPage>request(address, request.apply(pos), opts)
+          .compose(
+              reply -> {
+                out.addAll(reply.body().items());
+                if (out.size() > config.live().maxReplayEvents()) {
+                  return Future.failedFuture(
+                      "replay exceeds "
+                          + config.live().maxReplayEvents()
+                          + " events; use a later since");
+                }
+                PagePosition next = reply.body().next();
+                return next == null || closed
+                    ? Future.succeededFuture()
+                    : page(request, address, next, out);
+              });
     }
   }
 }

@@ -8,8 +8,8 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 
 /**
- * GET /openapi.json: the hand-written contract (src/main/resources/openapi.json), read and parsed once, so a
- * broken document stops startup instead of failing clients later.
+ * GET /openapi.json: the hand-written contract (src/main/resources/openapi.json), read and parsed
+ * once, so a broken document stops startup instead of failing clients later.
  */
 public final class OpenApiDocument {
   public static final String RESOURCE = "openapi.json";

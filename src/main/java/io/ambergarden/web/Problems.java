@@ -23,8 +23,13 @@ public final class Problems {
   public void handle(RoutingContext ctx) {
     ApiException e = toApi(ctx.failure(), ctx.statusCode());
     if (e.status() >= 500) {
-      LOG.warn("{} {} (request {}) -> {}: {}", ctx.request().method(), ctx.request().path(), RequestIds.of(ctx),
-          e.status(), e.getMessage(),
+      LOG.warn(
+          "{} {} (request {}) -> {}: {}",
+          ctx.request().method(),
+          ctx.request().path(),
+          RequestIds.of(ctx),
+          e.status(),
+          e.getMessage(),
           ctx.failure() instanceof ApiException ? null : ctx.failure());
     }
     send(ctx, e);
@@ -35,20 +40,24 @@ public final class Problems {
       ctx.response().reset();
       return;
     }
-    JsonObject body = new JsonObject()
-        .put("type", "about:blank")
-        .put("title", e.title())
-        .put("status", e.status())
-        .put("detail", e.getMessage())
-        .put("instance", ctx.request().path())
-        .put("requestId", RequestIds.of(ctx));
+    JsonObject body =
+        new JsonObject()
+            .put("type", "about:blank")
+            .put("title", e.title())
+            .put("status", e.status())
+            .put("detail", e.getMessage())
+            .put("instance", ctx.request().path())
+            .put("requestId", RequestIds.of(ctx));
     if (e.errors() != null) {
       body.put("errors", e.errors());
     }
     if (e.retryAfterSeconds() != null) {
       ctx.response().putHeader("Retry-After", Integer.toString(e.retryAfterSeconds()));
     }
-    ctx.response().setStatusCode(e.status()).putHeader("Content-Type", CONTENT_TYPE).end(body.encode());
+    ctx.response()
+        .setStatusCode(e.status())
+        .putHeader("Content-Type", CONTENT_TYPE)
+        .end(body.encode());
   }
 
   /** The one place where a bus failure becomes an HTTP answer. */
@@ -68,25 +77,31 @@ public final class Problems {
     }
     if (failure instanceof ReplyException re) {
       if (re.failureType() == ReplyFailure.TIMEOUT) {
-        return ApiException.unavailable("the request timed out inside the service; its outcome is unknown",
-            retryAfterSeconds);
+        return ApiException.unavailable(
+            "the request timed out inside the service; its outcome is unknown", retryAfterSeconds);
       }
       if (re.failureType() == ReplyFailure.NO_HANDLERS) {
         return ApiException.unavailable("the service is starting or stopping", retryAfterSeconds);
       }
-      return FailureCode.of(re).map(code -> toApi(code, re.getMessage()))
+      return FailureCode.of(re)
+          .map(code -> toApi(code, re.getMessage()))
           .orElseGet(() -> ApiException.internal());
     }
     int status = statusCode > 0 ? statusCode : 500;
     return switch (status) {
       case 400 -> ApiException.badRequest("malformed request");
       case 404 -> ApiException.notFound("no such resource");
-      case 405 -> new ApiException(405, "Method Not Allowed", "method not allowed here", null, null);
-      case 413 -> new ApiException(413, "Payload Too Large", "the request body exceeds the limit", null, null);
-      case 415 -> new ApiException(415, "Unsupported Media Type", "unsupported content type", null, null);
-      default -> status < 500
-          ? new ApiException(status, "Client Error", "request rejected", null, null)
-          : ApiException.internal();
+      case 405 ->
+          new ApiException(405, "Method Not Allowed", "method not allowed here", null, null);
+      case 413 ->
+          new ApiException(
+              413, "Payload Too Large", "the request body exceeds the limit", null, null);
+      case 415 ->
+          new ApiException(415, "Unsupported Media Type", "unsupported content type", null, null);
+      default ->
+          status < 500
+              ? new ApiException(status, "Client Error", "request rejected", null, null)
+              : ApiException.internal();
     };
   }
 }

@@ -10,8 +10,7 @@ public final class QueryParams {
   private static final Pattern DAY = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
-  private QueryParams() {
-  }
+  private QueryParams() {}
 
   public static String id(String name, String value) {
     if (value == null || !ID.matcher(value).matches() || value.equals(".") || value.equals("..")) {

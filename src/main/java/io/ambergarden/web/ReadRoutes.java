@@ -23,8 +23,9 @@ import java.time.ZoneOffset;
 import java.util.function.Function;
 
 /**
- * The read endpoints: validates parameters (a 400 names the parameter), asks the query verticles with a typed
- * request, and renders the typed reply. Paged reads carry their position in a cursor signed for the query.
+ * The read endpoints: validates parameters (a 400 names the parameter), asks the query verticles
+ * with a typed request, and renders the typed reply. Paged reads carry their position in a cursor
+ * signed for the query.
  */
 final class ReadRoutes {
   private final Vertx vertx;
@@ -39,11 +40,25 @@ final class ReadRoutes {
 
   void mount(Router router) {
     router.get("/api/v1/devices/:id/events").handler(this::deviceEvents);
-    router.get("/api/v1/devices/:id/latest").handler(ctx -> ask(ctx, DeviceLatestQuery.ADDRESS,
-        new DeviceLatestQuery.Request(QueryParams.id("id", ctx.pathParam("id"))), (Event e) -> EventApiJson.of(e)));
+    router
+        .get("/api/v1/devices/:id/latest")
+        .handler(
+            ctx ->
+                ask(
+                    ctx,
+                    DeviceLatestQuery.ADDRESS,
+                    new DeviceLatestQuery.Request(QueryParams.id("id", ctx.pathParam("id"))),
+                    (Event e) -> EventApiJson.of(e)));
     router.get("/api/v1/device-types/:type/events").handler(this::typeEvents);
-    router.get("/api/v1/devices/:id/counters").handler(ctx -> ask(ctx, DeviceCountersQuery.ADDRESS,
-        new DeviceCountersQuery.Request(QueryParams.id("id", ctx.pathParam("id"))), DeviceCountersQuery.Reply::toJson));
+    router
+        .get("/api/v1/devices/:id/counters")
+        .handler(
+            ctx ->
+                ask(
+                    ctx,
+                    DeviceCountersQuery.ADDRESS,
+                    new DeviceCountersQuery.Request(QueryParams.id("id", ctx.pathParam("id"))),
+                    DeviceCountersQuery.Reply::toJson));
     router.get("/api/v1/devices/:id/rollups").handler(this::rollups);
     router.get("/api/v1/stats/status").handler(this::statusStats);
     router.get("/api/v1/stats/abnormal").handler(this::abnormal);
@@ -61,9 +76,15 @@ final class ReadRoutes {
       throw ApiException.invalidParameter("from", "must be before to, and within the retention");
     }
     int limit = limit(ctx);
-    String query = String.join("|", "device", id, nullToEmpty(rawFrom), nullToEmpty(rawTo), Integer.toString(limit));
+    String query =
+        String.join(
+            "|", "device", id, nullToEmpty(rawFrom), nullToEmpty(rawTo), Integer.toString(limit));
     PagePosition pos = position(ctx, query);
-    paged(ctx, DeviceEventsQuery.ADDRESS, new DeviceEventsQuery.Request(id, from, to, limit, pos), query);
+    paged(
+        ctx,
+        DeviceEventsQuery.ADDRESS,
+        new DeviceEventsQuery.Request(id, from, to, limit, pos),
+        query);
   }
 
   private void typeEvents(RoutingContext ctx) {
@@ -71,26 +92,45 @@ final class ReadRoutes {
     int limit = limit(ctx);
     String query = String.join("|", "type", type, Integer.toString(limit));
     PagePosition pos = position(ctx, query);
-    paged(ctx, TypeEventsQuery.ADDRESS, new TypeEventsQuery.Request(type, Long.MIN_VALUE, limit, pos), query);
+    paged(
+        ctx,
+        TypeEventsQuery.ADDRESS,
+        new TypeEventsQuery.Request(type, Long.MIN_VALUE, limit, pos),
+        query);
   }
 
   private int limit(RoutingContext ctx) {
-    return QueryParams.limit(ctx.request().getParam("limit"), config.query().defaultLimit(), config.query().maxLimit());
+    return QueryParams.limit(
+        ctx.request().getParam("limit"), config.query().defaultLimit(), config.query().maxLimit());
   }
 
-  /** The cursor's position, verified against the query it must have been issued for; null without a cursor. */
+  /**
+   * The cursor's position, verified against the query it must have been issued for; null without a
+   * cursor.
+   */
   private PagePosition position(RoutingContext ctx, String query) {
     String given = ctx.request().getParam("cursor");
     if (given == null) {
       return null;
     }
-    return cursor.decode(query, given).orElseThrow(() -> ApiException.invalidParameter("cursor",
-        "is not a cursor issued for this query (repeat the same parameters with it)"));
+    return cursor
+        .decode(query, given)
+        .orElseThrow(
+            () ->
+                ApiException.invalidParameter(
+                    "cursor",
+                    "is not a cursor issued for this query (repeat the same parameters with it)"));
   }
 
   private void paged(RoutingContext ctx, String address, Object request, String query) {
-    ask(ctx, address, request, (EventPage page) -> new JsonObject().put("items", EventApiJson.of(page.items()))
-        .put("next", page.next() == null ? null : cursor.encode(query, page.next())));
+    ask(
+        ctx,
+        address,
+        request,
+        (EventPage page) ->
+            new JsonObject()
+                .put("items", EventApiJson.of(page.items()))
+                .put("next", page.next() == null ? null : cursor.encode(query, page.next())));
   }
 
   private void rollups(RoutingContext ctx) {
@@ -102,7 +142,11 @@ final class ReadRoutes {
     if (from >= to) {
       throw ApiException.invalidParameter("from", "must be before to (and within the retention)");
     }
-    ask(ctx, RollupsQuery.ADDRESS, new RollupsQuery.Request(id, from, to), RollupsQuery.Reply::toJson);
+    ask(
+        ctx,
+        RollupsQuery.ADDRESS,
+        new RollupsQuery.Request(id, from, to),
+        RollupsQuery.Reply::toJson);
   }
 
   private void statusStats(RoutingContext ctx) {
@@ -110,27 +154,42 @@ final class ReadRoutes {
     LocalDate day = QueryParams.day("day", ctx.request().getParam("day"), today);
     long retentionDays = config.events().retention().toDays() + 1;
     if (day.isAfter(today.plusDays(1)) || day.isBefore(today.minusDays(retentionDays))) {
-      throw ApiException.invalidParameter("day",
-          "must be within the retention (" + retentionDays + " days) and not in the future");
+      throw ApiException.invalidParameter(
+          "day", "must be within the retention (" + retentionDays + " days) and not in the future");
     }
-    ask(ctx, StatusStatsQuery.ADDRESS, new StatusStatsQuery.Request(day), StatusStatsQuery.Reply::toJson);
+    ask(
+        ctx,
+        StatusStatsQuery.ADDRESS,
+        new StatusStatsQuery.Request(day),
+        StatusStatsQuery.Reply::toJson);
   }
 
   private void abnormal(RoutingContext ctx) {
     int maxMinutes = (int) config.cassandra().abnormalRetention().toMinutes();
-    int minutes = QueryParams.intIn("minutes", ctx.request().getParam("minutes"), 60, 1, maxMinutes);
-    ask(ctx, AbnormalQuery.ADDRESS, new AbnormalQuery.Request(minutes), AbnormalQuery.Reply::toJson);
+    int minutes =
+        QueryParams.intIn("minutes", ctx.request().getParam("minutes"), 60, 1, maxMinutes);
+    ask(
+        ctx,
+        AbnormalQuery.ADDRESS,
+        new AbnormalQuery.Request(minutes),
+        AbnormalQuery.Reply::toJson);
   }
 
   /** Sends a typed request; renders the typed reply as 200 JSON, or the failure as problem+json. */
-  private <R> void ask(RoutingContext ctx, String address, Object request, Function<R, JsonObject> render) {
-    Future<R> reply = vertx.eventBus().<R>request(address, request,
-        RequestIds.options(ctx, config.cassandra().requestTimeout().toMillis() * 3)).map(m -> m.body());
+  private <R> void ask(
+      RoutingContext ctx, String address, Object request, Function<R, JsonObject> render) {
+    Future<R> reply =
+        vertx
+            .eventBus()
+            .<R>request(
+                address,
+                request,
+                RequestIds.options(ctx, config.cassandra().requestTimeout().toMillis() * 3))
+            .map(m -> m.body());
     reply.onSuccess(body -> HttpVerticle.json(ctx, 200, render.apply(body))).onFailure(ctx::fail);
   }
 
   private static String nullToEmpty(String s) {
     return s == null ? "" : s;
   }
-
 }

@@ -1,6 +1,9 @@
 package io.ambergarden.write;
 
-/** All CQL of the write path. The keyspace is a validated config identifier; values are always bound. */
+/**
+ * All CQL of the write path. The keyspace is a validated config identifier; values are always
+ * bound.
+ */
 public final class CqlStatements {
   private final String ks;
 
@@ -9,7 +12,9 @@ public final class CqlStatements {
   }
 
   public String insertDetail() {
-    return "INSERT INTO " + ks + ".events_by_device (device_id, bucket, ts, event_id, device_type, status, code,"
+    return "INSERT INTO "
+        + ks
+        + ".events_by_device (device_id, bucket, ts, event_id, device_type, status, code,"
         + " metrics, tags, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) USING TTL ?";
   }
 
@@ -18,21 +23,29 @@ public final class CqlStatements {
   }
 
   public String upsertLatest() {
-    return "INSERT INTO " + ks + ".latest_by_device (device_id, ts, event_id, device_type, status, code, metrics,"
+    return "INSERT INTO "
+        + ks
+        + ".latest_by_device (device_id, ts, event_id, device_type, status, code, metrics,"
         + " tags, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) USING TIMESTAMP ? AND TTL ?";
   }
 
   public String insertByType() {
-    return "INSERT INTO " + ks + ".events_by_type (device_type, bucket, salt, ts, device_id, event_id, status, code,"
+    return "INSERT INTO "
+        + ks
+        + ".events_by_type (device_type, bucket, salt, ts, device_id, event_id, status, code,"
         + " metrics, tags, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) USING TTL ?";
   }
 
   public String upsertAbnormal() {
-    return "INSERT INTO " + ks + ".abnormal_devices_by_hour (hour, salt, code, device_id, last_ts, status)"
+    return "INSERT INTO "
+        + ks
+        + ".abnormal_devices_by_hour (hour, salt, code, device_id, last_ts, status)"
         + " VALUES (?, ?, ?, ?, ?, ?) USING TIMESTAMP ? AND TTL ?";
   }
 
   public String insertRollupMark() {
-    return "INSERT INTO " + ks + ".rollup_marks (shard, due_bucket, hour, device_id) VALUES (?, ?, ?, ?)";
+    return "INSERT INTO "
+        + ks
+        + ".rollup_marks (shard, due_bucket, hour, device_id) VALUES (?, ?, ?, ?)";
   }
 }

@@ -1,5 +1,7 @@
 package io.ambergarden.write;
 
+import io.ambergarden.cassandra.RowKeys;
+import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.Event;
 import java.util.ArrayList;
@@ -7,54 +9,66 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import io.ambergarden.cassandra.TimeBuckets;
-import io.ambergarden.cassandra.RowKeys;
 
 /**
  * Groups a request's events into the rows of each table. Detail and by-type rows are grouped per
- * partition (an unlogged batch never spans partitions); latest state and abnormal rows keep only the
- * newest event per key, which is what last-write-wins by event time would keep anyway.
+ * partition (an unlogged batch never spans partitions); latest state and abnormal rows keep only
+ * the newest event per key, which is what last-write-wins by event time would keep anyway.
  */
 public final class WritePlan {
-  public record DetailKey(String deviceId, long bucket) {
-  }
+  public record DetailKey(String deviceId, long bucket) {}
 
-  public record TypeKey(String deviceType, long bucket, int salt) {
-  }
+  public record TypeKey(String deviceType, long bucket, int salt) {}
 
-  public record AbnormalKey(long hour, int salt, int code, String deviceId) {
-  }
+  public record AbnormalKey(long hour, int salt, int code, String deviceId) {}
 
   /** Newest first, the same order as the clustering columns. */
-  static final Comparator<Event> NEWEST = Comparator.comparingLong(Event::ts).thenComparing(Event::eventId).reversed();
+  static final Comparator<Event> NEWEST =
+      Comparator.comparingLong(Event::ts).thenComparing(Event::eventId).reversed();
 
   private final Map<DetailKey, List<Event>> detail = new LinkedHashMap<>();
   private final Map<TypeKey, List<Event>> byType = new LinkedHashMap<>();
   private final Map<String, Event> latest = new LinkedHashMap<>();
   private final Map<AbnormalKey, Event> abnormal = new LinkedHashMap<>();
 
-  public WritePlan(List<Event> events, TimeBuckets buckets, AmberConfig.Events eventRules, int typeSalts,
-                   int abnormalSalts) {
+  public WritePlan(
+      List<Event> events,
+      TimeBuckets buckets,
+      AmberConfig.Events eventRules,
+      int typeSalts,
+      int abnormalSalts) {
     for (Event e : events) {
       long bucket = buckets.bucketOf(e.ts());
       detail.computeIfAbsent(new DetailKey(e.deviceId(), bucket), k -> new ArrayList<>()).add(e);
       if (e.deviceType() != null) {
-        byType.computeIfAbsent(new TypeKey(e.deviceType(), bucket, RowKeys.salt(e.deviceId(), typeSalts)),
-            k -> new ArrayList<>()).add(e);
+        byType
+            .computeIfAbsent(
+                new TypeKey(e.deviceType(), bucket, RowKeys.salt(e.deviceId(), typeSalts)),
+                k -> new ArrayList<>())
+            .add(e);
       }
       latest.merge(e.deviceId(), e, WritePlan::newer);
       if (eventRules.isAbnormal(e.code(), e.status())) {
-        AbnormalKey key = new AbnormalKey(TimeBuckets.hourOf(e.ts()), RowKeys.salt(e.deviceId(), abnormalSalts),
-            e.code() == null ? -1 : e.code(), e.deviceId());
+        AbnormalKey key =
+            new AbnormalKey(
+                TimeBuckets.hourOf(e.ts()),
+                RowKeys.salt(e.deviceId(), abnormalSalts),
+                e.code() == null ? -1 : e.code(),
+                e.deviceId());
         abnormal.merge(key, e, WritePlan::newer);
       }
     }
   }
 
-  /** The event Cassandra keeps under last-write-wins, whose write timestamp comes from {@link RowKeys}. */
+  /**
+   * The event Cassandra keeps under last-write-wins, whose write timestamp comes from {@link
+   * RowKeys}.
+   */
   static Event newer(Event a, Event b) {
-    return RowKeys.eventTimeWriteTimestamp(a.ts(), a.eventId()) >= RowKeys.eventTimeWriteTimestamp(b.ts(), b.eventId())
-        ? a : b;
+    return RowKeys.eventTimeWriteTimestamp(a.ts(), a.eventId())
+            >= RowKeys.eventTimeWriteTimestamp(b.ts(), b.eventId())
+        ? a
+        : b;
   }
 
   /** Detail rows per partition, in chunks of at most {@code maxRows}. */

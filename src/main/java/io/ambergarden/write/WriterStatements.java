@@ -23,7 +23,14 @@ record WriterStatements(
     Future<PreparedStatement> abnormal = client.prepare(cql.upsertAbnormal());
     Future<PreparedStatement> mark = client.prepare(cql.insertRollupMark());
     return Future.all(List.of(detail, bucket, latest, byType, abnormal, mark))
-        .map(all -> new WriterStatements(detail.result(), bucket.result(), latest.result(), byType.result(),
-            abnormal.result(), mark.result()));
+        .map(
+            all ->
+                new WriterStatements(
+                    detail.result(),
+                    bucket.result(),
+                    latest.result(),
+                    byType.result(),
+                    abnormal.result(),
+                    mark.result()));
   }
 }

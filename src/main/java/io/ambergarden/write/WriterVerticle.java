@@ -1,10 +1,9 @@
 package io.ambergarden.write;
 
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
-import com.datastax.oss.driver.api.core.cql.BatchType;
-import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import com.datastax.oss.driver.api.core.servererrors.QueryValidationException;
 import io.ambergarden.bus.Addresses;
@@ -13,23 +12,23 @@ import io.ambergarden.bus.DurableEvents;
 import io.ambergarden.bus.FailureCode;
 import io.ambergarden.bus.PersistRequest;
 import io.ambergarden.bus.PersistResult;
+import io.ambergarden.bus.RequestId;
 import io.ambergarden.cassandra.CassandraClients;
-import io.ambergarden.cassandra.CqlTypes;
+import io.ambergarden.cassandra.ReplicaBatches;
 import io.ambergarden.cassandra.ReplicaLocator;
+import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.Event;
 import io.ambergarden.metrics.AmberMeters;
-import io.ambergarden.bus.RequestId;
 import io.ambergarden.rollup.RollupMarks;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.cassandra.CassandraClient;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,14 +38,11 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import io.ambergarden.cassandra.TimeBuckets;
-import io.ambergarden.cassandra.RowKeys;
-import io.ambergarden.cassandra.ReplicaBatches;
 
 /**
- * Writes events to the query-first tables with prepared, idempotent statements, bounded concurrency and
- * retry with backoff. Replies only when every row of the request is written, then publishes the events
- * as durable.
+ * Writes events to the query-first tables with prepared, idempotent statements, bounded concurrency
+ * and retry with backoff. Replies only when every row of the request is written, then publishes the
+ * events as durable.
  */
 public final class WriterVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(WriterVerticle.class);
@@ -57,7 +53,7 @@ public final class WriterVerticle extends VerticleBase {
   private final TimeBuckets buckets;
   private CassandraClient client;
   private StatementLimiter limiter;
-  private WriterStatements cql;
+  private RowBinder binder;
   private MessageConsumer<PersistRequest> consumer;
   private int inFlightEvents;
   private Map<WritePlan.DetailKey, Boolean> knownBuckets;
@@ -68,7 +64,7 @@ public final class WriterVerticle extends VerticleBase {
   /** A single-partition write and what to do once it is written. */
   private record Row(String kind, BoundStatement statement, Runnable onWritten) {
     Row(String kind, BoundStatement statement) {
-      this(kind, statement, () -> { });
+      this(kind, statement, () -> {});
     }
   }
 
@@ -78,7 +74,9 @@ public final class WriterVerticle extends VerticleBase {
     this.replicas = replicas;
     this.cfg = config.writer();
     this.buckets = new TimeBuckets(config.cassandra().bucket().length);
-    this.marks = new RollupMarks(config.rollups().grace(), config.rollups().markBucket(), config.rollups().shards());
+    this.marks =
+        new RollupMarks(
+            config.rollups().grace(), config.rollups().markBucket(), config.rollups().shards());
   }
 
   @Override
@@ -89,11 +87,12 @@ public final class WriterVerticle extends VerticleBase {
     knownBuckets = lruSet(cacheSize);
     writtenMarks = lruSet(cacheSize);
     return WriterStatements.prepare(client, config.cassandra().keyspace())
-        .compose(prepared -> {
-          cql = prepared;
-          consumer = vertx.eventBus().consumer(Addresses.WRITER_PERSIST, this::persist);
-          return consumer.completion();
-        });
+        .compose(
+            prepared -> {
+              binder = new RowBinder(prepared, config, buckets);
+              consumer = vertx.eventBus().consumer(Addresses.WRITER_PERSIST, this::persist);
+              return consumer.completion();
+            });
   }
 
   @Override
@@ -105,29 +104,42 @@ public final class WriterVerticle extends VerticleBase {
     List<Event> events = msg.body().events();
     int n = events.size();
     if (inFlightEvents + n > cfg.maxInFlightEvents()) {
-      FailureCode.OVERLOADED.fail(msg, "writer overloaded: " + inFlightEvents + " events in flight");
+      FailureCode.OVERLOADED.fail(
+          msg, "writer overloaded: " + inFlightEvents + " events in flight");
       return;
     }
     inFlightEvents += n;
     meters.writesInFlight().addAndGet(n);
     long now = System.currentTimeMillis();
     // detail first: a rollup mark or counter increment is written only for events that are stored
-    Future.join(writeAll(events, now)).compose(v -> {
-      // the rows are durable now: the live feed need not wait for the counter window
-      vertx.eventBus().publish(Addresses.EVENTS_DURABLE, new DurableEvents(events, msg.body().source()));
-      return Future.join(afterStored(events));
-    }).onComplete(ar -> {
-      inFlightEvents -= n;
-      meters.writesInFlight().addAndGet(-n);
-      if (ar.succeeded()) {
-        msg.reply(new PersistResult(n));
-      } else {
-        Throwable cause = ar.cause();
-        boolean invalid = causedBy(cause, QueryValidationException.class);
-        LOG.warn("write of {} events failed (request {}): {}", n, RequestId.of(msg), cause.toString());
-        (invalid ? FailureCode.INTERNAL : FailureCode.UNAVAILABLE).fail(msg, "store write failed: " + cause.getMessage());
-      }
-    });
+    Future.join(writeAll(events, now))
+        .compose(
+            v -> {
+              // the rows are durable now: the live feed need not wait for the counter window
+              vertx
+                  .eventBus()
+                  .publish(
+                      Addresses.EVENTS_DURABLE, new DurableEvents(events, msg.body().source()));
+              return Future.join(afterStored(events));
+            })
+        .onComplete(
+            ar -> {
+              inFlightEvents -= n;
+              meters.writesInFlight().addAndGet(-n);
+              if (ar.succeeded()) {
+                msg.reply(new PersistResult(n));
+              } else {
+                Throwable cause = ar.cause();
+                boolean invalid = causedBy(cause, QueryValidationException.class);
+                LOG.warn(
+                    "write of {} events failed (request {}): {}",
+                    n,
+                    RequestId.of(msg),
+                    cause.toString());
+                (invalid ? FailureCode.INTERNAL : FailureCode.UNAVAILABLE)
+                    .fail(msg, "store write failed: " + cause.getMessage());
+              }
+            });
   }
 
   /** A bounded access-ordered map used as an LRU set of rows already written. */
@@ -147,51 +159,67 @@ public final class WriterVerticle extends VerticleBase {
       List<Row> rows = new ArrayList<>();
       for (RollupMarks.Mark m : marks.of(events, now)) {
         if (!writtenMarks.containsKey(m)) {
-          rows.add(new Row("mark", cql.mark().bind(m.shard(), Instant.ofEpochMilli(m.dueBucket()),
-              Instant.ofEpochMilli(m.hour()), m.deviceId()), () -> writtenMarks.put(m, Boolean.TRUE)));
+          rows.add(new Row("mark", binder.mark(m), () -> writtenMarks.put(m, Boolean.TRUE)));
         }
       }
       out.addAll(writeGrouped(rows));
     }
     if (config.counters().enabled()) {
-      out.add(vertx.eventBus().request(Addresses.COUNTERS_INCREMENT, new CountRequest(events),
-          new DeliveryOptions().setSendTimeout(cfg.requestTimeout().toMillis())));
+      out.add(
+          vertx
+              .eventBus()
+              .request(
+                  Addresses.COUNTERS_INCREMENT,
+                  new CountRequest(events),
+                  new DeliveryOptions().setSendTimeout(cfg.requestTimeout().toMillis())));
     }
     return out;
   }
 
   private List<Future<?>> writeAll(List<Event> events, long now) {
     AmberConfig.Cassandra c = config.cassandra();
-    WritePlan plan = new WritePlan(events, buckets, config.events(), c.typeSalts(), c.abnormalSalts());
+    WritePlan plan =
+        new WritePlan(events, buckets, config.events(), c.typeSalts(), c.abnormalSalts());
     List<Future<?>> writes = new ArrayList<>();
     List<Row> singles = new ArrayList<>();
-    plan.detailChunks(cfg.batchMaxRows()).forEach((key, chunks) -> chunks.forEach(chunk ->
-        batchOrSingle("detail", chunk, e -> detailRow(e, key.bucket(), now), writes, singles)));
+    plan.detailChunks(cfg.batchMaxRows())
+        .forEach(
+            (key, chunks) ->
+                chunks.forEach(
+                    chunk ->
+                        batchOrSingle(
+                            "detail",
+                            chunk,
+                            e -> binder.detail(e, key.bucket(), now),
+                            writes,
+                            singles)));
     for (WritePlan.DetailKey key : plan.detailPartitions()) {
       if (!knownBuckets.containsKey(key)) {
-        BoundStatement s = cql.bucket().boundStatementBuilder().setString(0, key.deviceId())
-            .setInstant(1, Instant.ofEpochMilli(key.bucket()))
-            .setInt(2, RowKeys.ttlSeconds(key.bucket() + buckets.lengthMillis(), now, config.events().retention()))
-            .build();
+        BoundStatement s = binder.bucket(key, now);
         singles.add(new Row("bucket", s, () -> knownBuckets.put(key, Boolean.TRUE)));
       }
     }
-    plan.latest().values().forEach(e -> singles.add(new Row("latest", latestRow(e, now))));
-    plan.typeChunks(cfg.batchMaxRows()).forEach((key, chunks) -> chunks.forEach(chunk ->
-        batchOrSingle("by_type", chunk, e -> typeRow(e, key, now), writes, singles)));
-    plan.abnormal().forEach((key, e) -> singles.add(new Row("abnormal", cql.abnormal().boundStatementBuilder()
-        .setInstant(0, Instant.ofEpochMilli(key.hour())).setInt(1, key.salt()).setInt(2, key.code())
-        .setString(3, key.deviceId()).setInstant(4, Instant.ofEpochMilli(e.ts())).setString(5, e.status())
-        .setLong(6, RowKeys.eventTimeWriteTimestamp(e.ts(), e.eventId()))
-        .setInt(7, RowKeys.ttlSeconds(e.ts(), now, config.cassandra().abnormalRetention()))
-        .build())));
+    plan.latest().values().forEach(e -> singles.add(new Row("latest", binder.latest(e, now))));
+    plan.typeChunks(cfg.batchMaxRows())
+        .forEach(
+            (key, chunks) ->
+                chunks.forEach(
+                    chunk ->
+                        batchOrSingle(
+                            "by_type", chunk, e -> binder.byType(e, key, now), writes, singles)));
+    plan.abnormal()
+        .forEach((key, e) -> singles.add(new Row("abnormal", binder.abnormal(key, e, now))));
     writes.addAll(writeGrouped(singles));
     return writes;
   }
 
   /** Rows of one partition: a batch of them when there are several, else one row for grouping. */
-  private void batchOrSingle(String kind, List<Event> rows, Function<Event, BoundStatement> row,
-                             List<Future<?>> writes, List<Row> singles) {
+  private void batchOrSingle(
+      String kind,
+      List<Event> rows,
+      Function<Event, BoundStatement> row,
+      List<Future<?>> writes,
+      List<Row> singles) {
     if (rows.size() == 1) {
       singles.add(new Row(kind, row.apply(rows.get(0))));
       return;
@@ -201,11 +229,19 @@ public final class WriterVerticle extends VerticleBase {
     writes.add(write(kind, BatchStatement.newInstance(BatchType.UNLOGGED, statements)));
   }
 
-  /** Single-partition rows grouped by their replicas ({@link ReplicaBatches}); a group of one goes as it is. */
+  /**
+   * Single-partition rows grouped by their replicas ({@link ReplicaBatches}); a group of one goes
+   * as it is.
+   */
   private List<Future<?>> writeGrouped(List<Row> rows) {
     List<Future<?>> writes = new ArrayList<>();
-    for (List<Row> group : ReplicaBatches.group(rows, r -> replicas.replicasOf(r.statement()),
-        r -> ReplicaLocator.sizeOf(r.statement()), cfg.groupMaxPartitions(), cfg.groupMaxBytes())) {
+    for (List<Row> group :
+        ReplicaBatches.group(
+            rows,
+            r -> replicas.replicasOf(r.statement()),
+            r -> ReplicaLocator.sizeOf(r.statement()),
+            cfg.groupMaxPartitions(),
+            cfg.groupMaxBytes())) {
       Future<Void> written;
       if (group.size() == 1) {
         written = write(group.get(0).kind(), group.get(0).statement());
@@ -219,82 +255,47 @@ public final class WriterVerticle extends VerticleBase {
     return writes;
   }
 
-  private BoundStatement detailRow(Event e, long bucketStart, long now) {
-    BoundStatementBuilder b = cql.detail().boundStatementBuilder()
-        .setString(0, e.deviceId()).setInstant(1, Instant.ofEpochMilli(bucketStart))
-        .setInstant(2, Instant.ofEpochMilli(e.ts())).setString(3, e.eventId());
-    // unset (not null) optional columns, so absent fields write no tombstones
-    if (e.deviceType() != null) {
-      b.setString(4, e.deviceType());
-    }
-    bindOptional(b, e, 5);
-    return b.setInt(10, RowKeys.ttlSeconds(e.ts(), now, config.events().retention())).build();
-  }
-
-  private BoundStatement typeRow(Event e, WritePlan.TypeKey key, long now) {
-    BoundStatementBuilder b = cql.byType().boundStatementBuilder()
-        .setString(0, key.deviceType()).setInstant(1, Instant.ofEpochMilli(key.bucket())).setInt(2, key.salt())
-        .setInstant(3, Instant.ofEpochMilli(e.ts())).setString(4, e.deviceId()).setString(5, e.eventId());
-    bindOptional(b, e, 6);
-    return b.setInt(11, RowKeys.ttlSeconds(e.ts(), now, config.events().retention())).build();
-  }
-
-  /** Binds status, code, metrics, tags, payload from index {@code i}, leaving absent ones unset. */
-  private static void bindOptional(BoundStatementBuilder b, Event e, int i) {
-    if (e.status() != null) {
-      b.setString(i, e.status());
-    }
-    if (e.code() != null) {
-      b.setInt(i + 1, e.code());
-    }
-    if (!e.metrics().isEmpty()) {
-      b.set(i + 2, e.metrics(), CqlTypes.METRICS);
-    }
-    if (!e.tags().isEmpty()) {
-      b.set(i + 3, e.tags(), CqlTypes.TAGS);
-    }
-    if (e.payload() != null) {
-      b.setString(i + 4, e.payload());
-    }
-  }
-
-  private BoundStatement latestRow(Event e, long now) {
-    // nulls are bound on purpose: the latest state is the newest event as a whole, not a merge of events
-    return cql.latest().boundStatementBuilder()
-        .setString(0, e.deviceId()).setInstant(1, Instant.ofEpochMilli(e.ts())).setString(2, e.eventId())
-        .setString(3, e.deviceType()).setString(4, e.status())
-        .set(5, e.code(), Integer.class)
-        .set(6, e.metrics(), CqlTypes.METRICS).set(7, e.tags(), CqlTypes.TAGS)
-        .setString(8, e.payload())
-        .setLong(9, RowKeys.eventTimeWriteTimestamp(e.ts(), e.eventId()))
-        .setInt(10, RowKeys.ttlSeconds(e.ts(), now, config.events().retention()))
-        .build();
-  }
-
-  /** Every write here is idempotent (same key, same cells), so the driver may speculate and we may retry. */
+  /**
+   * Every write here is idempotent (same key, same cells), so the driver may speculate and we may
+   * retry.
+   */
   private Future<Void> write(String kind, Statement<?> statement) {
     Statement<?> s = statement.setIdempotent(true);
     Timer latency = meters.writeLatency(kind);
-    return withRetry(() -> limiter.submit(() -> {
-      long t0 = System.nanoTime();
-      return client.execute(s).map(rs -> {
-        latency.record(System.nanoTime() - t0, TimeUnit.NANOSECONDS);
-        meters.speculativeExecutions(rs.getExecutionInfo().getSpeculativeExecutionCount());
-        return rs;
-      });
-    }).mapEmpty(), 1);
+    return withRetry(
+        () ->
+            limiter
+                .submit(
+                    () -> {
+                      long t0 = System.nanoTime();
+                      return client
+                          .execute(s)
+                          .map(
+                              rs -> {
+                                latency.record(System.nanoTime() - t0, TimeUnit.NANOSECONDS);
+                                meters.speculativeExecutions(
+                                    rs.getExecutionInfo().getSpeculativeExecutionCount());
+                                return rs;
+                              });
+                    })
+                .mapEmpty(),
+        1);
   }
 
   private <T> Future<T> withRetry(Supplier<Future<T>> attempt, int attemptNo) {
-    return attempt.get().recover(err -> {
-      if (attemptNo >= cfg.retryMaxAttempts() || causedBy(err, QueryValidationException.class)) {
-        return Future.failedFuture(err);
-      }
-      long delay = cfg.retryInitialBackoff().toMillis() << Math.min(attemptNo - 1, 16);
-      Promise<T> retried = Promise.promise();
-      vertx.setTimer(delay, id -> withRetry(attempt, attemptNo + 1).onComplete(retried));
-      return retried.future();
-    });
+    return attempt
+        .get()
+        .recover(
+            err -> {
+              if (attemptNo >= cfg.retryMaxAttempts()
+                  || causedBy(err, QueryValidationException.class)) {
+                return Future.failedFuture(err);
+              }
+              long delay = cfg.retryInitialBackoff().toMillis() << Math.min(attemptNo - 1, 16);
+              Promise<T> retried = Promise.promise();
+              vertx.setTimer(delay, id -> withRetry(attempt, attemptNo + 1).onComplete(retried));
+              return retried.future();
+            });
   }
 
   private static boolean causedBy(Throwable t, Class<? extends Throwable> type) {

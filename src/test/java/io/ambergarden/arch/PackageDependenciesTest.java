@@ -21,47 +21,79 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps the main code's package dependencies one-way: read from the sources (imports and qualified names),
- * they must form no cycle, and each package may use only its own layer and the layers below it.
+ * Keeps the main code's structure: files stay small, and package dependencies one-way: read from
+ * the sources (imports and qualified names), they must form no cycle, and each package may use only
+ * its own layer and the layers below it.
  */
 class PackageDependenciesTest {
   private static final Path MAIN = Path.of("src/main/java/io/ambergarden");
   private static final String ROOT = "(root)";
-  private static final Pattern REFERENCE = Pattern.compile("\\bio\\.ambergarden\\.([a-z][a-z0-9]*)\\.[A-Z]");
+  private static final int MAX_LINES = 400;
+  private static final Pattern REFERENCE =
+      Pattern.compile("\\bio\\.ambergarden\\.([a-z][a-z0-9]*)\\.[A-Z]");
 
-  /** Lower layers first. A new package must be placed here, which is the point: it is a design decision. */
-  private static final List<Set<String>> LAYERS = List.of(
-      Set.of("event", "config", "metrics"),
-      Set.of("bus", "cassandra", "kafka"),
-      Set.of("health", "write", "counter", "rollup", "query", "ingest", "live", "sim"),
-      Set.of("web"),
-      Set.of(ROOT));
+  /**
+   * Lower layers first. A new package must be placed here, which is the point: it is a design
+   * decision.
+   */
+  private static final List<Set<String>> LAYERS =
+      List.of(
+          Set.of("event", "config", "metrics"),
+          Set.of("bus", "cassandra", "kafka"),
+          Set.of("health", "write", "counter", "rollup", "query", "ingest", "live", "sim"),
+          Set.of("web"),
+          Set.of(ROOT));
 
   @Test
   void testMainPackagesFormNoCycle() {
-    List<List<String>> cycles = stronglyConnected(dependencies()).stream().filter(c -> c.size() > 1).toList();
-    assertThat(cycles).as("package cycles (each list depends on itself through its members)").isEmpty();
+    List<List<String>> cycles =
+        stronglyConnected(dependencies()).stream().filter(c -> c.size() > 1).toList();
+    assertThat(cycles)
+        .as("package cycles (each list depends on itself through its members)")
+        .isEmpty();
   }
 
   @Test
   void testEveryPackageUsesOnlyItsOwnLayerAndTheOnesBelow() {
     List<String> upward = new ArrayList<>();
-    dependencies().forEach((from, targets) -> targets.forEach(to -> {
-      if (layerOf(to) > layerOf(from)) {
-        upward.add(from + " -> " + to);
-      }
-    }));
-    assertThat(upward).as("dependencies that point up a layer (move the shared type down)").isEmpty();
+    dependencies()
+        .forEach(
+            (from, targets) ->
+                targets.forEach(
+                    to -> {
+                      if (layerOf(to) > layerOf(from)) {
+                        upward.add(from + " -> " + to);
+                      }
+                    }));
+    assertThat(upward)
+        .as("dependencies that point up a layer (move the shared type down)")
+        .isEmpty();
   }
 
   @Test
   void testEveryMainPackageHasALayer() {
-    assertThat(dependencies().keySet()).allSatisfy(p -> assertThat(layerOf(p)).as(p).isGreaterThanOrEqualTo(0));
+    assertThat(dependencies().keySet())
+        .allSatisfy(p -> assertThat(layerOf(p)).as(p).isGreaterThanOrEqualTo(0));
+  }
+
+  @Test
+  void testNoMainSourceFileIsOverFourHundredLines() throws IOException {
+    List<String> tooLong = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(MAIN)) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+        long lines = Files.readAllLines(f).size();
+        if (lines > MAX_LINES) {
+          tooLong.add(MAIN.relativize(f) + ": " + lines);
+        }
+      }
+    }
+    assertThat(tooLong).as("main files over " + MAX_LINES + " lines (split them by job)").isEmpty();
   }
 
   @Test
   void testTheCycleFinderFindsARing() {
-    Map<String, Set<String>> ring = Map.of("a", Set.of("b"), "b", Set.of("c"), "c", Set.of("a"), "d", Set.of("a"));
+    Map<String, Set<String>> ring =
+        Map.of("a", Set.of("b"), "b", Set.of("c"), "c", Set.of("a"), "d", Set.of("a"));
     assertThat(stronglyConnected(ring).stream().filter(c -> c.size() > 1).toList())
         .containsExactly(List.of("a", "b", "c"));
   }
@@ -79,17 +111,20 @@ class PackageDependenciesTest {
   static Map<String, Set<String>> dependencies() {
     Map<String, Set<String>> deps = new TreeMap<>();
     try (Stream<Path> files = Files.walk(MAIN)) {
-      files.filter(f -> f.toString().endsWith(".java")).forEach(f -> {
-        Path dir = MAIN.relativize(f.getParent());
-        String pkg = dir.toString().isEmpty() ? ROOT : dir.toString().replace('/', '.');
-        Set<String> targets = deps.computeIfAbsent(pkg, k -> new TreeSet<>());
-        Matcher m = REFERENCE.matcher(read(f));
-        while (m.find()) {
-          if (!m.group(1).equals(pkg)) {
-            targets.add(m.group(1));
-          }
-        }
-      });
+      files
+          .filter(f -> f.toString().endsWith(".java"))
+          .forEach(
+              f -> {
+                Path dir = MAIN.relativize(f.getParent());
+                String pkg = dir.toString().isEmpty() ? ROOT : dir.toString().replace('/', '.');
+                Set<String> targets = deps.computeIfAbsent(pkg, k -> new TreeSet<>());
+                Matcher m = REFERENCE.matcher(read(f));
+                while (m.find()) {
+                  if (!m.group(1).equals(pkg)) {
+                    targets.add(m.group(1));
+                  }
+                }
+              });
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -120,9 +155,15 @@ class PackageDependenciesTest {
     return out;
   }
 
-  private static void visit(String v, Map<String, Set<String>> graph, Map<String, Integer> index,
-                            Map<String, Integer> low, Deque<String> stack, Set<String> onStack,
-                            List<List<String>> out, int[] counter) {
+  private static void visit(
+      String v,
+      Map<String, Set<String>> graph,
+      Map<String, Integer> index,
+      Map<String, Integer> low,
+      Deque<String> stack,
+      Set<String> onStack,
+      List<List<String>> out,
+      int[] counter) {
     index.put(v, counter[0]);
     low.put(v, counter[0]++);
     stack.push(v);

@@ -15,13 +15,16 @@ class CpuLedgerTest {
     assertThat(phase.millisPer1000Events("a")).isEqualTo(3_000.0);
     assertThat(phase.totalCores()).isEqualTo(2.0);
     assertThat(phase.cores("unknown")).isNaN();
-    assertThat(new CpuLedger.Phase("q", 10, 2.0, Map.of("a", 3.0, "down", Double.NaN)).totalCores()).isEqualTo(1.5);
+    assertThat(new CpuLedger.Phase("q", 10, 2.0, Map.of("a", 3.0, "down", Double.NaN)).totalCores())
+        .isEqualTo(1.5);
   }
 
   @Test
   void testSpanMeasuresThisJvmsCpuAndMarksAnUnknownProcessNaN() {
-    CpuLedger ledger = new CpuLedger().process("self", () -> Optional.of(ProcessHandle.current()))
-        .process("gone", Optional::empty);
+    CpuLedger ledger =
+        new CpuLedger()
+            .process("self", () -> Optional.of(ProcessHandle.current()))
+            .process("gone", Optional::empty);
     CpuLedger.Span span = ledger.start("spin");
     long deadline = System.nanoTime() + 200_000_000L;
     double sink = 0;
@@ -40,23 +43,30 @@ class CpuLedgerTest {
   }
 
   @Test
-  void testAwaitQuietReturnsAfterOneWindowForAnIdleProcessAndAtTheDeadlineForABusyOne() throws Exception {
+  void testAwaitQuietReturnsAfterOneWindowForAnIdleProcessAndAtTheDeadlineForABusyOne()
+      throws Exception {
     CpuLedger ledger = new CpuLedger().process("self", () -> Optional.of(ProcessHandle.current()));
 
-    assertThat(ledger.awaitQuiet("self", 1.0, java.time.Duration.ofMillis(100), java.time.Duration.ofSeconds(5)))
+    assertThat(
+            ledger.awaitQuiet(
+                "self", 1.0, java.time.Duration.ofMillis(100), java.time.Duration.ofSeconds(5)))
         .isLessThan(1.0);
-    Thread spinner = new Thread(() -> {
-      long until = System.nanoTime() + 1_500_000_000L;
-      double x = 0;
-      while (System.nanoTime() < until) {
-        x += Math.sqrt(x + 1); // one busy core for 1.5 s
-      }
-      if (x < 0) {
-        System.out.println(x);
-      }
-    });
+    Thread spinner =
+        new Thread(
+            () -> {
+              long until = System.nanoTime() + 1_500_000_000L;
+              double x = 0;
+              while (System.nanoTime() < until) {
+                x += Math.sqrt(x + 1); // one busy core for 1.5 s
+              }
+              if (x < 0) {
+                System.out.println(x);
+              }
+            });
     spinner.start();
-    double waited = ledger.awaitQuiet("self", 0.01, java.time.Duration.ofMillis(100), java.time.Duration.ofMillis(600));
+    double waited =
+        ledger.awaitQuiet(
+            "self", 0.01, java.time.Duration.ofMillis(100), java.time.Duration.ofMillis(600));
     spinner.join();
     assertThat(waited).isGreaterThanOrEqualTo(0.6);
   }

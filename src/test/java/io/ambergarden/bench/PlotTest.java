@@ -13,8 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class PlotTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @BeforeAll
   static void headless() {
@@ -31,8 +30,16 @@ class PlotTest {
     }
     Path png = dir.resolve("plot.png");
 
-    Plot.writePng(Plot.render("bench", "time (s)", List.of(new Plot.Panel("throughput", "events/s", List.of(throughput)),
-        new Plot.Panel("latency", "ms", List.of(latency))), 800, 600), png);
+    Plot.writePng(
+        Plot.render(
+            "bench",
+            "time (s)",
+            List.of(
+                new Plot.Panel("throughput", "events/s", List.of(throughput)),
+                new Plot.Panel("latency", "ms", List.of(latency))),
+            800,
+            600),
+        png);
 
     byte[] bytes = Files.readAllBytes(png);
     assertThat(bytes).startsWith(0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n');
@@ -44,8 +51,13 @@ class PlotTest {
 
   @Test
   void testPlotWithoutAnyPointsStillRendersAxes() {
-    BufferedImage image = Plot.render("bench", "time (s)",
-        List.of(new Plot.Panel("latency", "ms", List.of(new TimeSeries("empty")))), 400, 300);
+    BufferedImage image =
+        Plot.render(
+            "bench",
+            "time (s)",
+            List.of(new Plot.Panel("latency", "ms", List.of(new TimeSeries("empty")))),
+            400,
+            300);
 
     assertThat(image.getWidth()).isEqualTo(400);
     assertThat(nonBackgroundPixels(image)).isGreaterThan(0);

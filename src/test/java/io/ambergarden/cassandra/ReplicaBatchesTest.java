@@ -8,15 +8,20 @@ import org.junit.jupiter.api.Test;
 class ReplicaBatchesTest {
   /** Items "node:size". */
   private static List<List<String>> group(List<String> items, int maxItems, int maxBytes) {
-    return ReplicaBatches.group(items, s -> s.startsWith("?") ? null : s.split(":")[0],
-        s -> Integer.parseInt(s.split(":")[1]), maxItems, maxBytes);
+    return ReplicaBatches.group(
+        items,
+        s -> s.startsWith("?") ? null : s.split(":")[0],
+        s -> Integer.parseInt(s.split(":")[1]),
+        maxItems,
+        maxBytes);
   }
 
   @Test
   void testItemsOfTheSameReplicasShareAGroupAndOthersDoNot() {
     List<List<String>> groups = group(List.of("a:1", "b:1", "a:2", "b:3", "a:4"), 10, 1000);
 
-    assertThat(groups).containsExactlyInAnyOrder(List.of("a:1", "a:2", "a:4"), List.of("b:1", "b:3"));
+    assertThat(groups)
+        .containsExactlyInAnyOrder(List.of("a:1", "a:2", "a:4"), List.of("b:1", "b:3"));
   }
 
   @Test
@@ -25,14 +30,16 @@ class ReplicaBatchesTest {
         .containsExactly(List.of("a:1", "a:1"), List.of("a:1", "a:1"), List.of("a:1"));
     assertThat(group(List.of("a:40", "a:40", "a:40"), 10, 100))
         .containsExactly(List.of("a:40", "a:40"), List.of("a:40"));
-    assertThat(group(List.of("a:500", "a:1"), 10, 100)).containsExactly(List.of("a:500"), List.of("a:1"));
+    assertThat(group(List.of("a:500", "a:1"), 10, 100))
+        .containsExactly(List.of("a:500"), List.of("a:1"));
   }
 
   @Test
   void testUnknownReplicasAndGroupingOffSendEveryItemAlone() {
     assertThat(group(List.of("?x:1", "a:1", "?y:1"), 10, 100))
         .containsExactlyInAnyOrder(List.of("?x:1"), List.of("?y:1"), List.of("a:1"));
-    assertThat(group(List.of("a:1", "a:1"), 1, 100)).containsExactly(List.of("a:1"), List.of("a:1"));
+    assertThat(group(List.of("a:1", "a:1"), 1, 100))
+        .containsExactly(List.of("a:1"), List.of("a:1"));
     assertThat(group(List.of(), 10, 100)).isEmpty();
   }
 }

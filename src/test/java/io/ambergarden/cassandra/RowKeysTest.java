@@ -11,10 +11,12 @@ class RowKeysTest {
   void testWriteTimestampOrdersByEventTimeWhateverTheId() {
     for (String a : new String[] {"", "a", "zzzz", "0"}) {
       for (String b : new String[] {"", "b", "yyyy", "9"}) {
-        assertThat(RowKeys.eventTimeWriteTimestamp(1001, a)).isGreaterThan(RowKeys.eventTimeWriteTimestamp(1000, b));
+        assertThat(RowKeys.eventTimeWriteTimestamp(1001, a))
+            .isGreaterThan(RowKeys.eventTimeWriteTimestamp(1000, b));
       }
     }
-    assertThat(RowKeys.eventTimeWriteTimestamp(1000, "x")).isEqualTo(RowKeys.eventTimeWriteTimestamp(1000, "x"));
+    assertThat(RowKeys.eventTimeWriteTimestamp(1000, "x"))
+        .isEqualTo(RowKeys.eventTimeWriteTimestamp(1000, "x"));
   }
 
   @Test
@@ -41,6 +43,7 @@ class RowKeysTest {
     assertThat(day.bucketOf(-1)).isEqualTo(-86_400_000L);
     assertThat(day.previous(86_400_000L)).isZero();
     assertThat(TimeBuckets.hourOf(3_600_000L * 7 + 3_599_999L)).isEqualTo(3_600_000L * 7);
-    assertThatThrownBy(() -> new TimeBuckets(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new TimeBuckets(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

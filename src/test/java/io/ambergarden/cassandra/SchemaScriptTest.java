@@ -17,11 +17,14 @@ class SchemaScriptTest {
 
   @Test
   void placeholdersAreSubstitutedAndCommentsDropped() {
-    SchemaScript s = SchemaScript.parse("007_demo.cql",
-        "-- a comment; with a semicolon\nCREATE TABLE ${keyspace}.t (k int PRIMARY KEY) WITH default_time_to_live = ${ttl};\n",
-        Map.of("keyspace", "ks", "ttl", "60"));
+    SchemaScript s =
+        SchemaScript.parse(
+            "007_demo.cql",
+            "-- a comment; with a semicolon\nCREATE TABLE ${keyspace}.t (k int PRIMARY KEY) WITH default_time_to_live = ${ttl};\n",
+            Map.of("keyspace", "ks", "ttl", "60"));
     assertThat(s.version()).isEqualTo(7);
-    assertThat(s.statements()).containsExactly("CREATE TABLE ks.t (k int PRIMARY KEY) WITH default_time_to_live = 60");
+    assertThat(s.statements())
+        .containsExactly("CREATE TABLE ks.t (k int PRIMARY KEY) WITH default_time_to_live = 60");
   }
 
   @Test
@@ -33,7 +36,12 @@ class SchemaScriptTest {
   @Test
   void theMigratorListsEveryFileOfTheSchemaFolderInOrder() throws IOException {
     try (Stream<Path> files = Files.list(Path.of("schema"))) {
-      List<String> names = files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".cql")).sorted().toList();
+      List<String> names =
+          files
+              .map(p -> p.getFileName().toString())
+              .filter(n -> n.endsWith(".cql"))
+              .sorted()
+              .toList();
       assertThat(SchemaMigrator.SCRIPTS).isEqualTo(names);
     }
   }
@@ -42,8 +50,12 @@ class SchemaScriptTest {
   void everyShippedStatementIsIdempotentDdl() {
     var config = ConfigLoader.load(Map.of(), new Properties(), Map.of());
     for (SchemaScript s : SchemaMigrator.scripts(SchemaMigrator.placeholders(config))) {
-      assertThat(s.statements()).allSatisfy(cql -> assertThat(cql).containsPattern("^CREATE (KEYSPACE|TABLE) IF NOT EXISTS"));
-      assertThat(String.join(" ", s.statements())).doesNotContain("${").doesNotContain("ALLOW FILTERING");
+      assertThat(s.statements())
+          .allSatisfy(
+              cql -> assertThat(cql).containsPattern("^CREATE (KEYSPACE|TABLE) IF NOT EXISTS"));
+      assertThat(String.join(" ", s.statements()))
+          .doesNotContain("${")
+          .doesNotContain("ALLOW FILTERING");
     }
   }
 }

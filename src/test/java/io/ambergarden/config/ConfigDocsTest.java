@@ -9,7 +9,10 @@ import java.nio.file.Path;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
-/** The README's config table must list every key the application knows, with its variable and default. */
+/**
+ * The README's config table must list every key the application knows, with its variable and
+ * default.
+ */
 class ConfigDocsTest {
   @Test
   void testReadmeListsEveryConfigKey() throws IOException {
@@ -19,8 +22,14 @@ class ConfigDocsTest {
     assertThat(defaults).isNotEmpty();
     for (String key : defaults.stringPropertyNames()) {
       String value = defaults.getProperty(key);
-      String row = "| `" + key + "` | `" + ConfigLoader.envName(key) + "` | "
-          + (value.isEmpty() ? "(empty)" : "`" + value + "`") + " |";
+      String row =
+          "| `"
+              + key
+              + "` | `"
+              + ConfigLoader.envName(key)
+              + "` | "
+              + (value.isEmpty() ? "(empty)" : "`" + value + "`")
+              + " |";
       assertThat(readme).as("README row for %s", key).contains(row);
     }
   }

@@ -21,7 +21,8 @@ class ConfigLoaderTest {
     assertThat(c.ingest().mode()).isEqualTo(AmberConfig.IngestMode.KAFKA);
     assertThat(c.events().retention()).isEqualTo(Duration.ofDays(180));
     assertThat(c.cassandra().writeConsistency()).isEqualTo("LOCAL_QUORUM");
-    assertThat(c.cassandra().replication()).isEqualTo("{'class': 'SimpleStrategy', 'replication_factor': 1}");
+    assertThat(c.cassandra().replication())
+        .isEqualTo("{'class': 'SimpleStrategy', 'replication_factor': 1}");
     assertThat(c.events().isAbnormal(503, null)).isTrue();
     assertThat(c.events().isAbnormal(200, "ALARM")).isTrue();
     assertThat(c.events().isAbnormal(200, "normal")).isFalse();
@@ -31,7 +32,9 @@ class ConfigLoaderTest {
   void environmentOverridesDefaultsAndSystemPropertiesOverrideEnvironment() {
     Properties sys = new Properties();
     sys.setProperty("amber.http.port", "9100");
-    AmberConfig c = ConfigLoader.load(Map.of("AMBER_HTTP_PORT", "9000", "AMBER_INGEST_MODE", "direct"), sys, Map.of());
+    AmberConfig c =
+        ConfigLoader.load(
+            Map.of("AMBER_HTTP_PORT", "9000", "AMBER_INGEST_MODE", "direct"), sys, Map.of());
     assertThat(c.http().port()).isEqualTo(9100);
     assertThat(c.ingest().mode()).isEqualTo(AmberConfig.IngestMode.DIRECT);
   }
@@ -39,7 +42,8 @@ class ConfigLoaderTest {
   @Test
   void aBadValueStopsStartupNamingTheKey() {
     assertThatThrownBy(() -> load(Map.of("AMBER_HTTP_PORT", "eighty")))
-        .isInstanceOf(ConfigException.class).hasMessageStartingWith("http.port:");
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("http.port:");
     assertThatThrownBy(() -> load(Map.of("AMBER_EVENT_RETENTION", "180")))
         .hasMessageStartingWith("event.retention:");
     assertThatThrownBy(() -> load(Map.of("AMBER_CASSANDRA_CONSISTENCY_WRITE", "MOST")))
@@ -51,7 +55,8 @@ class ConfigLoaderTest {
   @Test
   void anUnknownAmberEnvironmentVariableIsRejectedAsATypo() {
     assertThatThrownBy(() -> load(Map.of("AMBER_HTTP_PROT", "1")))
-        .isInstanceOf(ConfigException.class).hasMessageStartingWith("AMBER_HTTP_PROT:");
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("AMBER_HTTP_PROT:");
   }
 
   @Test
@@ -61,23 +66,29 @@ class ConfigLoaderTest {
 
   @Test
   void networkTopologyReplicationBecomesACqlMap() {
-    AmberConfig c = load(Map.of("AMBER_CASSANDRA_REPLICATION", "NetworkTopologyStrategy:dc1=3,dc2=2"));
+    AmberConfig c =
+        load(Map.of("AMBER_CASSANDRA_REPLICATION", "NetworkTopologyStrategy:dc1=3,dc2=2"));
     assertThat(c.cassandra().replication())
         .isEqualTo("{'class': 'NetworkTopologyStrategy', 'dc1': 3, 'dc2': 2}");
-    assertThatThrownBy(() -> load(Map.of("AMBER_CASSANDRA_REPLICATION", "NetworkTopologyStrategy:dc1='3'}")))
+    assertThatThrownBy(
+            () -> load(Map.of("AMBER_CASSANDRA_REPLICATION", "NetworkTopologyStrategy:dc1='3'}")))
         .hasMessageStartingWith("cassandra.replication:");
   }
 
   @Test
   void theSecretIsRedactedInDumpsAndErrors() {
-    RawConfig raw = ConfigLoader.raw(Map.of("AMBER_CASSANDRA_USERNAME", "amber", "AMBER_CASSANDRA_PASSWORD", "s3cret"),
-        new Properties(), Map.of());
+    RawConfig raw =
+        ConfigLoader.raw(
+            Map.of("AMBER_CASSANDRA_USERNAME", "amber", "AMBER_CASSANDRA_PASSWORD", "s3cret"),
+            new Properties(),
+            Map.of());
     assertThat(raw.redacted().get("cassandra.password")).isEqualTo("******");
     assertThat(AmberConfig.from(raw).cassandra().toString()).doesNotContain("s3cret");
   }
 
   @Test
   void everyKeyHasAnEnvironmentName() {
-    assertThat(ConfigLoader.envName("kafka.dlq-guard.max-ratio")).isEqualTo("AMBER_KAFKA_DLQ_GUARD_MAX_RATIO");
+    assertThat(ConfigLoader.envName("kafka.dlq-guard.max-ratio"))
+        .isEqualTo("AMBER_KAFKA_DLQ_GUARD_MAX_RATIO");
   }
 }

@@ -2,6 +2,7 @@ package io.ambergarden.counter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.counter.CounterCell.Day;
 import io.ambergarden.counter.CounterCell.Device;
 import io.ambergarden.event.Event;
@@ -13,15 +14,21 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TimeZone;
 import org.junit.jupiter.api.Test;
-import io.ambergarden.cassandra.RowKeys;
-import io.ambergarden.cassandra.TimeBuckets;
 
 class CounterCellsTest {
   private static final int SHARDS = 16;
 
   static Event event(String deviceId, String isoTs, String status, Integer code) {
-    return new Event(deviceId, Instant.parse(isoTs).toEpochMilli(), "e-1", "sensor", status, code,
-        Map.of("temp", 1.0), Map.of(), null);
+    return new Event(
+        deviceId,
+        Instant.parse(isoTs).toEpochMilli(),
+        "e-1",
+        "sensor",
+        status,
+        code,
+        Map.of("temp", 1.0),
+        Map.of(),
+        null);
   }
 
   /** The shard, computed here independently of RowKeys so a change of the salting is noticed. */
@@ -35,11 +42,12 @@ class CounterCellsTest {
     int shard = expectedShard("M-10086", SHARDS);
     LocalDate day = LocalDate.of(2026, 3, 1);
 
-    assertThat(CounterCells.of(e, SHARDS)).containsExactly(
-        new Day(day, shard, "all", ""),
-        new Day(day, shard, "code", "503"),
-        new Day(day, shard, "status", "degraded"),
-        new Device("M-10086", "status:degraded"));
+    assertThat(CounterCells.of(e, SHARDS))
+        .containsExactly(
+            new Day(day, shard, "all", ""),
+            new Day(day, shard, "code", "503"),
+            new Day(day, shard, "status", "degraded"),
+            new Device("M-10086", "status:degraded"));
   }
 
   @Test
@@ -47,16 +55,18 @@ class CounterCellsTest {
     Event e = event("dev-1", "2026-03-01T00:00:00Z", null, null);
     int shard = expectedShard("dev-1", SHARDS);
 
-    assertThat(CounterCells.of(e, SHARDS)).containsExactly(
-        new Day(LocalDate.of(2026, 3, 1), shard, "all", ""),
-        new Device("dev-1", "none"));
+    assertThat(CounterCells.of(e, SHARDS))
+        .containsExactly(
+            new Day(LocalDate.of(2026, 3, 1), shard, "all", ""), new Device("dev-1", "none"));
   }
 
   @Test
   void onlyCodeGivesACodeCellButNoStatusCells() {
-    List<CounterCell> cells = CounterCells.of(event("dev-1", "2026-03-01T00:00:00Z", null, 0), SHARDS);
+    List<CounterCell> cells =
+        CounterCells.of(event("dev-1", "2026-03-01T00:00:00Z", null, 0), SHARDS);
 
-    assertThat(cells).hasSize(3)
+    assertThat(cells)
+        .hasSize(3)
         .contains(new Day(LocalDate.of(2026, 3, 1), expectedShard("dev-1", SHARDS), "code", "0"));
     assertThat(cells).noneMatch(c -> c instanceof Day d && d.dimension().equals("status"));
     assertThat(cells).noneMatch(c -> c instanceof Device d && d.name().startsWith("status:"));
@@ -64,10 +74,13 @@ class CounterCellsTest {
 
   @Test
   void onlyStatusGivesStatusCellsButNoCodeCell() {
-    List<CounterCell> cells = CounterCells.of(event("dev-1", "2026-03-01T00:00:00Z", "ok", null), SHARDS);
+    List<CounterCell> cells =
+        CounterCells.of(event("dev-1", "2026-03-01T00:00:00Z", "ok", null), SHARDS);
 
-    assertThat(cells).hasSize(3)
-        .contains(new Day(LocalDate.of(2026, 3, 1), expectedShard("dev-1", SHARDS), "status", "ok"),
+    assertThat(cells)
+        .hasSize(3)
+        .contains(
+            new Day(LocalDate.of(2026, 3, 1), expectedShard("dev-1", SHARDS), "status", "ok"),
             new Device("dev-1", "status:ok"));
     assertThat(cells).noneMatch(c -> c instanceof Day d && d.dimension().equals("code"));
   }
@@ -106,7 +119,8 @@ class CounterCellsTest {
   @Test
   void dayIsTheEventTimeNotTheWallClock() {
     Event old = event("dev-1", "2020-01-15T10:00:00Z", "ok", 1);
-    assertThat(CounterCells.of(old, SHARDS)).filteredOn(c -> c instanceof Day)
+    assertThat(CounterCells.of(old, SHARDS))
+        .filteredOn(c -> c instanceof Day)
         .allSatisfy(c -> assertThat(((Day) c).day()).isEqualTo(LocalDate.of(2020, 1, 15)));
   }
 
@@ -115,13 +129,20 @@ class CounterCellsTest {
     Set<Integer> shardsSeen = new HashSet<>();
     for (int i = 0; i < 200; i++) {
       String dev = "device-" + i;
-      List<CounterCell> cells = CounterCells.of(event(dev, "2026-03-01T08:00:00Z", "ok", 200), SHARDS);
+      List<CounterCell> cells =
+          CounterCells.of(event(dev, "2026-03-01T08:00:00Z", "ok", 200), SHARDS);
       List<Day> days = cells.stream().filter(Day.class::isInstance).map(Day.class::cast).toList();
       assertThat(days).hasSize(3);
-      assertThat(days).allSatisfy(d -> assertThat(d.shard()).isEqualTo(expectedShard(dev, SHARDS)).isBetween(0, 15));
+      assertThat(days)
+          .allSatisfy(
+              d -> assertThat(d.shard()).isEqualTo(expectedShard(dev, SHARDS)).isBetween(0, 15));
       assertThat(days.stream().map(CounterCell::partition).distinct())
           .containsExactly(new Day.Partition(LocalDate.of(2026, 3, 1), expectedShard(dev, SHARDS)));
-      assertThat(cells.stream().filter(Device.class::isInstance).map(CounterCell::partition).distinct())
+      assertThat(
+              cells.stream()
+                  .filter(Device.class::isInstance)
+                  .map(CounterCell::partition)
+                  .distinct())
           .containsExactly(dev);
       shardsSeen.add(days.get(0).shard());
     }
@@ -147,21 +168,28 @@ class CounterCellsTest {
     assertThat(CounterCells.of(laterSameDay, SHARDS)).isEqualTo(CounterCells.of(e, SHARDS));
 
     Event nextDay = event("dev-7", "2026-03-02T00:00:00Z", "ok", 200);
-    assertThat(CounterCells.of(nextDay, SHARDS)).filteredOn(Day.class::isInstance)
+    assertThat(CounterCells.of(nextDay, SHARDS))
+        .filteredOn(Day.class::isInstance)
         .doesNotContainAnyElementsOf(CounterCells.of(e, SHARDS));
     // device counters are not per day
-    assertThat(CounterCells.of(nextDay, SHARDS)).filteredOn(Device.class::isInstance)
-        .containsExactlyElementsOf(CounterCells.of(e, SHARDS).stream().filter(Device.class::isInstance).toList());
+    assertThat(CounterCells.of(nextDay, SHARDS))
+        .filteredOn(Device.class::isInstance)
+        .containsExactlyElementsOf(
+            CounterCells.of(e, SHARDS).stream().filter(Device.class::isInstance).toList());
   }
 
   @Test
   void partitionOfADayCellIgnoresDimensionAndValue() {
     LocalDate day = LocalDate.of(2026, 3, 1);
-    assertThat(new Day(day, 3, "all", "").partition()).isEqualTo(new Day(day, 3, "status", "ok").partition())
+    assertThat(new Day(day, 3, "all", "").partition())
+        .isEqualTo(new Day(day, 3, "status", "ok").partition())
         .isEqualTo(new Day.Partition(day, 3));
-    assertThat(new Day(day, 3, "all", "").partition()).isNotEqualTo(new Day(day, 4, "all", "").partition());
-    assertThat(new Day(day, 3, "all", "").partition()).isNotEqualTo(new Day(day.plusDays(1), 3, "all", "").partition());
-    assertThat(new Device("d1", "none").partition()).isEqualTo(new Device("d1", "status:ok").partition())
+    assertThat(new Day(day, 3, "all", "").partition())
+        .isNotEqualTo(new Day(day, 4, "all", "").partition());
+    assertThat(new Day(day, 3, "all", "").partition())
+        .isNotEqualTo(new Day(day.plusDays(1), 3, "all", "").partition());
+    assertThat(new Device("d1", "none").partition())
+        .isEqualTo(new Device("d1", "status:ok").partition())
         .isEqualTo("d1");
   }
 

@@ -21,9 +21,20 @@ class CounterCoalescerTest {
   private static final int SHARDS = 16;
   private static final LocalDate MAR1 = LocalDate.of(2026, 3, 1);
 
-  private static List<CounterCell> cellsOf(String deviceId, String isoTs, String status, Integer code) {
-    return CounterCells.of(new Event(deviceId, Instant.parse(isoTs).toEpochMilli(), "", null, status, code,
-        Map.of(), Map.of(), null), SHARDS);
+  private static List<CounterCell> cellsOf(
+      String deviceId, String isoTs, String status, Integer code) {
+    return CounterCells.of(
+        new Event(
+            deviceId,
+            Instant.parse(isoTs).toEpochMilli(),
+            "",
+            null,
+            status,
+            code,
+            Map.of(),
+            Map.of(),
+            null),
+        SHARDS);
   }
 
   /** n distinct device cells (each its own partition). */
@@ -65,16 +76,20 @@ class CounterCoalescerTest {
 
     int shard = Math.floorMod("dev-1".hashCode(), SHARDS);
     Map<CounterCell, Long> deltas = new HashMap<>();
-    all(c.drain()).forEach(u -> assertThat(deltas.put(u.cell(), u.delta())).as("one update per cell").isNull());
-    assertThat(deltas).containsExactlyInAnyOrderEntriesOf(Map.of(
-        new Day(MAR1, shard, "all", ""), 3L,
-        new Day(MAR1, shard, "code", "200"), 1L,
-        new Day(MAR1, shard, "code", "500"), 1L,
-        new Day(MAR1, shard, "status", "ok"), 1L,
-        new Day(MAR1, shard, "status", "fail"), 1L,
-        new Device("dev-1", "none"), 1L,
-        new Device("dev-1", "status:ok"), 1L,
-        new Device("dev-1", "status:fail"), 1L));
+    all(c.drain())
+        .forEach(
+            u -> assertThat(deltas.put(u.cell(), u.delta())).as("one update per cell").isNull());
+    assertThat(deltas)
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                new Day(MAR1, shard, "all", ""), 3L,
+                new Day(MAR1, shard, "code", "200"), 1L,
+                new Day(MAR1, shard, "code", "500"), 1L,
+                new Day(MAR1, shard, "status", "ok"), 1L,
+                new Day(MAR1, shard, "status", "fail"), 1L,
+                new Device("dev-1", "none"), 1L,
+                new Device("dev-1", "status:ok"), 1L,
+                new Device("dev-1", "status:fail"), 1L));
   }
 
   @Test
@@ -98,7 +113,8 @@ class CounterCoalescerTest {
   @ValueSource(booleans = {true, false})
   void drainGroupsEveryUpdateUnderItsPartition(boolean coalesce) {
     CounterCoalescer c = new CounterCoalescer(coalesce, 1000);
-    // two devices that salt into different shards, two days, so several day partitions and two device partitions
+    // two devices that salt into different shards, two days, so several day partitions and two
+    // device partitions
     String a = "dev-a";
     String b = "dev-b";
     int shardA = Math.floorMod(a.hashCode(), SHARDS);
@@ -113,13 +129,22 @@ class CounterCoalescerTest {
 
     Map<Object, List<Update>> byPartition = c.drain();
 
-    assertThat(byPartition.keySet()).containsExactlyInAnyOrder(
-        new Day.Partition(MAR1, shardA), new Day.Partition(MAR1, shardB), new Day.Partition(MAR1.plusDays(1), shardA),
-        a, b);
-    byPartition.forEach((partition, updates) -> assertThat(updates).isNotEmpty()
-        .allSatisfy(u -> assertThat(u.cell().partition()).isEqualTo(partition)));
+    assertThat(byPartition.keySet())
+        .containsExactlyInAnyOrder(
+            new Day.Partition(MAR1, shardA),
+            new Day.Partition(MAR1, shardB),
+            new Day.Partition(MAR1.plusDays(1), shardA),
+            a,
+            b);
+    byPartition.forEach(
+        (partition, updates) ->
+            assertThat(updates)
+                .isNotEmpty()
+                .allSatisfy(u -> assertThat(u.cell().partition()).isEqualTo(partition)));
     assertThat(all(byPartition)).hasSize(pending);
-    assertThat(all(byPartition).stream().mapToLong(Update::delta).sum()).isEqualTo(increments).isEqualTo(14);
+    assertThat(all(byPartition).stream().mapToLong(Update::delta).sum())
+        .isEqualTo(increments)
+        .isEqualTo(14);
     assertThat(byPartition.get(a).stream().mapToLong(Update::delta).sum()).isEqualTo(3);
     assertThat(byPartition.get(a)).hasSize(coalesce ? 2 : 3); // status:ok x2 + none x1
   }
@@ -162,7 +187,10 @@ class CounterCoalescerTest {
 
     assertThat(c.pending()).isEqualTo(10);
     assertThat(c.increments()).isEqualTo(10);
-    assertThat(all(c.drain())).extracting(u -> ((Device) u.cell()).deviceId()).doesNotContain("z0").hasSize(10);
+    assertThat(all(c.drain()))
+        .extracting(u -> ((Device) u.cell()).deviceId())
+        .doesNotContain("z0")
+        .hasSize(10);
   }
 
   @ParameterizedTest
@@ -191,7 +219,8 @@ class CounterCoalescerTest {
   @ParameterizedTest
   @ValueSource(booleans = {true, false})
   void aSingleOversizeRequestIsAcceptedIntoAnEmptyCoalescerButNothingJoinsIt(boolean coalesce) {
-    // A request larger than the whole limit could never fit; refusing it while empty would refuse it forever.
+    // A request larger than the whole limit could never fit; refusing it while empty would refuse
+    // it forever.
     CounterCoalescer c = new CounterCoalescer(coalesce, 3);
     assertThat(c.add(distinctCells("big", 7))).isTrue();
     assertThat(c.pending()).isEqualTo(7);
@@ -226,8 +255,9 @@ class CounterCoalescerTest {
   }
 
   /**
-   * Random requests (never bigger than the limit) and drains: pending never passes the limit, a request is
-   * refused only when it would pass it, and the drained deltas add up to exactly the accepted increments.
+   * Random requests (never bigger than the limit) and drains: pending never passes the limit, a
+   * request is refused only when it would pass it, and the drained deltas add up to exactly the
+   * accepted increments.
    */
   @ParameterizedTest
   @ValueSource(booleans = {true, false})

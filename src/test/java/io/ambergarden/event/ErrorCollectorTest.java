@@ -27,16 +27,20 @@ class ErrorCollectorTest {
   @Test
   void oneErrorPastTheCapBecomesTheNoteAndUnwinds() {
     addErrors(EventParser.MAX_ERRORS);
-    assertThatThrownBy(() -> collector.error(100, "x", "bad")).isSameAs(ErrorCollector.CapReached.INSTANCE);
+    assertThatThrownBy(() -> collector.error(100, "x", "bad"))
+        .isSameAs(ErrorCollector.CapReached.INSTANCE);
     assertThat(collector.capped).isTrue();
-    assertThat(collector.errors).hasSize(EventParser.MAX_ERRORS + 1).last()
+    assertThat(collector.errors)
+        .hasSize(EventParser.MAX_ERRORS + 1)
+        .last()
         .isEqualTo(new FieldError(-1, FieldError.DOCUMENT, EventParser.MSG_TOO_MANY_ERRORS));
   }
 
   @Test
   void errorsAfterTheNoteAreDroppedQuietly() {
     addErrors(EventParser.MAX_ERRORS);
-    assertThatThrownBy(() -> collector.error(100, "x", "bad")).isInstanceOf(ErrorCollector.CapReached.class);
+    assertThatThrownBy(() -> collector.error(100, "x", "bad"))
+        .isInstanceOf(ErrorCollector.CapReached.class);
     collector.error(101, "y", "bad");
     assertThat(collector.errors).hasSize(EventParser.MAX_ERRORS + 1);
   }

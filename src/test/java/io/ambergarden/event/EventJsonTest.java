@@ -25,12 +25,25 @@ class EventJsonTest {
     Map<String, Double> metrics = new LinkedHashMap<>();
     metrics.put("temperature", 36.5);
     metrics.put("count", 3.0);
-    Event e = new Event("M-10086", NOW, "e-1", "charger", "normal", 200, metrics, Map.of("site", "plant-3"),
-        "{\"a\":[1,2,{\"b\":null}]}");
-    assertThat(EventJson.toJson(e)).isEqualTo("{\"deviceId\":\"M-10086\",\"ts\":" + NOW + ",\"eventId\":\"e-1\","
-        + "\"deviceType\":\"charger\",\"status\":\"normal\",\"code\":200,"
-        + "\"metrics\":{\"temperature\":36.5,\"count\":3.0},\"tags\":{\"site\":\"plant-3\"},"
-        + "\"payload\":{\"a\":[1,2,{\"b\":null}]}}");
+    Event e =
+        new Event(
+            "M-10086",
+            NOW,
+            "e-1",
+            "charger",
+            "normal",
+            200,
+            metrics,
+            Map.of("site", "plant-3"),
+            "{\"a\":[1,2,{\"b\":null}]}");
+    assertThat(EventJson.toJson(e))
+        .isEqualTo(
+            "{\"deviceId\":\"M-10086\",\"ts\":"
+                + NOW
+                + ",\"eventId\":\"e-1\","
+                + "\"deviceType\":\"charger\",\"status\":\"normal\",\"code\":200,"
+                + "\"metrics\":{\"temperature\":36.5,\"count\":3.0},\"tags\":{\"site\":\"plant-3\"},"
+                + "\"payload\":{\"a\":[1,2,{\"b\":null}]}}");
     assertThat(roundTrip(e)).isEqualTo(e);
   }
 
@@ -44,13 +57,16 @@ class EventJsonTest {
   @Test
   void parsedEventsRoundTrip() {
     String[] docs = {
-        ev("\"status\":\"fault\",\"code\":503,\"metrics\":{\"v\":-1.25e-3,\"big\":1e300,\"tiny\":4.9e-324},\"payload\":\"x\""),
-        ev("\"tags\":{\"note\":\"caf\u00e9 \\\"q\\\" \\\\ \\u0000x\\u2028 \\ud83d\\ude00\"}".replace("\\u0000x", "x")),
-        ev("\"payload\":{\"s\":\"\\ud83d\\ude00 \\u00e9 \\n\\t\\\"\",\"n\":[1e400,-0,0.1]}"),
-        ev("\"payload\":{\"lone\":\"\\ud800\"}"),
-        ev("\"payload\":[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]"),
-        ev("\"eventId\":\"k:1\",\"deviceType\":\"t.1\",\"temperature\":1,\"metrics\":{\"x\":2}"),
-        "{\"deviceId\":\"d1\",\"ts\":\"2026-07-14T23:59:59.999+02:00\"}",
+      ev(
+          "\"status\":\"fault\",\"code\":503,\"metrics\":{\"v\":-1.25e-3,\"big\":1e300,\"tiny\":4.9e-324},\"payload\":\"x\""),
+      ev(
+          "\"tags\":{\"note\":\"caf\u00e9 \\\"q\\\" \\\\ \\u0000x\\u2028 \\ud83d\\ude00\"}"
+              .replace("\\u0000x", "x")),
+      ev("\"payload\":{\"s\":\"\\ud83d\\ude00 \\u00e9 \\n\\t\\\"\",\"n\":[1e400,-0,0.1]}"),
+      ev("\"payload\":{\"lone\":\"\\ud800\"}"),
+      ev("\"payload\":[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]"),
+      ev("\"eventId\":\"k:1\",\"deviceType\":\"t.1\",\"temperature\":1,\"metrics\":{\"x\":2}"),
+      "{\"deviceId\":\"d1\",\"ts\":\"2026-07-14T23:59:59.999+02:00\"}",
     };
     for (String doc : docs) {
       Event e = valid(doc);
@@ -87,7 +103,8 @@ class EventJsonTest {
     assertThat(e.eventId()).isEmpty();
     assertThat(e.tags()).isEmpty();
     assertThat(e.metrics().keySet()).containsExactly("b", "a");
-    assertThatThrownBy(() -> e.metrics().put("x", 1.0)).isInstanceOf(UnsupportedOperationException.class);
+    assertThatThrownBy(() -> e.metrics().put("x", 1.0))
+        .isInstanceOf(UnsupportedOperationException.class);
     assertThatThrownBy(() -> valid(ev("\"tags\":{\"a\":\"b\"}")).tags().put("x", "y"))
         .isInstanceOf(UnsupportedOperationException.class);
     assertThatThrownBy(() -> new Event(null, 1L, "")).isInstanceOf(NullPointerException.class);

@@ -50,33 +50,54 @@ class EventParserFramingTest {
     @ParameterizedTest
     @ValueSource(strings = {"42", "\"x\"", "null", "true", "NaN"})
     void aTopLevelScalarIsRejected(String body) {
-      assertThat(errors(body)).containsExactly(
-          new FieldError(-1, "$", "top-level value must be a JSON object or an array of objects"));
+      assertThat(errors(body))
+          .containsExactly(
+              new FieldError(
+                  -1, "$", "top-level value must be a JSON object or an array of objects"));
     }
 
     @Test
     void anArrayElementThatIsNotAnObjectIsRejectedAtItsIndex() {
       assertThat(errors("[" + evId("a") + ",7,[1,{}],\"s\",null]"))
           .extracting(FieldError::index, FieldError::field, FieldError::message)
-          .containsExactly(tuple(1, "$", "must be a JSON object"), tuple(2, "$", "must be a JSON object"),
-              tuple(3, "$", "must be a JSON object"), tuple(4, "$", "must be a JSON object"));
+          .containsExactly(
+              tuple(1, "$", "must be a JSON object"),
+              tuple(2, "$", "must be a JSON object"),
+              tuple(3, "$", "must be a JSON object"),
+              tuple(4, "$", "must be a JSON object"));
     }
 
     @Test
     void trailingContentIsRejected() {
-      assertThat(errors(evId("a") + " " + evId("b")).get(0).message()).startsWith("unexpected content after the JSON value");
+      assertThat(errors(evId("a") + " " + evId("b")).get(0).message())
+          .startsWith("unexpected content after the JSON value");
       assertThat(errors("[" + evId("a") + "] []").get(0).field()).isEqualTo("$");
       assertThat(errors(evId("a") + " x").get(0).message()).startsWith("malformed JSON");
     }
 
     @Test
     void aMixedBatchReportsAllErrorsWithTheirIndicesAndNoEvents() {
-      EventParser.BatchResult r = json("[" + evId("ok0") + ",{\"deviceId\":\"x\"}," + evId("ok2")
-          + ",{\"deviceId\":\"a b\",\"ts\":1.5}," + evId("ok4") + ",{\"ts\":" + NOW + ",\"code\":\"x\"}]");
+      EventParser.BatchResult r =
+          json(
+              "["
+                  + evId("ok0")
+                  + ",{\"deviceId\":\"x\"},"
+                  + evId("ok2")
+                  + ",{\"deviceId\":\"a b\",\"ts\":1.5},"
+                  + evId("ok4")
+                  + ",{\"ts\":"
+                  + NOW
+                  + ",\"code\":\"x\"}]");
       assertThat(r.ok()).isFalse();
       assertThat(r.events()).isEmpty();
-      assertThat(r.errors()).extracting(FieldError::index, FieldError::field)
-          .containsExactly(tuple(1, "ts"), tuple(3, "deviceId"), tuple(3, "ts"), tuple(5, "code"), tuple(5, "deviceId"));
+      assertThat(r.errors())
+          .extracting(FieldError::index, FieldError::field)
+          .containsExactly(
+              tuple(1, "ts"),
+              tuple(3, "deviceId"),
+              tuple(3, "ts"),
+              tuple(5, "code"),
+              tuple(5, "deviceId"));
     }
 
     @Test
@@ -88,24 +109,34 @@ class EventParserFramingTest {
     @Test
     void aBatchOverTheCapStopsEarlyWithOneError() {
       // the tail is malformed and full of bad events: it is never looked at
-      String body = "[" + String.join(",", Collections.nCopies(1000, ev(""))) + ",{\"deviceId\":1}" + ",{{{{";
-      assertThat(errors(body)).containsExactly(new FieldError(-1, "$", "batch too large: more than 1000 events"));
+      String body =
+          "[" + String.join(",", Collections.nCopies(1000, ev(""))) + ",{\"deviceId\":1}" + ",{{{{";
+      assertThat(errors(body))
+          .containsExactly(new FieldError(-1, "$", "batch too large: more than 1000 events"));
     }
 
     @Test
     void aBatchOverTheCapReportsOnlyTheCapEvenIfEarlierEventsWereBad() {
       // more bad events than the error cap: counting goes on past the cap
-      String body = "[" + String.join(",", Collections.nCopies(1001, "{\"deviceId\":1,\"p\":[[{}]]}")) + "]";
-      assertThat(errors(body)).containsExactly(new FieldError(-1, "$", "batch too large: more than 1000 events"));
+      String body =
+          "[" + String.join(",", Collections.nCopies(1001, "{\"deviceId\":1,\"p\":[[{}]]}")) + "]";
+      assertThat(errors(body))
+          .containsExactly(new FieldError(-1, "$", "batch too large: more than 1000 events"));
       String nd = String.join("\n", Collections.nCopies(1001, "{"));
-      assertThat(ndjson(nd).errors()).containsExactly(new FieldError(-1, "$", "batch too large: more than 1000 events"));
+      assertThat(ndjson(nd).errors())
+          .containsExactly(new FieldError(-1, "$", "batch too large: more than 1000 events"));
     }
 
     @Test
     void theCapFollowsTheLimits() {
       EventParser small = new EventParser(EventLimits.defaults().withMaxBatch(2), CLOCK);
-      assertThat(small.parseBatch(utf8("[" + ev("") + "," + ev("") + "]"), BodyFormat.JSON).ok()).isTrue();
-      assertThat(small.parseBatch(utf8("[" + ev("") + "," + ev("") + "," + ev("") + "]"), BodyFormat.JSON).errors())
+      assertThat(small.parseBatch(utf8("[" + ev("") + "," + ev("") + "]"), BodyFormat.JSON).ok())
+          .isTrue();
+      assertThat(
+              small
+                  .parseBatch(
+                      utf8("[" + ev("") + "," + ev("") + "," + ev("") + "]"), BodyFormat.JSON)
+                  .errors())
           .containsExactly(new FieldError(-1, "$", "batch too large: more than 2 events"));
     }
 
@@ -115,13 +146,30 @@ class EventParserFramingTest {
       assertThat(e).hasSize(1);
       assertThat(e.get(0).index()).isEqualTo(-1);
       assertThat(e.get(0).field()).isEqualTo("$");
-      assertThat(e.get(0).message()).startsWith("malformed JSON at line 3, column 16: Unrecognized token 'x'");
+      assertThat(e.get(0).message())
+          .startsWith("malformed JSON at line 3, column 16: Unrecognized token 'x'");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"{", "[", "[{}", "{\"deviceId\":", "{\"deviceId\" \"d\"}", "{'deviceId':'d'}",
-        "{\"deviceId\":\"d\",}", "[1,]", "{\"a\":01}", "{\"a\":+1}", "{\"a\":.5}", "{\"a\":\"\u0001\"}",
-        "{\"a\":\"\\x\"}", "{\"a\":tru}", "/* c */ {}", "{\"a\":1} // c"})
+    @ValueSource(
+        strings = {
+          "{",
+          "[",
+          "[{}",
+          "{\"deviceId\":",
+          "{\"deviceId\" \"d\"}",
+          "{'deviceId':'d'}",
+          "{\"deviceId\":\"d\",}",
+          "[1,]",
+          "{\"a\":01}",
+          "{\"a\":+1}",
+          "{\"a\":.5}",
+          "{\"a\":\"\u0001\"}",
+          "{\"a\":\"\\x\"}",
+          "{\"a\":tru}",
+          "/* c */ {}",
+          "{\"a\":1} // c"
+        })
     void malformedDocumentsAreADocumentError(String body) {
       // errors of events completed before the break are kept; the document error comes last
       List<FieldError> e = errors(body);
@@ -138,10 +186,12 @@ class EventParserFramingTest {
     @EnumSource(BodyFormat.class)
     void anEmptyOrBlankBodyIsRejected(BodyFormat format) {
       for (String body : List.of("", " ", "\n\n", " \t\r\n ", "\uFEFF", "\uFEFF  \n")) {
-        assertThat(PARSER.parseBatch(utf8(body), format).errors()).as("%s", body)
+        assertThat(PARSER.parseBatch(utf8(body), format).errors())
+            .as("%s", body)
             .containsExactly(new FieldError(-1, "$", "empty body"));
       }
-      assertThat(PARSER.parseBatch(null, format).errors()).containsExactly(new FieldError(-1, "$", "empty body"));
+      assertThat(PARSER.parseBatch(null, format).errors())
+          .containsExactly(new FieldError(-1, "$", "empty body"));
     }
 
     @Test
@@ -153,15 +203,15 @@ class EventParserFramingTest {
     @Test
     void malformedUtf8IsADocumentErrorNotAnException() {
       byte[][] bad = {
-          {(byte) 0xC3, '"'},                         // lead byte without continuation
-          {(byte) 0x80},                              // lone continuation byte
-          {(byte) 0xC0, (byte) 0x80},                 // overlong NUL
-          {(byte) 0xE0, (byte) 0x80, (byte) 0xAF},    // overlong '/'
-          {(byte) 0xED, (byte) 0xA0, (byte) 0x80},    // UTF-16 surrogate
-          {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, // above U+10FFFF
-          {(byte) 0xF8, (byte) 0x88, (byte) 0x80, (byte) 0x80, (byte) 0x80},
-          {(byte) 0xFF},
-          {(byte) 0xE2, (byte) 0x82},                 // truncated at the end
+        {(byte) 0xC3, '"'}, // lead byte without continuation
+        {(byte) 0x80}, // lone continuation byte
+        {(byte) 0xC0, (byte) 0x80}, // overlong NUL
+        {(byte) 0xE0, (byte) 0x80, (byte) 0xAF}, // overlong '/'
+        {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, // UTF-16 surrogate
+        {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, // above U+10FFFF
+        {(byte) 0xF8, (byte) 0x88, (byte) 0x80, (byte) 0x80, (byte) 0x80},
+        {(byte) 0xFF},
+        {(byte) 0xE2, (byte) 0x82}, // truncated at the end
       };
       for (byte[] b : bad) {
         byte[] prefix = utf8("{\"deviceId\":\"d1\",\"ts\":" + NOW + ",\"status\":\"x");
@@ -171,7 +221,9 @@ class EventParserFramingTest {
           assertThat(e).hasSize(1);
           assertThat(e.get(0).index()).isEqualTo(-1);
           assertThat(e.get(0).field()).isEqualTo("$");
-          assertThat(e.get(0).message()).isEqualTo("body is not valid UTF-8 (malformed byte at offset " + prefix.length + ")");
+          assertThat(e.get(0).message())
+              .isEqualTo(
+                  "body is not valid UTF-8 (malformed byte at offset " + prefix.length + ")");
         }
         assertThat(PARSER.parseOne(body).errors().get(0).message()).contains("not valid UTF-8");
       }
@@ -179,23 +231,37 @@ class EventParserFramingTest {
 
     @Test
     void malformedUtf8InsideAPayloadKeyOrSkippedValueIsStillCaught() {
-      byte[] body = concat(utf8("{\"deviceId\":\"d1\",\"ts\":" + NOW + ",\"payload\":{\"k"), new byte[] {(byte) 0xC0, (byte) 0xAF},
-          utf8("\":1}}"));
-      assertThat(PARSER.parseBatch(body, BodyFormat.JSON).errors().get(0).message()).contains("UTF-8");
+      byte[] body =
+          concat(
+              utf8("{\"deviceId\":\"d1\",\"ts\":" + NOW + ",\"payload\":{\"k"),
+              new byte[] {(byte) 0xC0, (byte) 0xAF},
+              utf8("\":1}}"));
+      assertThat(PARSER.parseBatch(body, BodyFormat.JSON).errors().get(0).message())
+          .contains("UTF-8");
     }
 
     @Test
     void utf16AndUtf32AreRejected() {
       String doc = ev("");
-      for (java.nio.charset.Charset cs : List.of(StandardCharsets.UTF_16LE, StandardCharsets.UTF_16BE,
-          StandardCharsets.UTF_16, java.nio.charset.Charset.forName("UTF-32"))) {
+      for (java.nio.charset.Charset cs :
+          List.of(
+              StandardCharsets.UTF_16LE,
+              StandardCharsets.UTF_16BE,
+              StandardCharsets.UTF_16,
+              java.nio.charset.Charset.forName("UTF-32"))) {
         List<FieldError> e = PARSER.parseBatch(doc.getBytes(cs), BodyFormat.JSON).errors();
         assertThat(e).as("%s", cs).hasSize(1);
         assertThat(e.get(0).field()).isEqualTo("$");
         assertThat(e.get(0).message()).containsAnyOf("NUL byte", "not valid UTF-8");
       }
-      assertThat(PARSER.parseBatch(doc.getBytes(StandardCharsets.UTF_16LE), BodyFormat.JSON).errors().get(0).message())
-          .isEqualTo("body contains a NUL byte at offset 1 (UTF-16 and UTF-32 are not accepted; send UTF-8)");
+      assertThat(
+              PARSER
+                  .parseBatch(doc.getBytes(StandardCharsets.UTF_16LE), BodyFormat.JSON)
+                  .errors()
+                  .get(0)
+                  .message())
+          .isEqualTo(
+              "body contains a NUL byte at offset 1 (UTF-16 and UTF-32 are not accepted; send UTF-8)");
     }
 
     @Test
@@ -209,7 +275,8 @@ class EventParserFramingTest {
       byte[] b = utf8("garbage" + ev("") + "garbage");
       EventParser.BatchResult r = PARSER.parseBatch(b, 7, ev("").length(), BodyFormat.JSON);
       assertThat(r.ok()).isTrue();
-      assertThat(PARSER.parseBatch(b, 0, 0, BodyFormat.JSON).errors()).extracting(FieldError::message)
+      assertThat(PARSER.parseBatch(b, 0, 0, BodyFormat.JSON).errors())
+          .extracting(FieldError::message)
           .containsExactly("empty body");
     }
   }
@@ -229,20 +296,32 @@ class EventParserFramingTest {
       String okBody = format == BodyFormat.JSON ? "[" + ok + "," + ok + "]" : ok + "\n" + ok;
       assertThat(PARSER.parseBatch(utf8(okBody), format).errors()).isEmpty();
       assertThat(PARSER.parseBatch(utf8(ok), format).errors()).isEmpty();
-      String badBody = format == BodyFormat.JSON ? "[" + ok + "," + tooDeep + "]" : ok + "\n" + tooDeep;
+      String badBody =
+          format == BodyFormat.JSON ? "[" + ok + "," + tooDeep + "]" : ok + "\n" + tooDeep;
       assertThat(PARSER.parseBatch(utf8(badBody), format).errors())
           .containsExactly(new FieldError(1, "payload", "JSON is nested deeper than 16 levels"));
     }
 
     @Test
     void deepNestingIsStoppedEarlyAndNamesWhereItHappened() {
-      String attack = "{\"deviceId\":\"d1\",\"ts\":" + NOW + ",\"metrics\":{\"m\":" + "[".repeat(100_000) + "}}";
-      assertThat(errors(attack)).containsExactly(new FieldError(0, "metrics.m", "must be a finite number"),
-          new FieldError(0, "metrics", "JSON is nested deeper than 16 levels"));
-      assertThat(errors("[".repeat(100_000))).containsExactly(new FieldError(0, "$", "must be a JSON object"),
-          new FieldError(0, "$", "JSON is nested deeper than 16 levels"));
-      assertThat(errors("[" + "{\"a\":".repeat(50))).containsExactly(new FieldError(0, "a", "unknown field"),
-          new FieldError(0, "a", "JSON is nested deeper than 16 levels"));
+      String attack =
+          "{\"deviceId\":\"d1\",\"ts\":"
+              + NOW
+              + ",\"metrics\":{\"m\":"
+              + "[".repeat(100_000)
+              + "}}";
+      assertThat(errors(attack))
+          .containsExactly(
+              new FieldError(0, "metrics.m", "must be a finite number"),
+              new FieldError(0, "metrics", "JSON is nested deeper than 16 levels"));
+      assertThat(errors("[".repeat(100_000)))
+          .containsExactly(
+              new FieldError(0, "$", "must be a JSON object"),
+              new FieldError(0, "$", "JSON is nested deeper than 16 levels"));
+      assertThat(errors("[" + "{\"a\":".repeat(50)))
+          .containsExactly(
+              new FieldError(0, "a", "unknown field"),
+              new FieldError(0, "a", "JSON is nested deeper than 16 levels"));
       assertThat(PARSER.parseOne(utf8("{\"payload\":" + "[".repeat(1000))).errors())
           .containsExactly(new FieldError(0, "payload", "JSON is nested deeper than 16 levels"));
     }
@@ -250,12 +329,25 @@ class EventParserFramingTest {
     @Test
     void theLimitIsConfigurable() {
       EventLimits d = EventLimits.defaults();
-      EventLimits shallow = new EventLimits(d.maxBatch(), d.maxIdLength(), d.maxDeviceTypeLength(), d.maxStatusLength(),
-          d.maxMetrics(), d.maxTags(), d.maxTagKeyLength(), d.maxTagValueLength(), d.maxMetricNameLength(),
-          d.maxPayloadBytes(), 2, d.retentionMillis(), d.futureSkewMillis());
+      EventLimits shallow =
+          new EventLimits(
+              d.maxBatch(),
+              d.maxIdLength(),
+              d.maxDeviceTypeLength(),
+              d.maxStatusLength(),
+              d.maxMetrics(),
+              d.maxTags(),
+              d.maxTagKeyLength(),
+              d.maxTagValueLength(),
+              d.maxMetricNameLength(),
+              d.maxPayloadBytes(),
+              2,
+              d.retentionMillis(),
+              d.futureSkewMillis());
       EventParser p = new EventParser(shallow, CLOCK);
       assertThat(p.parseBatch(utf8(ev("\"metrics\":{\"a\":1}")), BodyFormat.JSON).ok()).isTrue();
-      assertThat(p.parseBatch(utf8("[" + ev("\"payload\":[]") + "]"), BodyFormat.JSON).ok()).isTrue();
+      assertThat(p.parseBatch(utf8("[" + ev("\"payload\":[]") + "]"), BodyFormat.JSON).ok())
+          .isTrue();
       assertThat(p.parseBatch(utf8(ev("\"payload\":[[]]")), BodyFormat.JSON).errors())
           .containsExactly(new FieldError(0, "payload", "JSON is nested deeper than 2 levels"));
     }
@@ -265,22 +357,32 @@ class EventParserFramingTest {
   class Ndjson {
     @Test
     void skipsBlankLinesAndAcceptsCrLf() {
-      EventParser.BatchResult r = ndjson("\n" + evId("a") + "\r\n\r\n  \t \n" + evId("b") + "\n" + evId("c"));
+      EventParser.BatchResult r =
+          ndjson("\n" + evId("a") + "\r\n\r\n  \t \n" + evId("b") + "\n" + evId("c"));
       assertThat(r.errors()).isEmpty();
       assertThat(r.events()).extracting(Event::deviceId).containsExactly("a", "b", "c");
     }
 
     @Test
     void theIndexIsThePhysicalLineIndex() {
-      EventParser.BatchResult r = ndjson(evId("a") + "\n\n{\"deviceId\":1,\"ts\":" + NOW + "}\n" + evId("c") + "\n{\"ts\":1.5}\n");
+      EventParser.BatchResult r =
+          ndjson(
+              evId("a")
+                  + "\n\n{\"deviceId\":1,\"ts\":"
+                  + NOW
+                  + "}\n"
+                  + evId("c")
+                  + "\n{\"ts\":1.5}\n");
       assertThat(r.events()).isEmpty();
-      assertThat(r.errors()).extracting(FieldError::index, FieldError::field)
+      assertThat(r.errors())
+          .extracting(FieldError::index, FieldError::field)
           .containsExactly(tuple(2, "deviceId"), tuple(4, "ts"), tuple(4, "deviceId"));
     }
 
     @Test
     void aMalformedLineIsReportedWithItsLineNumberAndParsingGoesOn() {
-      EventParser.BatchResult r = ndjson(evId("a") + "\n{\"deviceId\":\n\n" + "{\"deviceId\":2,\"ts\":" + NOW + "}");
+      EventParser.BatchResult r =
+          ndjson(evId("a") + "\n{\"deviceId\":\n\n" + "{\"deviceId\":2,\"ts\":" + NOW + "}");
       assertThat(r.errors()).hasSize(2);
       assertThat(r.errors().get(0).index()).isEqualTo(1);
       assertThat(r.errors().get(0).field()).isEqualTo("$");
@@ -297,15 +399,20 @@ class EventParserFramingTest {
 
     @Test
     void eachLineMustBeExactlyOneObject() {
-      assertThat(ndjson(evId("a") + " " + evId("b")).errors()).extracting(FieldError::index, FieldError::message)
-          .containsExactly(tuple(0, "unexpected content after the JSON value at line 1, column 37"));
-      assertThat(ndjson("[" + evId("a") + "]\n42").errors()).containsExactly(
-          new FieldError(0, "$", "line 1 must be a JSON object"), new FieldError(1, "$", "line 2 must be a JSON object"));
+      assertThat(ndjson(evId("a") + " " + evId("b")).errors())
+          .extracting(FieldError::index, FieldError::message)
+          .containsExactly(
+              tuple(0, "unexpected content after the JSON value at line 1, column 37"));
+      assertThat(ndjson("[" + evId("a") + "]\n42").errors())
+          .containsExactly(
+              new FieldError(0, "$", "line 1 must be a JSON object"),
+              new FieldError(1, "$", "line 2 must be a JSON object"));
     }
 
     @Test
     void anObjectMayNotSpanLines() {
-      assertThat(ndjson("{\"deviceId\":\"a\",\n\"ts\":" + NOW + "}").errors()).extracting(FieldError::index)
+      assertThat(ndjson("{\"deviceId\":\"a\",\n\"ts\":" + NOW + "}").errors())
+          .extracting(FieldError::index)
           .containsExactly(0, 1);
     }
 
@@ -322,16 +429,19 @@ class EventParserFramingTest {
   class ErrorCap {
     @Test
     void atMostOneHundredErrorsAreReportedThenANote() {
-      String body = "[" + String.join(",", Collections.nCopies(300, "{\"deviceId\":1,\"ts\":1}")) + "]";
+      String body =
+          "[" + String.join(",", Collections.nCopies(300, "{\"deviceId\":1,\"ts\":1}")) + "]";
       List<FieldError> e = errors(body);
       assertThat(e).hasSize(101);
       assertThat(e.get(99).index()).isEqualTo(49);
-      assertThat(e.get(100)).isEqualTo(new FieldError(-1, "$", "too many errors: only the first 100 are reported"));
+      assertThat(e.get(100))
+          .isEqualTo(new FieldError(-1, "$", "too many errors: only the first 100 are reported"));
     }
 
     @Test
     void exactlyOneHundredErrorsHaveNoNote() {
-      String body = "[" + String.join(",", Collections.nCopies(50, "{\"deviceId\":1,\"ts\":1}")) + "]";
+      String body =
+          "[" + String.join(",", Collections.nCopies(50, "{\"deviceId\":1,\"ts\":1}")) + "]";
       assertThat(errors(body)).hasSize(100).allSatisfy(e -> assertThat(e.index()).isBetween(0, 49));
     }
 
@@ -357,18 +467,25 @@ class EventParserFramingTest {
       EventParser.SingleResult r = PARSER.parseOne(utf8("{\"deviceId\":\"d1\",\"ts\":1.5}"));
       assertThat(r.ok()).isFalse();
       assertThat(r.event()).isNull();
-      assertThat(r.errors()).containsExactly(new FieldError(0, "ts", "must be an integer (epoch milliseconds)"));
+      assertThat(r.errors())
+          .containsExactly(new FieldError(0, "ts", "must be an integer (epoch milliseconds)"));
     }
 
     @Test
     void rejectsArraysScalarsEmptyAndNullValues() {
       assertThat(PARSER.parseOne(utf8("[" + ev("") + "]")).errors())
           .containsExactly(new FieldError(-1, "$", "record value must be a JSON object"));
-      assertThat(PARSER.parseOne(utf8("7")).errors()).extracting(FieldError::field).containsExactly("$");
-      assertThat(PARSER.parseOne(new byte[0]).errors()).containsExactly(new FieldError(-1, "$", "empty record value"));
-      assertThat(PARSER.parseOne(null).errors()).containsExactly(new FieldError(-1, "$", "empty record value"));
-      assertThat(PARSER.parseOne(utf8("  \n")).errors()).containsExactly(new FieldError(-1, "$", "empty record value"));
-      assertThat(PARSER.parseOne(utf8(ev("") + ev(""))).errors().get(0).message()).startsWith("unexpected content");
+      assertThat(PARSER.parseOne(utf8("7")).errors())
+          .extracting(FieldError::field)
+          .containsExactly("$");
+      assertThat(PARSER.parseOne(new byte[0]).errors())
+          .containsExactly(new FieldError(-1, "$", "empty record value"));
+      assertThat(PARSER.parseOne(null).errors())
+          .containsExactly(new FieldError(-1, "$", "empty record value"));
+      assertThat(PARSER.parseOne(utf8("  \n")).errors())
+          .containsExactly(new FieldError(-1, "$", "empty record value"));
+      assertThat(PARSER.parseOne(utf8(ev("") + ev(""))).errors().get(0).message())
+          .startsWith("unexpected content");
       assertThat(PARSER.parseOne(new byte[] {(byte) 0xFF}).errors().get(0).message())
           .startsWith("record value is not valid UTF-8");
     }

@@ -15,8 +15,7 @@ final class Events {
   static final Clock CLOCK = Clock.fixed(NOW_INSTANT, ZoneOffset.UTC);
   static final EventParser PARSER = new EventParser(EventLimits.defaults(), CLOCK);
 
-  private Events() {
-  }
+  private Events() {}
 
   /** A valid minimal event plus {@code extra} members (already JSON, comma-free at the ends). */
   static String ev(String extra) {

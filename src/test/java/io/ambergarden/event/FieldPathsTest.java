@@ -20,12 +20,14 @@ class FieldPathsTest {
   @Test
   void aLongNameIsCutAtEightyCharactersWithAnEllipsis() {
     assertThat(FieldPaths.path("tags.", "x".repeat(80))).isEqualTo("tags." + "x".repeat(80));
-    assertThat(FieldPaths.path("tags.", "x".repeat(81))).isEqualTo("tags." + "x".repeat(80) + "...");
+    assertThat(FieldPaths.path("tags.", "x".repeat(81)))
+        .isEqualTo("tags." + "x".repeat(80) + "...");
     assertThat(FieldPaths.path("", "\u0000".repeat(1000))).isEqualTo("\\u0000".repeat(80) + "...");
   }
 
   @Test
   void appendNameEscapesLikePath() {
-    assertThat(FieldPaths.appendName(new StringBuilder("payload."), "a\tb").toString()).isEqualTo("payload.a\\u0009b");
+    assertThat(FieldPaths.appendName(new StringBuilder("payload."), "a\tb").toString())
+        .isEqualTo("payload.a\\u0009b");
   }
 }

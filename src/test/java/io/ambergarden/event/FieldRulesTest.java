@@ -17,8 +17,9 @@ class FieldRulesTest {
     assertThat(FieldRules.checkId("", 32, "tag names must be "))
         .isEqualTo("tag names must be 1-32 characters of letters, digits and . _ : - (got 0)");
     assertThat(FieldRules.checkId("a b", 8, "metric names must be "))
-        .isEqualTo("metric names must be 1-8 characters of letters, digits and . _ : - "
-            + "(invalid character U+0020 at position 1)");
+        .isEqualTo(
+            "metric names must be 1-8 characters of letters, digits and . _ : - "
+                + "(invalid character U+0020 at position 1)");
     assertThat(FieldRules.checkId("..", 8, "must be ")).isEqualTo("must not be '.' or '..'");
   }
 

@@ -17,7 +17,10 @@ class ParseFailuresTest {
   private final ParseFailures failures = new ParseFailures(EventLimits.defaults());
   private final ErrorCollector errors = new ErrorCollector();
 
-  /** What Jackson really throws for {@code json}, so the message matching is checked against the library. */
+  /**
+   * What Jackson really throws for {@code json}, so the message matching is checked against the
+   * library.
+   */
   private static IOException thrownByJackson(JsonFactory factory, String json) {
     try (JsonParser p = factory.createParser(json)) {
       JsonToken t;
@@ -42,32 +45,55 @@ class ParseFailuresTest {
   void tooDeepNestingIsPinnedToTheEventAndFieldBeingRead() {
     errors.eventIndex = 3;
     errors.currentField = "payload";
-    failures.report(thrownByJackson(factory(StreamReadConstraints.builder().maxNestingDepth(2).build()), "[[[1]]]"),
-        -1, 0, errors);
-    assertThat(errors.errors).containsExactly(new FieldError(3, "payload", "JSON is nested deeper than 16 levels"));
+    failures.report(
+        thrownByJackson(
+            factory(StreamReadConstraints.builder().maxNestingDepth(2).build()), "[[[1]]]"),
+        -1,
+        0,
+        errors);
+    assertThat(errors.errors)
+        .containsExactly(new FieldError(3, "payload", "JSON is nested deeper than 16 levels"));
   }
 
   @Test
   void otherParserLimitsGetTheirOwnMessage() {
-    failures.report(thrownByJackson(factory(StreamReadConstraints.builder().maxNumberLength(5).build()),
-        "123456789"), -1, 0, errors);
-    failures.report(thrownByJackson(factory(StreamReadConstraints.builder().maxStringLength(5).build()),
-        "\"123456789\""), -1, 0, errors);
-    failures.report(thrownByJackson(factory(StreamReadConstraints.builder().maxNameLength(5).build()),
-        "{\"123456789\":1}"), -1, 0, errors);
-    assertThat(errors.errors).extracting(FieldError::message)
-        .containsExactly("number has too many digits", "string is too long", "field name is too long");
+    failures.report(
+        thrownByJackson(
+            factory(StreamReadConstraints.builder().maxNumberLength(5).build()), "123456789"),
+        -1,
+        0,
+        errors);
+    failures.report(
+        thrownByJackson(
+            factory(StreamReadConstraints.builder().maxStringLength(5).build()), "\"123456789\""),
+        -1,
+        0,
+        errors);
+    failures.report(
+        thrownByJackson(
+            factory(StreamReadConstraints.builder().maxNameLength(5).build()), "{\"123456789\":1}"),
+        -1,
+        0,
+        errors);
+    assertThat(errors.errors)
+        .extracting(FieldError::message)
+        .containsExactly(
+            "number has too many digits", "string is too long", "field name is too long");
     assertThat(errors.errors).extracting(FieldError::field).containsOnly(FieldError.DOCUMENT);
   }
 
   @Test
   void malformedJsonNamesTheNdjsonLineAndTheColumn() {
     failures.report(thrownByJackson(new JsonFactory(), "{\"a\" 1}"), 4, 5, errors);
-    assertThat(errors.errors).singleElement().satisfies(e -> {
-      assertThat(e.index()).isEqualTo(4);
-      assertThat(e.field()).isEqualTo(FieldError.DOCUMENT);
-      assertThat(e.message()).startsWith("malformed JSON at line 5, column 6: Unexpected character ('1'");
-    });
+    assertThat(errors.errors)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.index()).isEqualTo(4);
+              assertThat(e.field()).isEqualTo(FieldError.DOCUMENT);
+              assertThat(e.message())
+                  .startsWith("malformed JSON at line 5, column 6: Unexpected character ('1'");
+            });
   }
 
   @Test

@@ -29,7 +29,9 @@ class ParseRunTest {
     run.error(3, "ts", "bad");
     run.tooLarge("batch too large: more than 2 events");
     assertThat(run.events).isEmpty();
-    assertThat(run.errors).containsExactly(new FieldError(-1, FieldError.DOCUMENT, "batch too large: more than 2 events"));
+    assertThat(run.errors)
+        .containsExactly(
+            new FieldError(-1, FieldError.DOCUMENT, "batch too large: more than 2 events"));
   }
 
   @Test

@@ -17,7 +17,10 @@ class PayloadCopierTest {
   private final PayloadCopier copier = new PayloadCopier(EventLimits.defaults());
   private final ParseRun run = new ParseRun(Events.NOW, false, EventLimits.defaults());
 
-  /** Copies the value of "p" in {@code {"p": value, "next": 1}} and checks the parser then reads "next". */
+  /**
+   * Copies the value of "p" in {@code {"p": value, "next": 1}} and checks the parser then reads
+   * "next".
+   */
   private String copyValueOf(PayloadCopier c, String value) throws IOException {
     try (JsonParser p = FACTORY.createParser("{\"p\": " + value + ", \"next\": 1}")) {
       p.nextToken();
@@ -31,7 +34,8 @@ class PayloadCopierTest {
 
   @Test
   void copiesAnyValueAsCompactJson() throws IOException {
-    assertThat(copyValueOf(copier, "{ \"a\" : [ 1 , 2.50 , true , null , { } ] }")).isEqualTo("{\"a\":[1,2.50,true,null,{}]}");
+    assertThat(copyValueOf(copier, "{ \"a\" : [ 1 , 2.50 , true , null , { } ] }"))
+        .isEqualTo("{\"a\":[1,2.50,true,null,{}]}");
     assertThat(copyValueOf(copier, "\"s\"")).isEqualTo("\"s\"");
     assertThat(copyValueOf(copier, "-3e-7")).isEqualTo("-3e-7");
     assertThat(run.errors).isEmpty();
@@ -47,26 +51,36 @@ class PayloadCopierTest {
 
   @Test
   void aDuplicateKeyIsNamedByItsPathAndTheRestOfTheValueIsSkipped() throws IOException {
-    assertThat(copyValueOf(copier, "{\"x\":[0,{\"a\":1,\"a\":[2,{\"deep\":3}]}],\"y\":4}")).isNull();
-    assertThat(run.errors).containsExactly(new FieldError(7, "payload.x[1].a", EventParser.MSG_DUPLICATE));
+    assertThat(copyValueOf(copier, "{\"x\":[0,{\"a\":1,\"a\":[2,{\"deep\":3}]}],\"y\":4}"))
+        .isNull();
+    assertThat(run.errors)
+        .containsExactly(new FieldError(7, "payload.x[1].a", EventParser.MSG_DUPLICATE));
   }
 
   @Test
   void nonFiniteNumbersAreNamedByTheirPath() throws IOException {
     assertThat(copyValueOf(copier, "[1,[2,NaN]]")).isNull();
     assertThat(copyValueOf(copier, "{\"k\\u0001\":-Infinity}")).isNull();
-    assertThat(run.errors).extracting(FieldError::field).containsExactly("payload[1][1]", "payload.k\\u0001");
-    assertThat(run.errors).extracting(FieldError::message).containsOnly(EventParser.MSG_PAYLOAD_FINITE);
+    assertThat(run.errors)
+        .extracting(FieldError::field)
+        .containsExactly("payload[1][1]", "payload.k\\u0001");
+    assertThat(run.errors)
+        .extracting(FieldError::message)
+        .containsOnly(EventParser.MSG_PAYLOAD_FINITE);
   }
 
   @Test
   void theSizeCapCountsTheCompactBytes() throws IOException {
-    PayloadCopier small = new PayloadCopier(EventLimits.defaults().withBatchAndTime(1000, 9,
-        java.time.Duration.ofDays(180), java.time.Duration.ofMinutes(5)));
+    PayloadCopier small =
+        new PayloadCopier(
+            EventLimits.defaults()
+                .withBatchAndTime(
+                    1000, 9, java.time.Duration.ofDays(180), java.time.Duration.ofMinutes(5)));
     assertThat(copyValueOf(small, "[ 1, 2, 3, 4 ]")).isEqualTo("[1,2,3,4]");
     assertThat(copyValueOf(small, "[1,2,3,4,5]")).isNull();
-    assertThat(run.errors).containsExactly(
-        new FieldError(7, "payload", "payload too large: more than 9 bytes as compact JSON"));
+    assertThat(run.errors)
+        .containsExactly(
+            new FieldError(7, "payload", "payload too large: more than 9 bytes as compact JSON"));
   }
 
   @Test

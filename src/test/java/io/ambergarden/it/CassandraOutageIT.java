@@ -23,7 +23,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** Cassandra stops mid-ingest while Kafka and the service stay up; nothing acknowledged may be lost or doubled. */
+/**
+ * Cassandra stops mid-ingest while Kafka and the service stay up; nothing acknowledged may be lost
+ * or doubled.
+ */
 @ExtendWith(RealServers.class)
 @Timeout(400)
 class CassandraOutageIT {
@@ -36,7 +39,8 @@ class CassandraOutageIT {
     String kafkaDevice = "outage-k-" + UUID.randomUUID();
     String httpDevice = "outage-h-" + UUID.randomUUID();
     long base = System.currentTimeMillis() - 60_000;
-    Map<String, String> fast = Map.of("cassandra.request-timeout", "2s", "writer.request-timeout", "5s");
+    Map<String, String> fast =
+        Map.of("cassandra.request-timeout", "2s", "writer.request-timeout", "5s");
     Map<String, String> directCfg = new HashMap<>(fast);
     directCfg.putAll(Map.of("ingest.mode", "direct", "kafka.consumer.enabled", "false"));
     Set<String> acked = ConcurrentHashMap.newKeySet();
@@ -50,47 +54,72 @@ class CassandraOutageIT {
       for (int i = 0; i < BEFORE; i++) {
         Kafkas.send(producer, consumer.topic(), kafkaDevice, event(kafkaDevice, base + i, "k" + i));
       }
-      await().atMost(Duration.ofSeconds(30)).until(() -> Kafkas.committedTotal(group, consumer.topic()) == BEFORE);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> Kafkas.committedTotal(group, consumer.topic()) == BEFORE);
 
-      // an HTTP client keeps posting, 20 requests/s, through the whole outage and remembers what got a 202
+      // an HTTP client keeps posting, 20 requests/s, through the whole outage and remembers what
+      // got a 202
       AtomicInteger seq = new AtomicInteger();
-      poster.scheduleAtFixedRate(() -> {
-        int n = seq.getAndIncrement();
-        String id = "h" + n;
-        HttpResponse<String> r;
-        try {
-          r = direct.postEvents(new String(event(httpDevice, base + n, id), StandardCharsets.UTF_8));
-        } catch (RuntimeException e) {
-          answers.merge(-1, 1, Integer::sum);
-          return;
-        }
-        boolean shedWithHint = (r.statusCode() == 503 || r.statusCode() == 429)
-            && r.headers().firstValue("Retry-After").isPresent();
-        answers.merge(r.statusCode() == 202 || shedWithHint ? r.statusCode() : -r.statusCode(), 1, Integer::sum);
-        if (r.statusCode() == 202) {
-          acked.add(id);
-        }
-      }, 0, 50, TimeUnit.MILLISECONDS);
+      poster.scheduleAtFixedRate(
+          () -> {
+            int n = seq.getAndIncrement();
+            String id = "h" + n;
+            HttpResponse<String> r;
+            try {
+              r =
+                  direct.postEvents(
+                      new String(event(httpDevice, base + n, id), StandardCharsets.UTF_8));
+            } catch (RuntimeException e) {
+              answers.merge(-1, 1, Integer::sum);
+              return;
+            }
+            boolean shedWithHint =
+                (r.statusCode() == 503 || r.statusCode() == 429)
+                    && r.headers().firstValue("Retry-After").isPresent();
+            answers.merge(
+                r.statusCode() == 202 || shedWithHint ? r.statusCode() : -r.statusCode(),
+                1,
+                Integer::sum);
+            if (r.statusCode() == 202) {
+              acked.add(id);
+            }
+          },
+          0,
+          50,
+          TimeUnit.MILLISECONDS);
       await().atMost(Duration.ofSeconds(10)).until(() -> acked.size() >= 5);
 
       cassandra.stop();
       try {
         for (int i = BEFORE; i < BEFORE + DURING; i++) {
-          Kafkas.send(producer, consumer.topic(), kafkaDevice, event(kafkaDevice, base + i, "k" + i));
+          Kafkas.send(
+              producer, consumer.topic(), kafkaDevice, event(kafkaDevice, base + i, "k" + i));
         }
-        await().atMost(Duration.ofSeconds(30)).until(() -> consumer.get("/health/ready").statusCode() == 503
-            && direct.get("/health/ready").statusCode() == 503);
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    consumer.get("/health/ready").statusCode() == 503
+                        && direct.get("/health/ready").statusCode() == 503);
         await().atMost(Duration.ofSeconds(30)).until(() -> answers.getOrDefault(503, 0) > 0);
         // nothing can be written, so nothing more may be committed
-        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
+        await()
+            .during(Duration.ofSeconds(3))
+            .atMost(Duration.ofSeconds(10))
             .until(() -> Kafkas.committedTotal(group, consumer.topic()) == BEFORE);
       } finally {
         cassandra.start();
       }
 
-      await().atMost(Duration.ofSeconds(90)).until(() -> consumer.get("/health/ready").statusCode() == 200
-          && direct.get("/health/ready").statusCode() == 200);
-      await().atMost(Duration.ofSeconds(60))
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .until(
+              () ->
+                  consumer.get("/health/ready").statusCode() == 200
+                      && direct.get("/health/ready").statusCode() == 200);
+      await()
+          .atMost(Duration.ofSeconds(60))
           .until(() -> Kafkas.committedTotal(group, consumer.topic()) == BEFORE + DURING);
       int ackedBeforeStop = acked.size();
       await().atMost(Duration.ofSeconds(30)).until(() -> acked.size() > ackedBeforeStop + 5);
@@ -113,16 +142,29 @@ class CassandraOutageIT {
   }
 
   static byte[] event(String device, long ts, String eventId) {
-    return ("{\"deviceId\":\"" + device + "\",\"ts\":" + ts + ",\"eventId\":\"" + eventId + "\",\"code\":200}")
+    return ("{\"deviceId\":\""
+            + device
+            + "\",\"ts\":"
+            + ts
+            + ",\"eventId\":\""
+            + eventId
+            + "\",\"code\":200}")
         .getBytes(StandardCharsets.UTF_8);
   }
 
   static Map<String, Integer> rowsByEventId(CqlSession cql, String device, long base) {
     Map<String, Integer> rows = new HashMap<>();
     long hour = 3_600_000L;
-    for (long b = (base / hour - 1) * hour; b <= (System.currentTimeMillis() / hour) * hour; b += hour) {
-      cql.execute("SELECT event_id FROM " + TestService.KEYSPACE + ".events_by_device WHERE device_id = ? AND bucket = ?",
-          device, java.time.Instant.ofEpochMilli(b)).forEach(r -> rows.merge(r.getString(0), 1, Integer::sum));
+    for (long b = (base / hour - 1) * hour;
+        b <= (System.currentTimeMillis() / hour) * hour;
+        b += hour) {
+      cql.execute(
+              "SELECT event_id FROM "
+                  + TestService.KEYSPACE
+                  + ".events_by_device WHERE device_id = ? AND bucket = ?",
+              device,
+              java.time.Instant.ofEpochMilli(b))
+          .forEach(r -> rows.merge(r.getString(0), 1, Integer::sum));
     }
     return rows;
   }

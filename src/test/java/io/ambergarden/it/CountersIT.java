@@ -31,13 +31,23 @@ class CountersIT {
   /** A timestamp well inside the current UTC day, so every event of a test counts on one day. */
   static long todayTs() {
     long now = System.currentTimeMillis();
-    long dayStart = LocalDate.now(ZoneOffset.UTC).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
+    long dayStart =
+        LocalDate.now(ZoneOffset.UTC).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
     return Math.max(dayStart + 1000, now - 60_000);
   }
 
   static String event(String device, long ts, String id, String status, Integer code) {
-    return "{\"deviceId\":\"" + device + "\",\"ts\":" + ts + ",\"eventId\":\"" + id + "\",\"status\":\"" + status + "\""
-        + (code == null ? "" : ",\"code\":" + code) + "}";
+    return "{\"deviceId\":\""
+        + device
+        + "\",\"ts\":"
+        + ts
+        + ",\"eventId\":\""
+        + id
+        + "\",\"status\":\""
+        + status
+        + "\""
+        + (code == null ? "" : ",\"code\":" + code)
+        + "}";
   }
 
   static JsonObject statusStats(TestService s, long ts) {
@@ -64,39 +74,58 @@ class CountersIT {
       List<Future<?>> work = new ArrayList<>();
       for (int t = 0; t < 3; t++) {
         int thread = t;
-        work.add(pool.submit(() -> {
-          for (int i = thread * 10; i < perPath; i += 30) {
-            StringBuilder body = new StringBuilder("[");
-            for (int j = i; j < Math.min(perPath, i + 10); j++) {
-              body.append(j == i ? "" : ",").append(event("cnt-" + status + "-" + (j % devices), ts + j, "h" + j, status, code));
-            }
-            HttpResponse<String> r = s.postEvents(body.append("]").toString());
-            assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
-          }
-        }));
+        work.add(
+            pool.submit(
+                () -> {
+                  for (int i = thread * 10; i < perPath; i += 30) {
+                    StringBuilder body = new StringBuilder("[");
+                    for (int j = i; j < Math.min(perPath, i + 10); j++) {
+                      body.append(j == i ? "" : ",")
+                          .append(
+                              event(
+                                  "cnt-" + status + "-" + (j % devices),
+                                  ts + j,
+                                  "h" + j,
+                                  status,
+                                  code));
+                    }
+                    HttpResponse<String> r = s.postEvents(body.append("]").toString());
+                    assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+                  }
+                }));
       }
-      work.add(pool.submit(() -> {
-        for (int i = 0; i < perPath; i++) {
-          String d = "cnt-" + status + "-" + (i % devices);
-          producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(s.topic(), d.getBytes(StandardCharsets.UTF_8),
-              event(d, ts + i, "k" + i, status, code).getBytes(StandardCharsets.UTF_8)));
-        }
-        producer.flush();
-      }));
+      work.add(
+          pool.submit(
+              () -> {
+                for (int i = 0; i < perPath; i++) {
+                  String d = "cnt-" + status + "-" + (i % devices);
+                  producer.send(
+                      new org.apache.kafka.clients.producer.ProducerRecord<>(
+                          s.topic(),
+                          d.getBytes(StandardCharsets.UTF_8),
+                          event(d, ts + i, "k" + i, status, code)
+                              .getBytes(StandardCharsets.UTF_8)));
+                }
+                producer.flush();
+              }));
       for (Future<?> f : work) {
         f.get();
       }
       pool.shutdown();
       int total = 2 * perPath;
-      await().atMost(Duration.ofSeconds(60)).until(() -> Kafkas.committedTotal(s.config().kafka().groupId(), s.topic()) == total);
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> Kafkas.committedTotal(s.config().kafka().groupId(), s.topic()) == total);
       // once offsets are committed, the counters are already written
       JsonObject stats = statusStats(s, ts);
       assertThat(stats.getJsonObject("byStatus").getLong(status)).isEqualTo(total);
-      assertThat(stats.getJsonObject("byCode").getLong(Integer.toString(code))).isGreaterThanOrEqualTo(total);
+      assertThat(stats.getJsonObject("byCode").getLong(Integer.toString(code)))
+          .isGreaterThanOrEqualTo(total);
       assertThat(stats.getInteger("shards")).isEqualTo(16);
       long sumOfDevices = 0;
       for (int d = 0; d < devices; d++) {
-        JsonObject c = new JsonObject(s.get("/api/v1/devices/cnt-" + status + "-" + d + "/counters").body());
+        JsonObject c =
+            new JsonObject(s.get("/api/v1/devices/cnt-" + status + "-" + d + "/counters").body());
         assertThat(c.getJsonObject("byStatus").getLong(status)).isEqualTo(c.getLong("total"));
         sumOfDevices += c.getLong("total");
       }
@@ -115,22 +144,43 @@ class CountersIT {
     try (KafkaProducer<byte[], byte[]> producer = Kafkas.producer()) {
       for (int i = 0; i < total; i++) {
         String d = "crash-dev-" + (i % 50);
-        producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, d.getBytes(StandardCharsets.UTF_8),
-            event(d, ts + (i % 1000), "c" + i, status, 200).getBytes(StandardCharsets.UTF_8)));
+        producer.send(
+            new org.apache.kafka.clients.producer.ProducerRecord<>(
+                topic,
+                d.getBytes(StandardCharsets.UTF_8),
+                event(d, ts + (i % 1000), "c" + i, status, 200).getBytes(StandardCharsets.UTF_8)));
       }
       producer.flush();
     }
-    Map<String, String> cfg = Map.of("kafka.topic", topic, "kafka.dlq-topic", topic + ".dlq", "kafka.group-id", group,
-        "kafka.consumer.commit-interval", "200ms", "kafka.consumer.max-in-flight", "500", "kafka.consumer.write-batch", "100");
+    Map<String, String> cfg =
+        Map.of(
+            "kafka.topic",
+            topic,
+            "kafka.dlq-topic",
+            topic + ".dlq",
+            "kafka.group-id",
+            group,
+            "kafka.consumer.commit-interval",
+            "200ms",
+            "kafka.consumer.max-in-flight",
+            "500",
+            "kafka.consumer.write-batch",
+            "100");
     long committedAtCrash;
     try (ServiceProcess first = ServiceProcess.start("crash", cfg)) {
-      await().atMost(Duration.ofSeconds(90)).until(() -> Kafkas.committedTotal(group, topic) >= total / 10);
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .until(() -> Kafkas.committedTotal(group, topic) >= total / 10);
       first.crash();
       committedAtCrash = Kafkas.committedTotal(group, topic);
     }
-    assertThat(committedAtCrash).as("the crash must happen mid-stream for the test to mean anything").isLessThan(total);
+    assertThat(committedAtCrash)
+        .as("the crash must happen mid-stream for the test to mean anything")
+        .isLessThan(total);
     try (TestService second = TestService.start(cfg)) {
-      await().atMost(Duration.ofSeconds(120)).until(() -> Kafkas.committedTotal(group, topic) == total);
+      await()
+          .atMost(Duration.ofSeconds(120))
+          .until(() -> Kafkas.committedTotal(group, topic) == total);
       long counted = statusCount(second, ts, status);
       // every record was acknowledged once; at most the uncommitted ones were attempted twice
       assertThat(counted).isBetween((long) total, total + (total - committedAtCrash));
@@ -142,7 +192,8 @@ class CountersIT {
     int code = 600 + ThreadLocalRandom.current().nextInt(300);
     String prefix = "abn-" + UUID.randomUUID().toString().substring(0, 6);
     long now = System.currentTimeMillis();
-    try (TestService s = TestService.start(Map.of("ingest.mode", "direct", "kafka.consumer.enabled", "false"))) {
+    try (TestService s =
+        TestService.start(Map.of("ingest.mode", "direct", "kafka.consumer.enabled", "false"))) {
       StringBuilder body = new StringBuilder("[");
       for (int i = 0; i < 5; i++) {
         body.append(event(prefix + "-x", now - i * 1000, "x" + i, "degraded", code)).append(',');
@@ -158,11 +209,21 @@ class CountersIT {
       JsonObject r = new JsonObject(s.get("/api/v1/stats/abnormal?minutes=10").body());
       JsonObject main = byCode(r.getJsonArray("byCode"), code);
       assertThat(main.getInteger("devices")).isEqualTo(2);
-      assertThat(main.getJsonArray("deviceIds").getList()).containsExactlyInAnyOrder(prefix + "-x", prefix + "-y");
-      assertThat(byCode(r.getJsonArray("byCode"), code + 1).getJsonArray("deviceIds").getList()).containsExactly(prefix + "-x");
-      assertThat(r.getJsonArray("byCode").stream().map(o -> (JsonObject) o).filter(o -> o.getValue("code") == null)
-          .flatMap(o -> o.getJsonArray("deviceIds").stream())).contains(prefix + "-z");
-      JsonObject wide = byCode(new JsonObject(s.get("/api/v1/stats/abnormal?minutes=60").body()).getJsonArray("byCode"), code);
+      assertThat(main.getJsonArray("deviceIds").getList())
+          .containsExactlyInAnyOrder(prefix + "-x", prefix + "-y");
+      assertThat(byCode(r.getJsonArray("byCode"), code + 1).getJsonArray("deviceIds").getList())
+          .containsExactly(prefix + "-x");
+      assertThat(
+              r.getJsonArray("byCode").stream()
+                  .map(o -> (JsonObject) o)
+                  .filter(o -> o.getValue("code") == null)
+                  .flatMap(o -> o.getJsonArray("deviceIds").stream()))
+          .contains(prefix + "-z");
+      JsonObject wide =
+          byCode(
+              new JsonObject(s.get("/api/v1/stats/abnormal?minutes=60").body())
+                  .getJsonArray("byCode"),
+              code);
       assertThat(wide.getJsonArray("deviceIds").getList()).contains(prefix + "-old");
 
       assertThat(s.get("/api/v1/stats/abnormal?minutes=0").statusCode()).isEqualTo(400);
@@ -174,7 +235,11 @@ class CountersIT {
   }
 
   static JsonObject byCode(JsonArray codes, int code) {
-    return codes.stream().map(o -> (JsonObject) o).filter(o -> Integer.valueOf(code).equals(o.getInteger("code")))
-        .findFirst().orElseThrow(() -> new AssertionError("no entry for code " + code + " in " + codes.encode()));
+    return codes.stream()
+        .map(o -> (JsonObject) o)
+        .filter(o -> Integer.valueOf(code).equals(o.getInteger("code")))
+        .findFirst()
+        .orElseThrow(
+            () -> new AssertionError("no entry for code " + code + " in " + codes.encode()));
   }
 }

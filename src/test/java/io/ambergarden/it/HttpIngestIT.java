@@ -9,11 +9,11 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Flow;
-import java.nio.ByteBuffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -32,8 +32,15 @@ class HttpIngestIT {
   @BeforeAll
   static void start() {
     viaKafka = TestService.start(Map.of());
-    direct = TestService.start(Map.of("ingest.mode", "direct", "kafka.consumer.enabled", "false",
-        "http.max-body-bytes", "65536"));
+    direct =
+        TestService.start(
+            Map.of(
+                "ingest.mode",
+                "direct",
+                "kafka.consumer.enabled",
+                "false",
+                "http.max-body-bytes",
+                "65536"));
     cql = TestService.cql();
   }
 
@@ -55,7 +62,12 @@ class HttpIngestIT {
   }
 
   static String event(String device, long ts, String extra) {
-    return "{\"deviceId\":\"" + device + "\",\"ts\":" + ts + (extra.isEmpty() ? "" : "," + extra) + "}";
+    return "{\"deviceId\":\""
+        + device
+        + "\",\"ts\":"
+        + ts
+        + (extra.isEmpty() ? "" : "," + extra)
+        + "}";
   }
 
   static JsonArray items(TestService s, String device) {
@@ -65,17 +77,30 @@ class HttpIngestIT {
   }
 
   static long detailRows(String device) {
-    return cql.execute("SELECT count(*) FROM " + TestService.KEYSPACE + ".events_by_device WHERE device_id = ? AND bucket IN ?",
-        device, java.util.List.of(java.time.Instant.ofEpochMilli(System.currentTimeMillis() / 3_600_000 * 3_600_000),
-            java.time.Instant.ofEpochMilli((System.currentTimeMillis() / 3_600_000 - 1) * 3_600_000))).one().getLong(0);
+    return cql.execute(
+            "SELECT count(*) FROM "
+                + TestService.KEYSPACE
+                + ".events_by_device WHERE device_id = ? AND bucket IN ?",
+            device,
+            java.util.List.of(
+                java.time.Instant.ofEpochMilli(System.currentTimeMillis() / 3_600_000 * 3_600_000),
+                java.time.Instant.ofEpochMilli(
+                    (System.currentTimeMillis() / 3_600_000 - 1) * 3_600_000)))
+        .one()
+        .getLong(0);
   }
 
   @Test
   void testPostedEventIsReadBackInKafkaMode() {
     String d = device();
     long now = System.currentTimeMillis();
-    HttpResponse<String> r = viaKafka.postEvents("[" + event(d, now, "\"status\":\"normal\",\"metrics\":{\"t\":1.5}")
-        + "," + event(d, now - 10, "") + "]");
+    HttpResponse<String> r =
+        viaKafka.postEvents(
+            "["
+                + event(d, now, "\"status\":\"normal\",\"metrics\":{\"t\":1.5}")
+                + ","
+                + event(d, now - 10, "")
+                + "]");
     assertThat(r.statusCode()).isEqualTo(202);
     assertThat(new JsonObject(r.body()).getInteger("accepted")).isEqualTo(2);
     await().atMost(Duration.ofSeconds(20)).until(() -> items(viaKafka, d).size() == 2);
@@ -89,8 +114,10 @@ class HttpIngestIT {
   void testPostedEventIsDurableBeforeTheAnswerInDirectMode() {
     String d = device();
     long now = System.currentTimeMillis();
-    String ndjson = event(d, now, "\"eventId\":\"a\"") + "\n" + event(d, now, "\"eventId\":\"b\"") + "\n";
-    assertThat(direct.post("/api/v1/events", "application/x-ndjson", ndjson).statusCode()).isEqualTo(202);
+    String ndjson =
+        event(d, now, "\"eventId\":\"a\"") + "\n" + event(d, now, "\"eventId\":\"b\"") + "\n";
+    assertThat(direct.post("/api/v1/events", "application/x-ndjson", ndjson).statusCode())
+        .isEqualTo(202);
     // no waiting: a 202 in direct mode means the rows are already written
     assertThat(items(direct, d)).hasSize(2);
     assertThat(detailRows(d)).isEqualTo(2);
@@ -98,14 +125,17 @@ class HttpIngestIT {
 
   @Test
   void testLargePayloadsOfOneDevicehourAreStoredDespiteCassandrasBatchSizeLimit() {
-    // 10 events x 12 KiB = 120 KiB in one partition. Cassandra refuses a batch over batch_size_fail_threshold
-    // (50 KiB) unless it touches one partition (CASSANDRA-10876): this holds the writer to single-partition batches
+    // 10 events x 12 KiB = 120 KiB in one partition. Cassandra refuses a batch over
+    // batch_size_fail_threshold
+    // (50 KiB) unless it touches one partition (CASSANDRA-10876): this holds the writer to
+    // single-partition batches
     String d = device();
     long now = System.currentTimeMillis();
     String payload = "\"payload\":{\"blob\":\"" + "x".repeat(12_000) + "\"}";
     StringBuilder body = new StringBuilder("[");
     for (int i = 0; i < 10; i++) {
-      body.append(i == 0 ? "" : ",").append(event(d, now - i, "\"eventId\":\"p" + i + "\"," + payload));
+      body.append(i == 0 ? "" : ",")
+          .append(event(d, now - i, "\"eventId\":\"p" + i + "\"," + payload));
     }
     HttpResponse<String> r = viaKafka.postEvents(body.append("]").toString());
 
@@ -123,7 +153,10 @@ class HttpIngestIT {
       assertThat(s.postEvents(e).statusCode()).isEqualTo(202);
       await().atMost(Duration.ofSeconds(20)).until(() -> items(s, d).size() >= 1);
       // give the second copy every chance to land as a second row
-      await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5)).until(() -> detailRows(d) == 1);
+      await()
+          .during(Duration.ofMillis(1500))
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> detailRows(d) == 1);
     }
   }
 
@@ -132,7 +165,8 @@ class HttpIngestIT {
     String d = device();
     long now = System.currentTimeMillis();
     assertThat(direct.postEvents(event(d, now, "\"status\":\"new\"")).statusCode()).isEqualTo(202);
-    assertThat(direct.postEvents(event(d, now - 60_000, "\"status\":\"old\"")).statusCode()).isEqualTo(202);
+    assertThat(direct.postEvents(event(d, now - 60_000, "\"status\":\"old\"")).statusCode())
+        .isEqualTo(202);
     JsonObject latest = new JsonObject(direct.get("/api/v1/devices/" + d + "/latest").body());
     assertThat(latest.getString("status")).isEqualTo("new");
     assertThat(latest.getLong("ts")).isEqualTo(now);
@@ -141,18 +175,27 @@ class HttpIngestIT {
 
   @Test
   void testWrongTypeIsA400NamingTheField() {
-    HttpResponse<String> r = direct.postEvents("[" + event(device(), System.currentTimeMillis(), "") + ","
-        + event(device(), System.currentTimeMillis(), "\"code\":\"500\"") + "]");
+    HttpResponse<String> r =
+        direct.postEvents(
+            "["
+                + event(device(), System.currentTimeMillis(), "")
+                + ","
+                + event(device(), System.currentTimeMillis(), "\"code\":\"500\"")
+                + "]");
     assertThat(r.statusCode()).isEqualTo(400);
     assertThat(r.headers().firstValue("Content-Type")).hasValue("application/problem+json");
     JsonObject problem = new JsonObject(r.body());
     assertThat(problem.getJsonArray("errors").getJsonObject(0).getMap())
-        .containsEntry("index", 1).containsEntry("field", "code");
+        .containsEntry("index", 1)
+        .containsEntry("field", "code");
   }
 
   /** Each rule of the event, through the real HTTP stack: a 400 problem naming the field. */
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
       deviceId     | {"ts":NOW}
       deviceId     | {"deviceId":42,"ts":NOW}
       deviceId     | {"deviceId":"has space","ts":NOW}
@@ -172,19 +215,25 @@ class HttpIngestIT {
       payload      | {"deviceId":"d1","ts":NOW,"payload":"PAYLOAD"}
       """)
   void testEveryRuleIsA400NamingTheField(String field, String template) {
-    String body = template.replace("NOW", Long.toString(System.currentTimeMillis()))
-        .replace("PAYLOAD", "x".repeat(20_000));
+    String body =
+        template
+            .replace("NOW", Long.toString(System.currentTimeMillis()))
+            .replace("PAYLOAD", "x".repeat(20_000));
     HttpResponse<String> r = direct.postEvents(body);
     assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
     assertThat(r.headers().firstValue("Content-Type")).hasValue("application/problem+json");
     JsonArray errors = new JsonObject(r.body()).getJsonArray("errors");
-    assertThat(errors.stream().map(e -> ((JsonObject) e).getString("field"))).as(r.body()).contains(field);
+    assertThat(errors.stream().map(e -> ((JsonObject) e).getString("field")))
+        .as(r.body())
+        .contains(field);
   }
 
   @Test
   void testAnInvalidBatchAcceptsNothing() {
     String d = device();
-    HttpResponse<String> r = direct.postEvents("[" + event(d, System.currentTimeMillis(), "") + ",{\"deviceId\":\"" + d + "\"}]");
+    HttpResponse<String> r =
+        direct.postEvents(
+            "[" + event(d, System.currentTimeMillis(), "") + ",{\"deviceId\":\"" + d + "\"}]");
     assertThat(r.statusCode()).isEqualTo(400);
     assertThat(items(direct, d)).isEmpty();
   }
@@ -194,8 +243,13 @@ class HttpIngestIT {
     HttpResponse<String> r = direct.post("/api/v1/events", "text/plain", "{}");
     assertThat(r.statusCode()).isEqualTo(415);
     assertThat(r.headers().firstValue("Content-Type")).hasValue("application/problem+json");
-    String big = "[" + String.join(",", java.util.Collections.nCopies(2000,
-        event(device(), System.currentTimeMillis(), ""))) + "]";
+    String big =
+        "["
+            + String.join(
+                ",",
+                java.util.Collections.nCopies(
+                    2000, event(device(), System.currentTimeMillis(), "")))
+            + "]";
     HttpResponse<String> tooBig = direct.postEvents(big);
     assertThat(tooBig.statusCode()).isEqualTo(413);
     assertThat(tooBig.headers().firstValue("Content-Type")).hasValue("application/problem+json");
@@ -204,25 +258,32 @@ class HttpIngestIT {
   @Test
   void testChunkedBodyOverTheLimitIs413() {
     byte[] chunk = ("[" + event(device(), System.currentTimeMillis(), "") + ",").getBytes();
-    HttpRequest req = HttpRequest.newBuilder(direct.uri("/api/v1/events")).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.fromPublisher(subscriber -> subscriber.onSubscribe(new Flow.Subscription() {
-          int sent;
+    HttpRequest req =
+        HttpRequest.newBuilder(direct.uri("/api/v1/events"))
+            .header("Content-Type", "application/json")
+            .POST(
+                HttpRequest.BodyPublishers.fromPublisher(
+                    subscriber ->
+                        subscriber.onSubscribe(
+                            new Flow.Subscription() {
+                              int sent;
 
-          @Override
-          public void request(long n) {
-            for (long i = 0; i < n && sent < 2000; i++, sent++) {
-              subscriber.onNext(ByteBuffer.wrap(chunk));
-            }
-            if (sent >= 2000) {
-              subscriber.onComplete();
-            }
-          }
+                              @Override
+                              public void request(long n) {
+                                for (long i = 0; i < n && sent < 2000; i++, sent++) {
+                                  subscriber.onNext(ByteBuffer.wrap(chunk));
+                                }
+                                if (sent >= 2000) {
+                                  subscriber.onComplete();
+                                }
+                              }
 
-          @Override
-          public void cancel() {
-            sent = Integer.MAX_VALUE;
-          }
-        }))).build();
+                              @Override
+                              public void cancel() {
+                                sent = Integer.MAX_VALUE;
+                              }
+                            })))
+            .build();
     HttpResponse<String> r = TestService.send(req);
     assertThat(r.statusCode()).isEqualTo(413);
   }
@@ -232,6 +293,7 @@ class HttpIngestIT {
     assertThat(direct.get("/api/v1/devices/a%20b/events").statusCode()).isEqualTo(400);
     assertThat(direct.get("/api/v1/devices/d/events?limit=0").statusCode()).isEqualTo(400);
     assertThat(direct.get("/api/v1/devices/d/events?limit=100000").statusCode()).isEqualTo(400);
-    assertThat(direct.get("/api/v1/devices/d/events?from=2026-01-01T00:00:00").statusCode()).isEqualTo(400);
+    assertThat(direct.get("/api/v1/devices/d/events?from=2026-01-01T00:00:00").statusCode())
+        .isEqualTo(400);
   }
 }

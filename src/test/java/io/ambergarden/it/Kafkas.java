@@ -11,17 +11,14 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** Plain Kafka clients for tests: produce raw bytes, read a topic, read committed offsets. */
 public final class Kafkas {
-  private Kafkas() {
-  }
+  private Kafkas() {}
 
   public static KafkaProducer<byte[], byte[]> producer() {
     Properties p = new Properties();
@@ -31,23 +28,28 @@ public final class Kafkas {
     return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
   }
 
-  public static void send(KafkaProducer<byte[], byte[]> producer, String topic, String key, byte[] value) {
+  public static void send(
+      KafkaProducer<byte[], byte[]> producer, String topic, String key, byte[] value) {
     try {
-      producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value)).get(10, TimeUnit.SECONDS);
+      producer
+          .send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value))
+          .get(10, TimeUnit.SECONDS);
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
   }
 
   /** Every record currently in the topic, read from the beginning. */
-  public static List<ConsumerRecord<byte[], byte[]>> readAll(String topic, int expectedAtLeast, Duration deadline) {
+  public static List<ConsumerRecord<byte[], byte[]>> readAll(
+      String topic, int expectedAtLeast, Duration deadline) {
     Properties p = new Properties();
     p.put("bootstrap.servers", RealServers.kafkaBootstrap());
     p.put("group.id", "reader-" + System.nanoTime());
     p.put("auto.offset.reset", "earliest");
     p.put("enable.auto.commit", "false");
     List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+    try (KafkaConsumer<byte[], byte[]> c =
+        new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       c.subscribe(List.of(topic));
       long end = System.nanoTime() + deadline.toNanos();
       while (out.size() < expectedAtLeast && System.nanoTime() < end) {
@@ -64,8 +66,11 @@ public final class Kafkas {
     Properties p = new Properties();
     p.put("bootstrap.servers", RealServers.kafkaBootstrap());
     try (Admin admin = Admin.create(p)) {
-      admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(topic, partitions, (short) 1)))
-          .all().get(10, TimeUnit.SECONDS);
+      admin
+          .createTopics(
+              List.of(new org.apache.kafka.clients.admin.NewTopic(topic, partitions, (short) 1)))
+          .all()
+          .get(10, TimeUnit.SECONDS);
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
@@ -77,12 +82,16 @@ public final class Kafkas {
     p.put("bootstrap.servers", RealServers.kafkaBootstrap());
     try (Admin admin = Admin.create(p)) {
       Map<Integer, Long> out = new java.util.TreeMap<>();
-      admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS)
-          .forEach((tp, om) -> {
-            if (tp.topic().equals(topic) && om != null) {
-              out.put(tp.partition(), om.offset());
-            }
-          });
+      admin
+          .listConsumerGroupOffsets(group)
+          .partitionsToOffsetAndMetadata()
+          .get(10, TimeUnit.SECONDS)
+          .forEach(
+              (tp, om) -> {
+                if (tp.topic().equals(topic) && om != null) {
+                  out.put(tp.partition(), om.offset());
+                }
+              });
       return out;
     } catch (Exception e) {
       throw new IllegalStateException(e);

@@ -18,39 +18,47 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
-/** A reading live-feed client that keeps every message, and raw sockets for clients that misbehave. */
+/**
+ * A reading live-feed client that keeps every message, and raw sockets for clients that misbehave.
+ */
 public final class LiveClient implements AutoCloseable {
   private final List<JsonObject> messages = Collections.synchronizedList(new ArrayList<>());
   private final CompletableFuture<Integer> closed = new CompletableFuture<>();
   private final WebSocket ws;
 
   private LiveClient(URI uri) {
-    ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5))
-        .buildAsync(uri, new WebSocket.Listener() {
-          private final StringBuilder partial = new StringBuilder();
+    ws =
+        HttpClient.newHttpClient()
+            .newWebSocketBuilder()
+            .connectTimeout(Duration.ofSeconds(5))
+            .buildAsync(
+                uri,
+                new WebSocket.Listener() {
+                  private final StringBuilder partial = new StringBuilder();
 
-          @Override
-          public CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
-            partial.append(data);
-            if (last) {
-              messages.add(new JsonObject(partial.toString()));
-              partial.setLength(0);
-            }
-            w.request(1);
-            return null;
-          }
+                  @Override
+                  public CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
+                    partial.append(data);
+                    if (last) {
+                      messages.add(new JsonObject(partial.toString()));
+                      partial.setLength(0);
+                    }
+                    w.request(1);
+                    return null;
+                  }
 
-          @Override
-          public CompletionStage<?> onClose(WebSocket w, int status, String reason) {
-            closed.complete(status);
-            return null;
-          }
+                  @Override
+                  public CompletionStage<?> onClose(WebSocket w, int status, String reason) {
+                    closed.complete(status);
+                    return null;
+                  }
 
-          @Override
-          public void onError(WebSocket w, Throwable error) {
-            closed.complete(-1);
-          }
-        }).join();
+                  @Override
+                  public void onError(WebSocket w, Throwable error) {
+                    closed.complete(-1);
+                  }
+                })
+            .join();
   }
 
   public static LiveClient connect(int port, String query) {
@@ -60,7 +68,10 @@ public final class LiveClient implements AutoCloseable {
   /** Event messages so far, in arrival order. */
   public List<JsonObject> events() {
     synchronized (messages) {
-      return messages.stream().filter(m -> "event".equals(m.getString("type"))).map(m -> m.getJsonObject("event")).toList();
+      return messages.stream()
+          .filter(m -> "event".equals(m.getString("type")))
+          .map(m -> m.getJsonObject("event"))
+          .toList();
     }
   }
 
@@ -79,10 +90,19 @@ public final class LiveClient implements AutoCloseable {
     Socket s = new Socket();
     s.setReceiveBufferSize(4096);
     s.connect(new java.net.InetSocketAddress("127.0.0.1", port), 5000);
-    String key = Base64.getEncoder().encodeToString("0123456789abcdef".getBytes(StandardCharsets.US_ASCII));
-    String req = "GET " + pathAndQuery + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nUpgrade: websocket\r\n"
-        + "Connection: Upgrade\r\nSec-WebSocket-Key: " + key + "\r\nSec-WebSocket-Version: 13\r\n"
-        + (origin == null ? "" : "Origin: " + origin + "\r\n") + "\r\n";
+    String key =
+        Base64.getEncoder().encodeToString("0123456789abcdef".getBytes(StandardCharsets.US_ASCII));
+    String req =
+        "GET "
+            + pathAndQuery
+            + " HTTP/1.1\r\nHost: 127.0.0.1:"
+            + port
+            + "\r\nUpgrade: websocket\r\n"
+            + "Connection: Upgrade\r\nSec-WebSocket-Key: "
+            + key
+            + "\r\nSec-WebSocket-Version: 13\r\n"
+            + (origin == null ? "" : "Origin: " + origin + "\r\n")
+            + "\r\n";
     OutputStream out = s.getOutputStream();
     out.write(req.getBytes(StandardCharsets.US_ASCII));
     out.flush();

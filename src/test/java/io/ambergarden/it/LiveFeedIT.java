@@ -29,8 +29,17 @@ class LiveFeedIT {
   static TestService a;
 
   static Map<String, String> cfg() {
-    return Map.of("ingest.mode", "direct", "kafka.consumer.enabled", "false", "live.topic", LIVE_TOPIC,
-        "live.max-buffered-bytes", "65536", "live.heartbeat-interval", "1s");
+    return Map.of(
+        "ingest.mode",
+        "direct",
+        "kafka.consumer.enabled",
+        "false",
+        "live.topic",
+        LIVE_TOPIC,
+        "live.max-buffered-bytes",
+        "65536",
+        "live.heartbeat-interval",
+        "1s");
   }
 
   @BeforeAll
@@ -46,7 +55,15 @@ class LiveFeedIT {
   }
 
   static String event(String device, long ts, String id, String extra) {
-    return "{\"deviceId\":\"" + device + "\",\"ts\":" + ts + ",\"eventId\":\"" + id + "\",\"code\":200" + extra + "}";
+    return "{\"deviceId\":\""
+        + device
+        + "\",\"ts\":"
+        + ts
+        + ",\"eventId\":\""
+        + id
+        + "\",\"code\":200"
+        + extra
+        + "}";
   }
 
   static Set<String> ids(List<JsonObject> events) {
@@ -59,11 +76,21 @@ class LiveFeedIT {
   void testFilteredEventsArriveOnceDurableAndHeartbeatsFlow() {
     String d = "live-" + UUID.randomUUID().toString().substring(0, 8);
     try (LiveClient mine = LiveClient.connect(a.config().http().port(), "devices=" + d);
-        LiveClient otherCode = LiveClient.connect(a.config().http().port(), "devices=" + d + "&codes=500")) {
-      await().atMost(Duration.ofSeconds(10)).until(() -> mine.sawType("live") && otherCode.sawType("live"));
+        LiveClient otherCode =
+            LiveClient.connect(a.config().http().port(), "devices=" + d + "&codes=500")) {
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> mine.sawType("live") && otherCode.sawType("live"));
       long now = System.currentTimeMillis();
-      assertThat(a.postEvents("[" + event(d, now, "1", "") + "," + event("someone-else", now, "2", "") + "]")
-          .statusCode()).isEqualTo(202);
+      assertThat(
+              a.postEvents(
+                      "["
+                          + event(d, now, "1", "")
+                          + ","
+                          + event("someone-else", now, "2", "")
+                          + "]")
+                  .statusCode())
+          .isEqualTo(202);
       await().atMost(Duration.ofSeconds(10)).until(() -> mine.events().size() == 1);
       assertThat(mine.events().get(0).getString("deviceId")).isEqualTo(d);
       await().atMost(Duration.ofSeconds(5)).until(() -> mine.sawType("heartbeat"));
@@ -77,9 +104,14 @@ class LiveFeedIT {
     try (ServiceProcess b = ServiceProcess.start("live-b", cfg());
         LiveClient onA = LiveClient.connect(a.config().http().port(), "devices=" + d)) {
       await().atMost(Duration.ofSeconds(10)).until(() -> onA.sawType("live"));
-      HttpResponse<String> r = TestService.send(HttpRequest.newBuilder(b.uri("/api/v1/events"))
-          .header("Content-Type", "application/json")
-          .POST(HttpRequest.BodyPublishers.ofString(event(d, System.currentTimeMillis(), "via-b", ""))).build());
+      HttpResponse<String> r =
+          TestService.send(
+              HttpRequest.newBuilder(b.uri("/api/v1/events"))
+                  .header("Content-Type", "application/json")
+                  .POST(
+                      HttpRequest.BodyPublishers.ofString(
+                          event(d, System.currentTimeMillis(), "via-b", "")))
+                  .build());
       assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
       await().atMost(Duration.ofSeconds(15)).until(() -> ids(onA.events()).contains("via-b"));
     }
@@ -105,7 +137,9 @@ class LiveFeedIT {
         assertThat(a.postEvents(body.append(']').toString()).statusCode()).isEqualTo(202);
       }
       int expected = total;
-      await().atMost(Duration.ofSeconds(30)).until(() -> metric("amber_live_disconnects_total") > before);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> metric("amber_live_disconnects_total") > before);
       await().atMost(Duration.ofSeconds(30)).until(() -> normal.events().size() == expected);
       assertThat(normal.isClosed()).isFalse();
       assertThat(ids(normal.events())).hasSize(expected);
@@ -126,17 +160,22 @@ class LiveFeedIT {
     }
     assertThat(a.postEvents(body.append(']').toString()).statusCode()).isEqualTo(202);
     // a writer keeps posting while the client connects and replays
-    Thread writer = new Thread(() -> {
-      for (int i = 0; i < 40; i++) {
-        if (a.postEvents(event(d, System.currentTimeMillis(), "during-" + i, "")).statusCode() == 202) {
-          synchronized (posted) {
-            posted.add("during-" + i);
-          }
-        }
-      }
-    });
+    Thread writer =
+        new Thread(
+            () -> {
+              for (int i = 0; i < 40; i++) {
+                if (a.postEvents(event(d, System.currentTimeMillis(), "during-" + i, ""))
+                        .statusCode()
+                    == 202) {
+                  synchronized (posted) {
+                    posted.add("during-" + i);
+                  }
+                }
+              }
+            });
     writer.start();
-    try (LiveClient c = LiveClient.connect(a.config().http().port(), "devices=" + d + "&since=" + since)) {
+    try (LiveClient c =
+        LiveClient.connect(a.config().http().port(), "devices=" + d + "&since=" + since)) {
       writer.join(60_000);
       await().atMost(Duration.ofSeconds(20)).until(() -> ids(c.events()).containsAll(posted));
       List<JsonObject> got = c.events();
@@ -155,7 +194,8 @@ class LiveFeedIT {
     try (Socket s = LiveClient.rawUpgrade(port, "/api/v1/live", "http://127.0.0.1:" + port)) {
       assertThat(LiveClient.statusLine(s)).contains("101");
     }
-    try (Socket s = LiveClient.rawUpgrade(port, "/api/v1/live?since=" + System.currentTimeMillis(), null)) {
+    try (Socket s =
+        LiveClient.rawUpgrade(port, "/api/v1/live?since=" + System.currentTimeMillis(), null)) {
       assertThat(LiveClient.statusLine(s)).contains("400");
     }
     try (Socket s = LiveClient.rawUpgrade(port, "/api/v1/live?codes=abc", null)) {
@@ -166,5 +206,4 @@ class LiveFeedIT {
   static double metric(String name) {
     return PrometheusText.sum(a.get("/metrics").body(), name);
   }
-
 }

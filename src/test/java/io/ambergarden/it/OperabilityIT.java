@@ -7,7 +7,6 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import io.ambergarden.localrt.RealServers;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -45,35 +44,63 @@ class OperabilityIT {
       for (int i = 0; i < PER_PARTITION; i++) {
         for (int p = 0; p < 2; p++) {
           String d = device(p, i);
-          producer.send(new ProducerRecord<>(topic, p, d.getBytes(StandardCharsets.UTF_8),
-              ("{\"deviceId\":\"" + d + "\",\"ts\":" + (base + i) + ",\"eventId\":\"" + i + "\"}")
-                  .getBytes(StandardCharsets.UTF_8)));
+          producer.send(
+              new ProducerRecord<>(
+                  topic,
+                  p,
+                  d.getBytes(StandardCharsets.UTF_8),
+                  ("{\"deviceId\":\""
+                          + d
+                          + "\",\"ts\":"
+                          + (base + i)
+                          + ",\"eventId\":\""
+                          + i
+                          + "\"}")
+                      .getBytes(StandardCharsets.UTF_8)));
         }
       }
       producer.flush();
     }
-    Map<String, String> cfg = Map.of("kafka.topic", topic, "kafka.dlq-topic", topic + ".dlq", "kafka.group-id", group,
-        "kafka.consumer.max-in-flight", "400", "kafka.consumer.write-batch", "100", "kafka.consumer.commit-interval", "1s");
+    Map<String, String> cfg =
+        Map.of(
+            "kafka.topic",
+            topic,
+            "kafka.dlq-topic",
+            topic + ".dlq",
+            "kafka.group-id",
+            group,
+            "kafka.consumer.max-in-flight",
+            "400",
+            "kafka.consumer.write-batch",
+            "100",
+            "kafka.consumer.commit-interval",
+            "1s");
     Map<Integer, Long> committed;
     try (ServiceProcess service = ServiceProcess.start("term", cfg)) {
-      await().atMost(Duration.ofSeconds(90)).until(() -> Kafkas.committedTotal(group, topic) >= 600);
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .until(() -> Kafkas.committedTotal(group, topic) >= 600);
       service.terminate(Duration.ofSeconds(60));
       assertThat(service.logText()).contains("stopped cleanly");
       committed = Kafkas.committed(group, topic);
     }
     assertThat(committed.values().stream().mapToLong(Long::longValue).sum())
-        .as("SIGTERM must come mid-stream").isLessThan(2L * PER_PARTITION);
+        .as("SIGTERM must come mid-stream")
+        .isLessThan(2L * PER_PARTITION);
     try (CqlSession cql = TestService.cql()) {
       for (int p = 0; p < 2; p++) {
         long c = committed.getOrDefault(p, 0L);
         Set<Long> written = written(cql, p, base);
         // nothing below the committed offset is missing, and nothing beyond it was processed
-        assertThat(written).as("partition %d, committed %d", p, c)
+        assertThat(written)
+            .as("partition %d, committed %d", p, c)
             .isEqualTo(LongStream.range(0, c).boxed().collect(Collectors.toSet()));
       }
     }
     try (TestService resumed = TestService.start(cfg)) {
-      await().atMost(Duration.ofSeconds(120)).until(() -> Kafkas.committedTotal(group, topic) == 2L * PER_PARTITION);
+      await()
+          .atMost(Duration.ofSeconds(120))
+          .until(() -> Kafkas.committedTotal(group, topic) == 2L * PER_PARTITION);
     }
     try (CqlSession cql = TestService.cql()) {
       for (int p = 0; p < 2; p++) {
@@ -85,15 +112,22 @@ class OperabilityIT {
   static Set<Long> written(CqlSession cql, int partition, long base) {
     Set<Long> out = new HashSet<>();
     for (int d = 0; d < DEVICES_PER_PARTITION; d++) {
-      CassandraOutageIT.rowsByEventId(cql, device(partition, d), base).keySet().forEach(id -> out.add(Long.parseLong(id)));
+      CassandraOutageIT.rowsByEventId(cql, device(partition, d), base)
+          .keySet()
+          .forEach(id -> out.add(Long.parseLong(id)));
     }
     return out;
   }
 
-  /** A sample line of the meter, with the label when given (Prometheus sorts labels, so any position). */
+  /**
+   * A sample line of the meter, with the label when given (Prometheus sorts labels, so any
+   * position).
+   */
   static boolean hasMeter(String body, String name, String label) {
-    String line = "(?m)^" + java.util.regex.Pattern.quote(name)
-        + (label == null ? "[{ ]" : "\\{[^}]*" + java.util.regex.Pattern.quote(label));
+    String line =
+        "(?m)^"
+            + java.util.regex.Pattern.quote(name)
+            + (label == null ? "[{ ]" : "\\{[^}]*" + java.util.regex.Pattern.quote(label));
     return java.util.regex.Pattern.compile(line).matcher(body).find();
   }
 
@@ -103,34 +137,53 @@ class OperabilityIT {
     try (TestService s = TestService.start(Map.of("kafka.topic-partitions", "1"));
         LiveClient live = LiveClient.connect(s.config().http().port(), "devices=" + d)) {
       long now = System.currentTimeMillis();
-      assertThat(s.postEvents("{\"deviceId\":\"" + d + "\",\"ts\":" + now + ",\"code\":503,\"status\":\"x\"}")
-          .statusCode()).isEqualTo(202);
+      assertThat(
+              s.postEvents(
+                      "{\"deviceId\":\""
+                          + d
+                          + "\",\"ts\":"
+                          + now
+                          + ",\"code\":503,\"status\":\"x\"}")
+                  .statusCode())
+          .isEqualTo(202);
       assertThat(s.postEvents("{\"deviceId\":\"" + d + "\"}").statusCode()).isEqualTo(400);
       try (KafkaProducer<byte[], byte[]> producer = Kafkas.producer()) {
         Kafkas.send(producer, s.topic(), d, "not json".getBytes(StandardCharsets.UTF_8));
       }
       await().atMost(Duration.ofSeconds(30)).until(() -> live.events().size() == 1);
       String[][] wanted = {
-          {"amber_ingest_events_total", "path=\"http\""}, {"amber_ingest_events_total", "path=\"kafka\""},
-          {"amber_validation_failures_total", "path=\"http\""}, {"amber_validation_failures_total", "path=\"kafka\""},
-          {"amber_dead_letters_total", null},
-          // one event's single-partition rows (detail, latest, by-type, bucket, abnormal) share one replica batch
-          {"amber_write_latency_seconds_bucket", "kind=\"grouped\""}, {"jvm_memory_used_bytes", "area=\"heap\""},
-          {"amber_cassandra_speculative_executions_total", null},
-          {"amber_counter_flush_size_count", null}, {"amber_counter_unknown_outcomes_total", null},
-          {"amber_kafka_consumer_lag", "partition=\"0\""}, {"amber_writes_in_flight", null},
-          {"amber_live_clients", null}, {"amber_live_disconnects_total", null},
-          {"vertx_http_server_requests_total", null}, {"vertx_eventbus_handlers", null}};
+        {"amber_ingest_events_total", "path=\"http\""},
+        {"amber_ingest_events_total", "path=\"kafka\""},
+        {"amber_validation_failures_total", "path=\"http\""},
+        {"amber_validation_failures_total", "path=\"kafka\""},
+        {"amber_dead_letters_total", null},
+        // one event's single-partition rows (detail, latest, by-type, bucket, abnormal) share one
+        // replica batch
+        {"amber_write_latency_seconds_bucket", "kind=\"grouped\""},
+        {"jvm_memory_used_bytes", "area=\"heap\""},
+        {"amber_cassandra_speculative_executions_total", null},
+        {"amber_counter_flush_size_count", null},
+        {"amber_counter_unknown_outcomes_total", null},
+        {"amber_kafka_consumer_lag", "partition=\"0\""},
+        {"amber_writes_in_flight", null},
+        {"amber_live_clients", null},
+        {"amber_live_disconnects_total", null},
+        {"vertx_http_server_requests_total", null},
+        {"vertx_eventbus_handlers", null}
+      };
       // the lag gauge appears after the first lag sample (every 5 s)
-      await().atMost(Duration.ofSeconds(20)).until(() -> {
-        String body = s.get("/metrics").body();
-        for (String[] w : wanted) {
-          if (!hasMeter(body, w[0], w[1])) {
-            return false;
-          }
-        }
-        return true;
-      });
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(
+              () -> {
+                String body = s.get("/metrics").body();
+                for (String[] w : wanted) {
+                  if (!hasMeter(body, w[0], w[1])) {
+                    return false;
+                  }
+                }
+                return true;
+              });
       String body = s.get("/metrics").body();
       assertThat(body).as("no device ids in tags").doesNotContain(d);
       assertThat(hasMeter(body, "amber_live_clients", null)).isTrue();

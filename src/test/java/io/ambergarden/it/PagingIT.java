@@ -28,15 +28,22 @@ class PagingIT {
   static final long HOUR = 3_600_000L;
   static TestService s;
 
-  record Ev(long ts, String id) {
-  }
+  record Ev(long ts, String id) {}
 
-  static final Comparator<Ev> NEWEST_FIRST = Comparator.comparingLong(Ev::ts).reversed().thenComparing(Ev::id);
+  static final Comparator<Ev> NEWEST_FIRST =
+      Comparator.comparingLong(Ev::ts).reversed().thenComparing(Ev::id);
 
   @BeforeAll
   static void start() {
-    s = TestService.start(Map.of("ingest.mode", "direct", "kafka.consumer.enabled", "false",
-        "query.max-buckets-per-page", "2"));
+    s =
+        TestService.start(
+            Map.of(
+                "ingest.mode",
+                "direct",
+                "kafka.consumer.enabled",
+                "false",
+                "query.max-buckets-per-page",
+                "2"));
   }
 
   @AfterAll
@@ -50,9 +57,16 @@ class PagingIT {
     for (int i = 0; i < events.size(); i += 100) {
       StringBuilder b = new StringBuilder("[");
       for (Ev e : events.subList(i, Math.min(events.size(), i + 100))) {
-        b.append(b.length() > 1 ? "," : "").append("{\"deviceId\":\"").append(device).append("\",\"ts\":").append(e.ts())
-            .append(",\"eventId\":\"").append(e.id()).append('"')
-            .append(type == null ? "" : ",\"deviceType\":\"" + type + "\"").append('}');
+        b.append(b.length() > 1 ? "," : "")
+            .append("{\"deviceId\":\"")
+            .append(device)
+            .append("\",\"ts\":")
+            .append(e.ts())
+            .append(",\"eventId\":\"")
+            .append(e.id())
+            .append('"')
+            .append(type == null ? "" : ",\"deviceType\":\"" + type + "\"")
+            .append('}');
       }
       HttpResponse<String> r = s.postEvents(b.append(']').toString());
       assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
@@ -61,16 +75,25 @@ class PagingIT {
 
   static JsonObject page(String path, String cursor) {
     String sep = path.contains("?") ? "&" : "?";
-    HttpResponse<String> r = s.get(path + (cursor == null ? "" : sep + "cursor=" + URLEncoder.encode(cursor, StandardCharsets.UTF_8)));
+    HttpResponse<String> r =
+        s.get(
+            path
+                + (cursor == null
+                    ? ""
+                    : sep + "cursor=" + URLEncoder.encode(cursor, StandardCharsets.UTF_8)));
     assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
     return new JsonObject(r.body());
   }
 
-  /** How a walk through the pages ended: pages read, and whether the last one had no next cursor. */
-  record Walk(int pages, boolean exhausted) {
-  }
+  /**
+   * How a walk through the pages ended: pages read, and whether the last one had no next cursor.
+   */
+  record Walk(int pages, boolean exhausted) {}
 
-  /** Follows next cursors from the first page, at most {@code maxPages}; {@code onPage} gets (page number, page). */
+  /**
+   * Follows next cursors from the first page, at most {@code maxPages}; {@code onPage} gets (page
+   * number, page).
+   */
   static Walk pageThrough(String path, int maxPages, BiConsumer<Integer, JsonObject> onPage) {
     String cursor = null;
     int pages = 0;
@@ -84,7 +107,9 @@ class PagingIT {
 
   static List<Ev> evs(JsonArray items) {
     List<Ev> out = new ArrayList<>();
-    items.forEach(o -> out.add(new Ev(((JsonObject) o).getLong("ts"), ((JsonObject) o).getString("eventId"))));
+    items.forEach(
+        o ->
+            out.add(new Ev(((JsonObject) o).getLong("ts"), ((JsonObject) o).getString("eventId"))));
     return out;
   }
 
@@ -94,7 +119,8 @@ class PagingIT {
     long now = System.currentTimeMillis();
     List<Ev> stored = new ArrayList<>();
     for (int i = 0; i < 240; i++) {
-      // five hours, so five buckets; every fourth event shares its ts with the one before (tie on event id)
+      // five hours, so five buckets; every fourth event shares its ts with the one before (tie on
+      // event id)
       long ts = now - 5 * HOUR + (i / 2) * (5 * HOUR / 120) + 1;
       stored.add(new Ev(i % 4 == 1 ? stored.get(i - 1).ts() : ts, String.format("e%03d", i)));
     }
@@ -103,18 +129,23 @@ class PagingIT {
     String path = "/api/v1/devices/" + device + "/events?limit=37";
     List<Ev> seen = new ArrayList<>();
     List<Ev> lateOlder = new ArrayList<>();
-    Walk walk = pageThrough(path, 100, (n, p) -> {
-      seen.addAll(evs(p.getJsonArray("items")));
-      if (n == 2) {
-        // inserted while paging: newer than the cursor (never shown) and older than it (must appear once)
-        long oldest = seen.get(seen.size() - 1).ts();
-        post(device, null, List.of(new Ev(now, "new-1"), new Ev(now - 1, "new-2")));
-        for (int i = 0; i < 5; i++) {
-          lateOlder.add(new Ev(oldest - 1000 - i * 7_000_000L % (4 * HOUR), "late-" + i));
-        }
-        post(device, null, lateOlder);
-      }
-    });
+    Walk walk =
+        pageThrough(
+            path,
+            100,
+            (n, p) -> {
+              seen.addAll(evs(p.getJsonArray("items")));
+              if (n == 2) {
+                // inserted while paging: newer than the cursor (never shown) and older than it
+                // (must appear once)
+                long oldest = seen.get(seen.size() - 1).ts();
+                post(device, null, List.of(new Ev(now, "new-1"), new Ev(now - 1, "new-2")));
+                for (int i = 0; i < 5; i++) {
+                  lateOlder.add(new Ev(oldest - 1000 - i * 7_000_000L % (4 * HOUR), "late-" + i));
+                }
+                post(device, null, lateOlder);
+              }
+            });
     assertThat(walk.exhausted()).isTrue();
     List<Ev> expected = new ArrayList<>(stored);
     expected.addAll(lateOlder);
@@ -134,10 +165,14 @@ class PagingIT {
     post(device, null, stored);
     String path = "/api/v1/devices/" + device + "/events?limit=1000";
     List<Ev> seen = new ArrayList<>();
-    Walk walk = pageThrough(path, 20, (n, p) -> {
-      assertThat(p.getJsonArray("items").size()).isLessThanOrEqualTo(2 + 1);
-      seen.addAll(evs(p.getJsonArray("items")));
-    });
+    Walk walk =
+        pageThrough(
+            path,
+            20,
+            (n, p) -> {
+              assertThat(p.getJsonArray("items").size()).isLessThanOrEqualTo(2 + 1);
+              seen.addAll(evs(p.getJsonArray("items")));
+            });
     stored.sort(NEWEST_FIRST);
     assertThat(seen).containsExactlyElementsOf(stored);
     assertThat(walk.pages()).isGreaterThanOrEqualTo(3);
@@ -151,18 +186,25 @@ class PagingIT {
     String path = "/api/v1/devices/" + device + "/events?limit=1";
     String cursor = page(path, null).getString("next");
     assertThat(cursor).isNotNull();
-    assertThat(page(path, cursor).getJsonArray("items").getJsonObject(0).getString("eventId")).isEqualTo("b");
+    assertThat(page(path, cursor).getJsonArray("items").getJsonObject(0).getString("eventId"))
+        .isEqualTo("b");
 
     char last = cursor.charAt(cursor.length() / 2);
-    String altered = cursor.substring(0, cursor.length() / 2) + (last == 'A' ? 'B' : 'A') + cursor.substring(cursor.length() / 2 + 1);
+    String altered =
+        cursor.substring(0, cursor.length() / 2)
+            + (last == 'A' ? 'B' : 'A')
+            + cursor.substring(cursor.length() / 2 + 1);
     for (String bad : List.of(altered, "garbage", cursor + "x", "")) {
-      HttpResponse<String> r = s.get(path + "&cursor=" + URLEncoder.encode(bad, StandardCharsets.UTF_8));
+      HttpResponse<String> r =
+          s.get(path + "&cursor=" + URLEncoder.encode(bad, StandardCharsets.UTF_8));
       assertThat(r.statusCode()).as(bad).isEqualTo(400);
       assertThat(new JsonObject(r.body()).getString("detail")).contains("cursor");
     }
     // a valid cursor, but for another query: other limit, other device
-    assertThat(s.get("/api/v1/devices/" + device + "/events?limit=2&cursor=" + cursor).statusCode()).isEqualTo(400);
-    assertThat(s.get("/api/v1/devices/other/events?limit=1&cursor=" + cursor).statusCode()).isEqualTo(400);
+    assertThat(s.get("/api/v1/devices/" + device + "/events?limit=2&cursor=" + cursor).statusCode())
+        .isEqualTo(400);
+    assertThat(s.get("/api/v1/devices/other/events?limit=1&cursor=" + cursor).statusCode())
+        .isEqualTo(400);
   }
 
   @Test

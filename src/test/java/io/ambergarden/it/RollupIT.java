@@ -25,12 +25,20 @@ class RollupIT {
   static final long HOUR = 3_600_000L;
   static final String KEYSPACE = "amber_it_rollup";
 
-  record Raw(long ts, double temp, double vib) {
-  }
+  record Raw(long ts, double temp, double vib) {}
 
   static String json(String device, Raw r, String id) {
-    return "{\"deviceId\":\"" + device + "\",\"ts\":" + r.ts() + ",\"eventId\":\"" + id + "\",\"metrics\":{\"temp\":"
-        + r.temp() + ",\"vib\":" + r.vib() + "}}";
+    return "{\"deviceId\":\""
+        + device
+        + "\",\"ts\":"
+        + r.ts()
+        + ",\"eventId\":\""
+        + id
+        + "\",\"metrics\":{\"temp\":"
+        + r.temp()
+        + ",\"vib\":"
+        + r.vib()
+        + "}}";
   }
 
   /** The expected rollup of one hour, computed here from the events we sent. */
@@ -38,7 +46,9 @@ class RollupIT {
     Map<String, double[]> out = new HashMap<>();
     for (Raw r : raws) {
       for (var m : Map.of("temp", r.temp(), "vib", r.vib()).entrySet()) {
-        double[] a = out.computeIfAbsent(m.getKey(), k -> new double[] {0, Double.MAX_VALUE, -Double.MAX_VALUE, 0});
+        double[] a =
+            out.computeIfAbsent(
+                m.getKey(), k -> new double[] {0, Double.MAX_VALUE, -Double.MAX_VALUE, 0});
         a[0]++;
         a[1] = Math.min(a[1], m.getValue());
         a[2] = Math.max(a[2], m.getValue());
@@ -49,8 +59,17 @@ class RollupIT {
   }
 
   static JsonObject hourOf(TestService s, String device, long hour) {
-    JsonArray items = new JsonObject(s.get("/api/v1/devices/" + device + "/rollups?from=" + hour + "&to=" + (hour + HOUR))
-        .body()).getJsonArray("items");
+    JsonArray items =
+        new JsonObject(
+                s.get(
+                        "/api/v1/devices/"
+                            + device
+                            + "/rollups?from="
+                            + hour
+                            + "&to="
+                            + (hour + HOUR))
+                    .body())
+            .getJsonArray("items");
     return items.isEmpty() ? null : items.getJsonObject(0).getJsonObject("metrics");
   }
 
@@ -61,7 +80,10 @@ class RollupIT {
     for (var e : expected.entrySet()) {
       JsonObject m = metrics.getJsonObject(e.getKey());
       double[] a = e.getValue();
-      if (m == null || m.getLong("count") != (long) a[0] || m.getDouble("min") != a[1] || m.getDouble("max") != a[2]
+      if (m == null
+          || m.getLong("count") != (long) a[0]
+          || m.getDouble("min") != a[1]
+          || m.getDouble("max") != a[2]
           || Math.abs(m.getDouble("avg") - a[3] / a[0]) > 1e-9) {
         return false;
       }
@@ -73,8 +95,11 @@ class RollupIT {
     List<Raw> out = new ArrayList<>();
     ThreadLocalRandom rnd = ThreadLocalRandom.current();
     for (int i = 0; i < n; i++) {
-      out.add(new Raw(hour + rnd.nextLong(HOUR), Math.round(rnd.nextDouble(-40, 80) * 100) / 100.0,
-          Math.round(rnd.nextDouble() * 1000) / 1000.0));
+      out.add(
+          new Raw(
+              hour + rnd.nextLong(HOUR),
+              Math.round(rnd.nextDouble(-40, 80) * 100) / 100.0,
+              Math.round(rnd.nextDouble() * 1000) / 1000.0));
     }
     return out;
   }
@@ -96,11 +121,30 @@ class RollupIT {
     long currentHour = now / HOUR * HOUR;
     long previousHour = currentHour - HOUR;
     long oldHour = currentHour - 30 * HOUR;
-    // the previous hour's watermark falls 45 s from now: events posted before it count as late-within-grace
+    // the previous hour's watermark falls 45 s from now: events posted before it count as
+    // late-within-grace
     long grace = now + 45_000 - currentHour;
-    Map<String, String> cfg = new HashMap<>(Map.of("cassandra.keyspace", KEYSPACE, "ingest.mode", "direct",
-        "kafka.consumer.enabled", "false", "rollup.grace", grace + "ms", "rollup.scan-interval", "500ms",
-        "rollup.lease-ttl", "5s", "rollup.mark-bucket", "1s", "rollup.mark-safety", "5s", "writer.request-timeout", "5s"));
+    Map<String, String> cfg =
+        new HashMap<>(
+            Map.of(
+                "cassandra.keyspace",
+                KEYSPACE,
+                "ingest.mode",
+                "direct",
+                "kafka.consumer.enabled",
+                "false",
+                "rollup.grace",
+                grace + "ms",
+                "rollup.scan-interval",
+                "500ms",
+                "rollup.lease-ttl",
+                "5s",
+                "rollup.mark-bucket",
+                "1s",
+                "rollup.mark-safety",
+                "5s",
+                "writer.request-timeout",
+                "5s"));
     String device = "roll-" + UUID.randomUUID().toString().substring(0, 8);
     try (TestService s = TestService.start(cfg)) {
       // the previous hour: on-time events, then a late one, both before its watermark
@@ -109,32 +153,45 @@ class RollupIT {
       List<Raw> late = List.of(new Raw(previousHour + HOUR - 1, 99.5, 0.5));
       post(s, device, late, "late");
       previous.addAll(late);
-      assertThat(System.currentTimeMillis()).as("posted before the watermark").isLessThan(currentHour + grace);
+      assertThat(System.currentTimeMillis())
+          .as("posted before the watermark")
+          .isLessThan(currentHour + grace);
 
       // backfill of an hour closed long ago: due at once
       List<Raw> old = randomEvents(oldHour, 40);
       post(s, device, old, "old");
-      await().atMost(Duration.ofSeconds(40)).until(() -> matches(hourOf(s, device, oldHour), expected(old)));
+      await()
+          .atMost(Duration.ofSeconds(40))
+          .until(() -> matches(hourOf(s, device, oldHour), expected(old)));
       if (System.currentTimeMillis() < currentHour + grace) {
-        assertThat(hourOf(s, device, previousHour)).as("not rolled up before its watermark").isNull();
+        assertThat(hourOf(s, device, previousHour))
+            .as("not rolled up before its watermark")
+            .isNull();
       }
-      await().atMost(Duration.ofSeconds(90)).until(() -> matches(hourOf(s, device, previousHour), expected(previous)));
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .until(() -> matches(hourOf(s, device, previousHour), expected(previous)));
 
-      // a second backfill to the old hour, after its rollup exists: recomputed within the bounded delay
+      // a second backfill to the old hour, after its rollup exists: recomputed within the bounded
+      // delay
       List<Raw> more = randomEvents(oldHour, 5);
       post(s, device, more, "more");
       List<Raw> allOld = new ArrayList<>(old);
       allOld.addAll(more);
       long t0 = System.nanoTime();
-      await().atMost(Duration.ofSeconds(40)).until(() -> matches(hourOf(s, device, oldHour), expected(allOld)));
+      await()
+          .atMost(Duration.ofSeconds(40))
+          .until(() -> matches(hourOf(s, device, oldHour), expected(allOld)));
       assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(40));
 
       // a redelivered duplicate changes nothing: rollups are exact, not additive
       post(s, device, more, "more");
-      await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
+      await()
+          .during(Duration.ofSeconds(3))
+          .atMost(Duration.ofSeconds(10))
           .until(() -> matches(hourOf(s, device, oldHour), expected(allOld)));
-      assertThat(s.get("/api/v1/devices/" + device + "/rollups?from=10&to=5").statusCode()).isEqualTo(400);
+      assertThat(s.get("/api/v1/devices/" + device + "/rollups?from=10&to=5").statusCode())
+          .isEqualTo(400);
     }
   }
-
 }

@@ -17,8 +17,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The service as a separate JVM (java io.ambergarden.AmberGarden), configured through AMBER_* variables
- * exactly as in a pod, so tests can SIGTERM or SIGKILL it.
+ * The service as a separate JVM (java io.ambergarden.AmberGarden), configured through AMBER_*
+ * variables exactly as in a pod, so tests can SIGTERM or SIGKILL it.
  */
 public final class ServiceProcess implements AutoCloseable {
   private final Process process;
@@ -42,13 +42,22 @@ public final class ServiceProcess implements AutoCloseable {
     cfg.put("http.port", Integer.toString(port));
     cfg.put("http.instances", "1");
     cfg.putAll(config);
-    String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx512m", "-cp", classpath, "io.ambergarden.AmberGarden"));
+    String classpath =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "-cp",
+                classpath,
+                "io.ambergarden.AmberGarden"));
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().keySet().removeIf(k -> k.startsWith("AMBER_"));
     cfg.forEach((k, v) -> pb.environment().put(ConfigLoader.envName(k), v));
-    Path log = Files.createTempFile(Path.of(System.getProperty("java.io.tmpdir")), "amber-" + name + "-", ".log");
+    Path log =
+        Files.createTempFile(
+            Path.of(System.getProperty("java.io.tmpdir")), "amber-" + name + "-", ".log");
     pb.redirectErrorStream(true).redirectOutput(log.toFile());
     ServiceProcess sp = new ServiceProcess(pb.start(), port, log);
     sp.awaitReady(Duration.ofSeconds(90));
@@ -60,11 +69,17 @@ public final class ServiceProcess implements AutoCloseable {
     long end = System.nanoTime() + deadline.toNanos();
     while (System.nanoTime() < end) {
       if (!process.isAlive()) {
-        throw new IllegalStateException("service process exited with " + process.exitValue() + "; log: " + tail());
+        throw new IllegalStateException(
+            "service process exited with " + process.exitValue() + "; log: " + tail());
       }
       try {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri("/health/ready")).timeout(Duration.ofSeconds(2))
-            .GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r =
+            http.send(
+                HttpRequest.newBuilder(uri("/health/ready"))
+                    .timeout(Duration.ofSeconds(2))
+                    .GET()
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() == 200) {
           return;
         }
@@ -82,7 +97,8 @@ public final class ServiceProcess implements AutoCloseable {
         throw new IllegalStateException(e);
       }
     }
-    throw new IllegalStateException("service process not ready within " + deadline + "; log: " + tail());
+    throw new IllegalStateException(
+        "service process not ready within " + deadline + "; log: " + tail());
   }
 
   public URI uri(String pathAndQuery) {
@@ -108,7 +124,8 @@ public final class ServiceProcess implements AutoCloseable {
     process.destroy();
     if (!process.waitFor(deadline.toMillis(), TimeUnit.MILLISECONDS)) {
       process.destroyForcibly();
-      throw new IllegalStateException("service did not exit within " + deadline + " of SIGTERM; log: " + tail());
+      throw new IllegalStateException(
+          "service did not exit within " + deadline + " of SIGTERM; log: " + tail());
     }
     return process.exitValue();
   }
@@ -116,7 +133,8 @@ public final class ServiceProcess implements AutoCloseable {
   public String tail() {
     try {
       List<String> lines = Files.readAllLines(log);
-      return String.join(System.lineSeparator(), lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+      return String.join(
+          System.lineSeparator(), lines.subList(Math.max(0, lines.size() - 40), lines.size()));
     } catch (IOException e) {
       return "(no log: " + e + ")";
     }

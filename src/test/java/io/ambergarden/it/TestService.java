@@ -19,12 +19,13 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One service instance inside the test JVM, on the shared real servers, with its own topics, consumer
- * group and HTTP port so test classes never see each other's records.
+ * One service instance inside the test JVM, on the shared real servers, with its own topics,
+ * consumer group and HTTP port so test classes never see each other's records.
  */
 public final class TestService implements AutoCloseable {
   public static final String KEYSPACE = "amber_it";
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   private final AmberGarden app;
   private final AmberConfig config;
@@ -79,8 +80,11 @@ public final class TestService implements AutoCloseable {
   }
 
   public HttpResponse<String> post(String path, String contentType, String body) {
-    return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", contentType)
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+    return send(
+        HttpRequest.newBuilder(uri(path))
+            .header("Content-Type", contentType)
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build());
   }
 
   public HttpResponse<String> postEvents(String json) {

@@ -47,8 +47,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The writer, counter and query verticles on their own, against the real node: typed requests on the event
- * bus, with no HTTP or Kafka in between.
+ * The writer, counter and query verticles on their own, against the real node: typed requests on
+ * the event bus, with no HTTP or Kafka in between.
  */
 @ExtendWith({RealServers.class, VertxExtension.class})
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -59,27 +59,35 @@ class VerticlesOnTheBusIT {
 
   @BeforeAll
   static void deploy(Vertx vertx, VertxTestContext ctx) {
-    config = ConfigLoader.load(Map.of(), new Properties(), Map.of(
-        "cassandra.contact-points", RealServers.cassandraContactPoint(),
-        "cassandra.keyspace", TestService.KEYSPACE,
-        "writer.max-in-flight-events", "50",
-        "kafka.consumer.max-in-flight", "50",
-        "kafka.consumer.write-batch", "50",
-        "counters.flush-interval", "20ms",
-        "rollup.enabled", "false"));
+    config =
+        ConfigLoader.load(
+            Map.of(),
+            new Properties(),
+            Map.of(
+                "cassandra.contact-points", RealServers.cassandraContactPoint(),
+                "cassandra.keyspace", TestService.KEYSPACE,
+                "writer.max-in-flight-events", "50",
+                "kafka.consumer.max-in-flight", "50",
+                "kafka.consumer.write-batch", "50",
+                "counters.flush-interval", "20ms",
+                "rollup.enabled", "false"));
     LocalCodec.registerAll(vertx);
     CassandraClient client = CassandraClients.shared(vertx, config.cassandra());
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    new SchemaMigrator(client, config).migrate()
+    new SchemaMigrator(client, config)
+        .migrate()
         .compose(v -> ReplicaLocator.start(vertx, client, config.cassandra().keyspace()))
-        .compose(locator -> {
-          replicas = locator;
-          return Future.all(List.of(
-              vertx.deployVerticle(new CounterVerticle(config, registry, locator)),
-              vertx.deployVerticle(new WriterVerticle(config, new AmberMeters(registry, "it"), locator)),
-              vertx.deployVerticle(new QueryVerticle(config)),
-              vertx.deployVerticle(new StatsVerticle(config))));
-        })
+        .compose(
+            locator -> {
+              replicas = locator;
+              return Future.all(
+                  List.of(
+                      vertx.deployVerticle(new CounterVerticle(config, registry, locator)),
+                      vertx.deployVerticle(
+                          new WriterVerticle(config, new AmberMeters(registry, "it"), locator)),
+                      vertx.deployVerticle(new QueryVerticle(config)),
+                      vertx.deployVerticle(new StatsVerticle(config))));
+            })
         .onComplete(ctx.succeedingThenComplete());
   }
 
@@ -93,8 +101,17 @@ class VerticlesOnTheBusIT {
   private static List<Event> events(String device, int n, long firstTs) {
     List<Event> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      out.add(new Event(device, firstTs + i * 1000L, "e" + i, "meter", "normal", 200,
-          Map.of("temperature", 20.0 + i), Map.of(), null));
+      out.add(
+          new Event(
+              device,
+              firstTs + i * 1000L,
+              "e" + i,
+              "meter",
+              "normal",
+              200,
+              Map.of("temperature", 20.0 + i),
+              Map.of(),
+              null));
     }
     return out;
   }
@@ -104,43 +121,79 @@ class VerticlesOnTheBusIT {
   }
 
   @Test
-  void testWriterRepliesOnlyOnceTheEventsAreReadableAndPublishesThemAsDurable(Vertx vertx, VertxTestContext ctx) {
+  void testWriterRepliesOnlyOnceTheEventsAreReadableAndPublishesThemAsDurable(
+      Vertx vertx, VertxTestContext ctx) {
     String device = device();
     List<Event> written = events(device, 5, System.currentTimeMillis() - 60_000);
     List<DurableEvents> published = new ArrayList<>();
-    vertx.eventBus().<DurableEvents>consumer(Addresses.EVENTS_DURABLE, m -> {
-      if (m.body().events().get(0).deviceId().equals(device)) {
-        published.add(m.body());
-      }
-    }).completion()
-        .compose(v -> vertx.eventBus().<PersistResult>request(Addresses.WRITER_PERSIST,
-            new PersistRequest(written, PersistRequest.Source.HTTP), TIMEOUT))
-        .compose(reply -> {
-          ctx.verify(() -> {
-            assertThat(reply.body().written()).isEqualTo(5);
-            assertThat(published).singleElement().satisfies(d -> assertThat(d.events()).isEqualTo(written));
-          });
-          return vertx.eventBus().<EventPage>request(DeviceEventsQuery.ADDRESS,
-              new DeviceEventsQuery.Request(device, 0, Long.MAX_VALUE, 10, null), TIMEOUT);
-        })
-        .onComplete(ctx.succeeding(page -> ctx.verify(() -> {
-          assertThat(page.body().items()).extracting(Event::eventId).containsExactly("e4", "e3", "e2", "e1", "e0");
-          assertThat(page.body().items().get(0)).isEqualTo(written.get(4));
-          assertThat(page.body().next()).isNull();
-          ctx.completeNow();
-        })));
+    vertx
+        .eventBus()
+        .<DurableEvents>consumer(
+            Addresses.EVENTS_DURABLE,
+            m -> {
+              if (m.body().events().get(0).deviceId().equals(device)) {
+                published.add(m.body());
+              }
+            })
+        .completion()
+        .compose(
+            v ->
+                vertx
+                    .eventBus()
+                    .<PersistResult>request(
+                        Addresses.WRITER_PERSIST,
+                        new PersistRequest(written, PersistRequest.Source.HTTP),
+                        TIMEOUT))
+        .compose(
+            reply -> {
+              ctx.verify(
+                  () -> {
+                    assertThat(reply.body().written()).isEqualTo(5);
+                    assertThat(published)
+                        .singleElement()
+                        .satisfies(d -> assertThat(d.events()).isEqualTo(written));
+                  });
+              return vertx
+                  .eventBus()
+                  .<EventPage>request(
+                      DeviceEventsQuery.ADDRESS,
+                      new DeviceEventsQuery.Request(device, 0, Long.MAX_VALUE, 10, null),
+                      TIMEOUT);
+            })
+        .onComplete(
+            ctx.succeeding(
+                page ->
+                    ctx.verify(
+                        () -> {
+                          assertThat(page.body().items())
+                              .extracting(Event::eventId)
+                              .containsExactly("e4", "e3", "e2", "e1", "e0");
+                          assertThat(page.body().items().get(0)).isEqualTo(written.get(4));
+                          assertThat(page.body().next()).isNull();
+                          ctx.completeNow();
+                        })));
   }
 
   @Test
-  void testWriterRefusesARequestBeyondItsInFlightLimitAsOverloaded(Vertx vertx, VertxTestContext ctx) {
+  void testWriterRefusesARequestBeyondItsInFlightLimitAsOverloaded(
+      Vertx vertx, VertxTestContext ctx) {
     List<Event> tooMany = events(device(), 51, System.currentTimeMillis() - 120_000);
-    vertx.eventBus().request(Addresses.WRITER_PERSIST, new PersistRequest(tooMany, PersistRequest.Source.KAFKA),
+    vertx
+        .eventBus()
+        .request(
+            Addresses.WRITER_PERSIST,
+            new PersistRequest(tooMany, PersistRequest.Source.KAFKA),
             TIMEOUT)
-        .onComplete(ctx.failing(err -> ctx.verify(() -> {
-          assertThat(err).isInstanceOf(ReplyException.class);
-          assertThat(FailureCode.of((ReplyException) err)).contains(FailureCode.OVERLOADED);
-          ctx.completeNow();
-        })));
+        .onComplete(
+            ctx.failing(
+                err ->
+                    ctx.verify(
+                        () -> {
+                          assertThat(err).isInstanceOf(ReplyException.class);
+                          assertThat(FailureCode.of((ReplyException) err))
+                              .contains(FailureCode.OVERLOADED);
+                          ctx.completeNow();
+                        })));
   }
 
   @Test
@@ -148,49 +201,85 @@ class VerticlesOnTheBusIT {
     String device = device();
     List<Event> written = events(device, 7, System.currentTimeMillis() - 300_000);
     List<String> seen = new ArrayList<>();
-    vertx.eventBus().request(Addresses.WRITER_PERSIST, new PersistRequest(written, PersistRequest.Source.HTTP),
+    vertx
+        .eventBus()
+        .request(
+            Addresses.WRITER_PERSIST,
+            new PersistRequest(written, PersistRequest.Source.HTTP),
             TIMEOUT)
         .compose(v -> pageAll(vertx, device, null, seen, 0))
-        .onComplete(ctx.succeeding(pages -> ctx.verify(() -> {
-          assertThat(pages).isEqualTo(3);
-          assertThat(seen).containsExactly("e6", "e5", "e4", "e3", "e2", "e1", "e0");
-          ctx.completeNow();
-        })));
+        .onComplete(
+            ctx.succeeding(
+                pages ->
+                    ctx.verify(
+                        () -> {
+                          assertThat(pages).isEqualTo(3);
+                          assertThat(seen)
+                              .containsExactly("e6", "e5", "e4", "e3", "e2", "e1", "e0");
+                          ctx.completeNow();
+                        })));
   }
 
-  private static Future<Integer> pageAll(Vertx vertx, String device, PagePosition pos, List<String> seen, int pages) {
-    return vertx.eventBus().<EventPage>request(DeviceEventsQuery.ADDRESS,
-            new DeviceEventsQuery.Request(device, 0, Long.MAX_VALUE, 3, pos), TIMEOUT)
-        .compose(reply -> {
-          reply.body().items().forEach(e -> seen.add(e.eventId()));
-          PagePosition next = reply.body().next();
-          return next == null ? Future.succeededFuture(pages + 1) : pageAll(vertx, device, next, seen, pages + 1);
-        });
+  private static Future<Integer> pageAll(
+      Vertx vertx, String device, PagePosition pos, List<String> seen, int pages) {
+    return vertx
+        .eventBus()
+        .<EventPage>request(
+            DeviceEventsQuery.ADDRESS,
+            new DeviceEventsQuery.Request(device, 0, Long.MAX_VALUE, 3, pos),
+            TIMEOUT)
+        .compose(
+            reply -> {
+              reply.body().items().forEach(e -> seen.add(e.eventId()));
+              PagePosition next = reply.body().next();
+              return next == null
+                  ? Future.succeededFuture(pages + 1)
+                  : pageAll(vertx, device, next, seen, pages + 1);
+            });
   }
 
   @Test
   void testLatestOfADeviceWithoutEventsFailsAsNotFound(Vertx vertx, VertxTestContext ctx) {
-    vertx.eventBus().request(DeviceLatestQuery.ADDRESS, new DeviceLatestQuery.Request(device()), TIMEOUT)
-        .onComplete(ctx.failing(err -> ctx.verify(() -> {
-          assertThat(FailureCode.of((ReplyException) err)).contains(FailureCode.NOT_FOUND);
-          ctx.completeNow();
-        })));
+    vertx
+        .eventBus()
+        .request(DeviceLatestQuery.ADDRESS, new DeviceLatestQuery.Request(device()), TIMEOUT)
+        .onComplete(
+            ctx.failing(
+                err ->
+                    ctx.verify(
+                        () -> {
+                          assertThat(FailureCode.of((ReplyException) err))
+                              .contains(FailureCode.NOT_FOUND);
+                          ctx.completeNow();
+                        })));
   }
 
   @Test
   void testCounterVerticleRepliesOnceTheIncrementsAreWritten(Vertx vertx, VertxTestContext ctx) {
     String device = device();
     List<Event> counted = events(device, 4, System.currentTimeMillis() - 30_000);
-    vertx.eventBus().<Integer>request(Addresses.COUNTERS_INCREMENT, new CountRequest(counted), TIMEOUT)
-        .compose(reply -> {
-          ctx.verify(() -> assertThat(reply.body()).isEqualTo(4));
-          return vertx.eventBus().<DeviceCountersQuery.Reply>request(DeviceCountersQuery.ADDRESS,
-              new DeviceCountersQuery.Request(device), TIMEOUT);
-        })
-        .onComplete(ctx.succeeding(reply -> ctx.verify(() -> {
-          assertThat(reply.body().total()).isEqualTo(4);
-          assertThat(reply.body().byStatus()).containsExactlyEntriesOf(Map.of("normal", 4L));
-          ctx.completeNow();
-        })));
+    vertx
+        .eventBus()
+        .<Integer>request(Addresses.COUNTERS_INCREMENT, new CountRequest(counted), TIMEOUT)
+        .compose(
+            reply -> {
+              ctx.verify(() -> assertThat(reply.body()).isEqualTo(4));
+              return vertx
+                  .eventBus()
+                  .<DeviceCountersQuery.Reply>request(
+                      DeviceCountersQuery.ADDRESS,
+                      new DeviceCountersQuery.Request(device),
+                      TIMEOUT);
+            })
+        .onComplete(
+            ctx.succeeding(
+                reply ->
+                    ctx.verify(
+                        () -> {
+                          assertThat(reply.body().total()).isEqualTo(4);
+                          assertThat(reply.body().byStatus())
+                              .containsExactlyEntriesOf(Map.of("normal", 4L));
+                          ctx.completeNow();
+                        })));
   }
 }

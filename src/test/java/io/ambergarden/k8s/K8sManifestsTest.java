@@ -35,71 +35,206 @@ import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.representer.Representer;
 
 /**
- * Static checks of the manifests under k8s/: strict parsing, known kinds and fields, the restricted security
- * profile of the Deployment, its environment against the application's config keys, the Strimzi and K8ssandra
- * resources, and that every policy object selects the Deployment's pods.
+ * Static checks of the manifests under k8s/: strict parsing, known kinds and fields, the restricted
+ * security profile of the Deployment, its environment against the application's config keys, the
+ * Strimzi and K8ssandra resources, and that every policy object selects the Deployment's pods.
  *
- * <p>Each check is a function that returns a list of problems. The real manifests must give none, and the
- * {@code ...Catches...} tests break a fresh copy of a manifest and assert that the same function reports it,
- * so no check can pass vacuously.
+ * <p>Each check is a function that returns a list of problems. The real manifests must give none,
+ * and the {@code ...Catches...} tests break a fresh copy of a manifest and assert that the same
+ * function reports it, so no check can pass vacuously.
  */
 class K8sManifestsTest {
   private static final Path K8S = Path.of("k8s");
   private static final Path PROPERTIES = Path.of("conf/amber.properties");
   private static final Path MAIN_CLASS = Path.of("src/main/java/io/ambergarden/AmberGarden.java");
-  /** What the brief of these checks says to assume when nothing says how long the app takes to stop. */
+
+  /**
+   * What the brief of these checks says to assume when nothing says how long the app takes to stop.
+   */
   private static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(30);
 
-  private static final Set<String> KNOWN_KINDS = Set.of(
-      "v1/Namespace", "v1/ConfigMap", "v1/Secret", "v1/Service",
-      "apps/v1/Deployment",
-      "autoscaling/v2/HorizontalPodAutoscaler",
-      "policy/v1/PodDisruptionBudget",
-      "networking.k8s.io/v1/NetworkPolicy",
-      "kafka.strimzi.io/v1beta2/Kafka", "kafka.strimzi.io/v1beta2/KafkaNodePool", "kafka.strimzi.io/v1beta2/KafkaTopic",
-      "k8ssandra.io/v1alpha1/K8ssandraCluster");
+  private static final Set<String> KNOWN_KINDS =
+      Set.of(
+          "v1/Namespace",
+          "v1/ConfigMap",
+          "v1/Secret",
+          "v1/Service",
+          "apps/v1/Deployment",
+          "autoscaling/v2/HorizontalPodAutoscaler",
+          "policy/v1/PodDisruptionBudget",
+          "networking.k8s.io/v1/NetworkPolicy",
+          "kafka.strimzi.io/v1beta2/Kafka",
+          "kafka.strimzi.io/v1beta2/KafkaNodePool",
+          "kafka.strimzi.io/v1beta2/KafkaTopic",
+          "k8ssandra.io/v1alpha1/K8ssandraCluster");
 
-  // ---- field allow-lists of the core kinds (from the Kubernetes API reference, trimmed to stable fields) ----
+  // ---- field allow-lists of the core kinds (from the Kubernetes API reference, trimmed to stable
+  // fields) ----
 
   private static final Set<String> OBJECT_FIELDS = Set.of("apiVersion", "kind", "metadata", "spec");
-  private static final Map<String, Set<String>> TOP_LEVEL_FIELDS = Map.of(
-      "ConfigMap", Set.of("apiVersion", "kind", "metadata", "data", "binaryData", "immutable"),
-      "Secret", Set.of("apiVersion", "kind", "metadata", "data", "stringData", "type", "immutable"));
-  private static final Set<String> METADATA_FIELDS = Set.of("name", "namespace", "labels", "annotations",
-      "generateName", "finalizers", "ownerReferences");
-  private static final Map<String, Set<String>> SPEC_FIELDS = Map.of(
-      "Namespace", Set.of("finalizers"),
-      "Deployment", Set.of("replicas", "selector", "template", "strategy", "minReadySeconds",
-          "revisionHistoryLimit", "progressDeadlineSeconds", "paused"),
-      "Service", Set.of("selector", "ports", "type", "clusterIP", "clusterIPs", "externalIPs", "externalName",
-          "externalTrafficPolicy", "internalTrafficPolicy", "healthCheckNodePort", "ipFamilies", "ipFamilyPolicy",
-          "loadBalancerClass", "loadBalancerIP", "loadBalancerSourceRanges", "publishNotReadyAddresses",
-          "sessionAffinity", "sessionAffinityConfig", "allocateLoadBalancerNodePorts", "trafficDistribution"),
-      "HorizontalPodAutoscaler", Set.of("scaleTargetRef", "minReplicas", "maxReplicas", "metrics", "behavior"),
-      "PodDisruptionBudget", Set.of("minAvailable", "maxUnavailable", "selector", "unhealthyPodEvictionPolicy"),
-      "NetworkPolicy", Set.of("podSelector", "policyTypes", "ingress", "egress"));
+  private static final Map<String, Set<String>> TOP_LEVEL_FIELDS =
+      Map.of(
+          "ConfigMap", Set.of("apiVersion", "kind", "metadata", "data", "binaryData", "immutable"),
+          "Secret",
+              Set.of("apiVersion", "kind", "metadata", "data", "stringData", "type", "immutable"));
+  private static final Set<String> METADATA_FIELDS =
+      Set.of(
+          "name",
+          "namespace",
+          "labels",
+          "annotations",
+          "generateName",
+          "finalizers",
+          "ownerReferences");
+  private static final Map<String, Set<String>> SPEC_FIELDS =
+      Map.of(
+          "Namespace", Set.of("finalizers"),
+          "Deployment",
+              Set.of(
+                  "replicas",
+                  "selector",
+                  "template",
+                  "strategy",
+                  "minReadySeconds",
+                  "revisionHistoryLimit",
+                  "progressDeadlineSeconds",
+                  "paused"),
+          "Service",
+              Set.of(
+                  "selector",
+                  "ports",
+                  "type",
+                  "clusterIP",
+                  "clusterIPs",
+                  "externalIPs",
+                  "externalName",
+                  "externalTrafficPolicy",
+                  "internalTrafficPolicy",
+                  "healthCheckNodePort",
+                  "ipFamilies",
+                  "ipFamilyPolicy",
+                  "loadBalancerClass",
+                  "loadBalancerIP",
+                  "loadBalancerSourceRanges",
+                  "publishNotReadyAddresses",
+                  "sessionAffinity",
+                  "sessionAffinityConfig",
+                  "allocateLoadBalancerNodePorts",
+                  "trafficDistribution"),
+          "HorizontalPodAutoscaler",
+              Set.of("scaleTargetRef", "minReplicas", "maxReplicas", "metrics", "behavior"),
+          "PodDisruptionBudget",
+              Set.of("minAvailable", "maxUnavailable", "selector", "unhealthyPodEvictionPolicy"),
+          "NetworkPolicy", Set.of("podSelector", "policyTypes", "ingress", "egress"));
   private static final Set<String> POD_TEMPLATE_FIELDS = Set.of("metadata", "spec");
-  private static final Set<String> POD_SPEC_FIELDS = Set.of("containers", "initContainers", "ephemeralContainers",
-      "volumes", "securityContext", "serviceAccountName", "serviceAccount", "automountServiceAccountToken",
-      "terminationGracePeriodSeconds", "activeDeadlineSeconds", "affinity", "nodeSelector", "nodeName",
-      "tolerations", "topologySpreadConstraints", "priorityClassName", "priority", "imagePullSecrets", "dnsPolicy",
-      "dnsConfig", "hostname", "subdomain", "hostNetwork", "hostPID", "hostIPC", "hostUsers",
-      "shareProcessNamespace", "restartPolicy", "schedulerName", "runtimeClassName", "enableServiceLinks",
-      "preemptionPolicy", "overhead", "readinessGates", "setHostnameAsFQDN", "os", "hostAliases",
-      "schedulingGates", "resourceClaims");
-  private static final Set<String> CONTAINER_FIELDS = Set.of("name", "image", "imagePullPolicy", "command", "args",
-      "workingDir", "ports", "env", "envFrom", "resources", "resizePolicy", "restartPolicy", "volumeMounts",
-      "volumeDevices", "livenessProbe", "readinessProbe", "startupProbe", "lifecycle", "terminationMessagePath",
-      "terminationMessagePolicy", "securityContext", "stdin", "stdinOnce", "tty");
-  private static final Set<String> POD_SECURITY_FIELDS = Set.of("fsGroup", "fsGroupChangePolicy", "runAsGroup",
-      "runAsNonRoot", "runAsUser", "seLinuxOptions", "seccompProfile", "appArmorProfile", "supplementalGroups",
-      "supplementalGroupsPolicy", "sysctls", "windowsOptions", "seLinuxChangePolicy");
-  private static final Set<String> CONTAINER_SECURITY_FIELDS = Set.of("allowPrivilegeEscalation", "capabilities",
-      "privileged", "procMount", "readOnlyRootFilesystem", "runAsGroup", "runAsNonRoot", "runAsUser",
-      "seLinuxOptions", "seccompProfile", "appArmorProfile", "windowsOptions");
-  private static final Set<String> PROBE_FIELDS = Set.of("httpGet", "tcpSocket", "exec", "grpc",
-      "initialDelaySeconds", "periodSeconds", "timeoutSeconds", "successThreshold", "failureThreshold",
-      "terminationGracePeriodSeconds");
+  private static final Set<String> POD_SPEC_FIELDS =
+      Set.of(
+          "containers",
+          "initContainers",
+          "ephemeralContainers",
+          "volumes",
+          "securityContext",
+          "serviceAccountName",
+          "serviceAccount",
+          "automountServiceAccountToken",
+          "terminationGracePeriodSeconds",
+          "activeDeadlineSeconds",
+          "affinity",
+          "nodeSelector",
+          "nodeName",
+          "tolerations",
+          "topologySpreadConstraints",
+          "priorityClassName",
+          "priority",
+          "imagePullSecrets",
+          "dnsPolicy",
+          "dnsConfig",
+          "hostname",
+          "subdomain",
+          "hostNetwork",
+          "hostPID",
+          "hostIPC",
+          "hostUsers",
+          "shareProcessNamespace",
+          "restartPolicy",
+          "schedulerName",
+          "runtimeClassName",
+          "enableServiceLinks",
+          "preemptionPolicy",
+          "overhead",
+          "readinessGates",
+          "setHostnameAsFQDN",
+          "os",
+          "hostAliases",
+          "schedulingGates",
+          "resourceClaims");
+  private static final Set<String> CONTAINER_FIELDS =
+      Set.of(
+          "name",
+          "image",
+          "imagePullPolicy",
+          "command",
+          "args",
+          "workingDir",
+          "ports",
+          "env",
+          "envFrom",
+          "resources",
+          "resizePolicy",
+          "restartPolicy",
+          "volumeMounts",
+          "volumeDevices",
+          "livenessProbe",
+          "readinessProbe",
+          "startupProbe",
+          "lifecycle",
+          "terminationMessagePath",
+          "terminationMessagePolicy",
+          "securityContext",
+          "stdin",
+          "stdinOnce",
+          "tty");
+  private static final Set<String> POD_SECURITY_FIELDS =
+      Set.of(
+          "fsGroup",
+          "fsGroupChangePolicy",
+          "runAsGroup",
+          "runAsNonRoot",
+          "runAsUser",
+          "seLinuxOptions",
+          "seccompProfile",
+          "appArmorProfile",
+          "supplementalGroups",
+          "supplementalGroupsPolicy",
+          "sysctls",
+          "windowsOptions",
+          "seLinuxChangePolicy");
+  private static final Set<String> CONTAINER_SECURITY_FIELDS =
+      Set.of(
+          "allowPrivilegeEscalation",
+          "capabilities",
+          "privileged",
+          "procMount",
+          "readOnlyRootFilesystem",
+          "runAsGroup",
+          "runAsNonRoot",
+          "runAsUser",
+          "seLinuxOptions",
+          "seccompProfile",
+          "appArmorProfile",
+          "windowsOptions");
+  private static final Set<String> PROBE_FIELDS =
+      Set.of(
+          "httpGet",
+          "tcpSocket",
+          "exec",
+          "grpc",
+          "initialDelaySeconds",
+          "periodSeconds",
+          "timeoutSeconds",
+          "successThreshold",
+          "failureThreshold",
+          "terminationGracePeriodSeconds");
   private static final Set<String> LIFECYCLE_FIELDS = Set.of("postStart", "preStop");
   private static final Set<String> HANDLER_FIELDS = Set.of("exec", "httpGet", "tcpSocket", "sleep");
 
@@ -122,13 +257,15 @@ class K8sManifestsTest {
     }
   }
 
-  // =================================================== tests ===================================================
+  // =================================================== tests
+  // ===================================================
 
   @Test
   void everyManifestParsesStrictlyWithAKnownKindAndKnownFields() throws IOException {
     List<Doc> docs = loadAll();
     try (Stream<Path> files = Files.walk(K8S)) {
-      List<Path> others = files.filter(Files::isRegularFile).filter(p -> !p.toString().endsWith(".yaml")).toList();
+      List<Path> others =
+          files.filter(Files::isRegularFile).filter(p -> !p.toString().endsWith(".yaml")).toList();
       assertThat(others).as("files under k8s/ that this test would not read").isEmpty();
     }
     assertThat(docs).extracting(d -> d.apiVersion() + "/" + d.kind()).containsAll(KNOWN_KINDS);
@@ -144,19 +281,36 @@ class K8sManifestsTest {
 
   @Test
   void strictParsingCatchesDuplicateKeysNonMappingsUnknownKindsAndTypos() {
-    assertThatThrownBy(() -> parseStrict("apiVersion: v1\nkind: ConfigMap\nkind: Secret\nmetadata: {name: x}\n", "dup"))
-        .hasMessageContaining("dup document 0").hasCauseInstanceOf(DuplicateKeyException.class);
-    assertThatThrownBy(() -> parseStrict("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\n- a list\n", "list"))
+    assertThatThrownBy(
+            () ->
+                parseStrict(
+                    "apiVersion: v1\nkind: ConfigMap\nkind: Secret\nmetadata: {name: x}\n", "dup"))
+        .hasMessageContaining("dup document 0")
+        .hasCauseInstanceOf(DuplicateKeyException.class);
+    assertThatThrownBy(
+            () ->
+                parseStrict(
+                    "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\n- a list\n",
+                    "list"))
         .hasMessageContaining("not a mapping");
-    assertThatThrownBy(() -> parseStrict("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\n", "empty"))
+    assertThatThrownBy(
+            () ->
+                parseStrict("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\n", "empty"))
         .hasMessageContaining("not a mapping");
 
-    assertThat(structureProblems(doc("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"))).isEmpty();
-    assertThat(structureProblems(doc("kind: ConfigMap\nmetadata: {name: x}\n"))).anyMatch(p -> p.contains("apiVersion"));
-    assertThat(structureProblems(doc("apiVersion: v1\nkind: ConfigMap\nmetadata: {}\n"))).anyMatch(p -> p.contains("metadata.name"));
-    assertThat(structureProblems(doc("apiVersion: apps/v1beta1\nkind: Deployment\nmetadata: {name: x}\n")))
+    assertThat(structureProblems(doc("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")))
+        .isEmpty();
+    assertThat(structureProblems(doc("kind: ConfigMap\nmetadata: {name: x}\n")))
+        .anyMatch(p -> p.contains("apiVersion"));
+    assertThat(structureProblems(doc("apiVersion: v1\nkind: ConfigMap\nmetadata: {}\n")))
+        .anyMatch(p -> p.contains("metadata.name"));
+    assertThat(
+            structureProblems(
+                doc("apiVersion: apps/v1beta1\nkind: Deployment\nmetadata: {name: x}\n")))
         .anyMatch(p -> p.contains("unknown kind"));
-    assertThat(structureProblems(doc("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndatas: {}\n")))
+    assertThat(
+            structureProblems(
+                doc("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndatas: {}\n")))
         .anyMatch(p -> p.contains("datas"));
 
     Doc deployment = fresh("Deployment");
@@ -188,25 +342,69 @@ class K8sManifestsTest {
   void deploymentChecksCatchEachWeakening() {
     Duration shutdown = Duration.ofSeconds(30);
     expectDeploymentProblem(d -> map(d.get("spec")).put("replicas", 1), shutdown, "replicas");
-    expectDeploymentProblem(d -> podSpec(d).put("automountServiceAccountToken", true), shutdown, "automountServiceAccountToken");
-    expectDeploymentProblem(d -> podSpec(d).remove("automountServiceAccountToken"), shutdown, "automountServiceAccountToken");
-    expectDeploymentProblem(d -> map(podSpec(d).get("securityContext")).put("runAsNonRoot", false), shutdown, "runAsNonRoot");
-    expectDeploymentProblem(d -> map(podSpec(d).get("securityContext")).remove("seccompProfile"), shutdown, "seccompProfile");
-    expectDeploymentProblem(d -> map(map(podSpec(d).get("securityContext")).get("seccompProfile")).put("type", "Unconfined"),
-        shutdown, "seccompProfile");
-    expectDeploymentProblem(d -> containerSecurity(d).put("allowPrivilegeEscalation", true), shutdown, "allowPrivilegeEscalation");
-    expectDeploymentProblem(d -> containerSecurity(d).remove("readOnlyRootFilesystem"), shutdown, "readOnlyRootFilesystem");
-    expectDeploymentProblem(d -> map(containerSecurity(d).get("capabilities")).put("drop", List.of("NET_RAW")), shutdown, "ALL");
-    expectDeploymentProblem(d -> map(map(firstContainer(d).get("resources")).get("limits")).remove("memory"), shutdown, "limits.memory");
-    expectDeploymentProblem(d -> map(map(firstContainer(d).get("resources")).get("requests")).remove("cpu"), shutdown, "requests.cpu");
-    expectDeploymentProblem(d -> map(at(firstContainer(d), "livenessProbe", "httpGet")).put("path", "/health/ready"), shutdown, "livenessProbe");
-    expectDeploymentProblem(d -> firstContainer(d).remove("readinessProbe"), shutdown, "readinessProbe");
-    expectDeploymentProblem(d -> map(firstContainer(d).get("lifecycle")).remove("preStop"), shutdown, "preStop");
-    expectDeploymentProblem(d -> list(firstContainer(d).get("volumeMounts")).clear(), shutdown, "/tmp");
-    expectDeploymentProblem(d -> list(podSpec(d).get("volumes")).set(0, Map.of("name", "tmp", "hostPath", Map.of("path", "/t"))),
-        shutdown, "emptyDir");
-    expectDeploymentProblem(d -> podSpec(d).remove("terminationGracePeriodSeconds"), shutdown, "terminationGracePeriodSeconds");
-    expectDeploymentProblem(d -> { }, Duration.ofSeconds(300), "terminationGracePeriodSeconds");
+    expectDeploymentProblem(
+        d -> podSpec(d).put("automountServiceAccountToken", true),
+        shutdown,
+        "automountServiceAccountToken");
+    expectDeploymentProblem(
+        d -> podSpec(d).remove("automountServiceAccountToken"),
+        shutdown,
+        "automountServiceAccountToken");
+    expectDeploymentProblem(
+        d -> map(podSpec(d).get("securityContext")).put("runAsNonRoot", false),
+        shutdown,
+        "runAsNonRoot");
+    expectDeploymentProblem(
+        d -> map(podSpec(d).get("securityContext")).remove("seccompProfile"),
+        shutdown,
+        "seccompProfile");
+    expectDeploymentProblem(
+        d ->
+            map(map(podSpec(d).get("securityContext")).get("seccompProfile"))
+                .put("type", "Unconfined"),
+        shutdown,
+        "seccompProfile");
+    expectDeploymentProblem(
+        d -> containerSecurity(d).put("allowPrivilegeEscalation", true),
+        shutdown,
+        "allowPrivilegeEscalation");
+    expectDeploymentProblem(
+        d -> containerSecurity(d).remove("readOnlyRootFilesystem"),
+        shutdown,
+        "readOnlyRootFilesystem");
+    expectDeploymentProblem(
+        d -> map(containerSecurity(d).get("capabilities")).put("drop", List.of("NET_RAW")),
+        shutdown,
+        "ALL");
+    expectDeploymentProblem(
+        d -> map(map(firstContainer(d).get("resources")).get("limits")).remove("memory"),
+        shutdown,
+        "limits.memory");
+    expectDeploymentProblem(
+        d -> map(map(firstContainer(d).get("resources")).get("requests")).remove("cpu"),
+        shutdown,
+        "requests.cpu");
+    expectDeploymentProblem(
+        d -> map(at(firstContainer(d), "livenessProbe", "httpGet")).put("path", "/health/ready"),
+        shutdown,
+        "livenessProbe");
+    expectDeploymentProblem(
+        d -> firstContainer(d).remove("readinessProbe"), shutdown, "readinessProbe");
+    expectDeploymentProblem(
+        d -> map(firstContainer(d).get("lifecycle")).remove("preStop"), shutdown, "preStop");
+    expectDeploymentProblem(
+        d -> list(firstContainer(d).get("volumeMounts")).clear(), shutdown, "/tmp");
+    expectDeploymentProblem(
+        d ->
+            list(podSpec(d).get("volumes"))
+                .set(0, Map.of("name", "tmp", "hostPath", Map.of("path", "/t"))),
+        shutdown,
+        "emptyDir");
+    expectDeploymentProblem(
+        d -> podSpec(d).remove("terminationGracePeriodSeconds"),
+        shutdown,
+        "terminationGracePeriodSeconds");
+    expectDeploymentProblem(d -> {}, Duration.ofSeconds(300), "terminationGracePeriodSeconds");
   }
 
   @Test
@@ -216,7 +414,8 @@ class K8sManifestsTest {
     assertThat(parseDuration("2m")).isEqualTo(Duration.ofMinutes(2));
     assertThat(parseDuration(" 1h ")).isEqualTo(Duration.ofHours(1));
     assertThatThrownBy(() -> parseDuration("30")).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> parseDuration("thirty s")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> parseDuration("thirty s"))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
@@ -224,10 +423,15 @@ class K8sManifestsTest {
     List<Doc> docs = loadAll();
     assertThat(envProblems(docs)).isEmpty();
 
-    // and the application accepts that environment as a whole (values validated, unknown AMBER_* rejected)
+    // and the application accepts that environment as a whole (values validated, unknown AMBER_*
+    // rejected)
     Map<String, String> env = deploymentEnvironment(docs);
-    assertThat(env).containsKeys("AMBER_CASSANDRA_CONTACT_POINTS", "AMBER_KAFKA_BOOTSTRAP_SERVERS",
-        "AMBER_CASSANDRA_USERNAME", "AMBER_CASSANDRA_PASSWORD");
+    assertThat(env)
+        .containsKeys(
+            "AMBER_CASSANDRA_CONTACT_POINTS",
+            "AMBER_KAFKA_BOOTSTRAP_SERVERS",
+            "AMBER_CASSANDRA_USERNAME",
+            "AMBER_CASSANDRA_PASSWORD");
     AmberConfig config = ConfigLoader.load(env, new Properties(), Map.of());
     assertThat(config.ingest().mode()).isEqualTo(AmberConfig.IngestMode.KAFKA);
     assertThat(config.kafka().createTopics()).as("topics come from KafkaTopic resources").isFalse();
@@ -236,22 +440,44 @@ class K8sManifestsTest {
 
   @Test
   void environmentChecksCatchUnknownNamesAndLiteralSecrets() {
-    expectEnvProblem(docs -> env(docs).add(new LinkedHashMap<>(Map.of("name", "AMBER_KAFKA_BOOTSTRAP_SERVER", "value", "x"))),
+    expectEnvProblem(
+        docs ->
+            env(docs)
+                .add(
+                    new LinkedHashMap<>(
+                        Map.of("name", "AMBER_KAFKA_BOOTSTRAP_SERVER", "value", "x"))),
         "AMBER_KAFKA_BOOTSTRAP_SERVER");
-    expectEnvProblem(docs -> env(docs).add(new LinkedHashMap<>(Map.of("name", "AMBER_LOCALRT_DIR", "value", "/x"))),
+    expectEnvProblem(
+        docs ->
+            env(docs).add(new LinkedHashMap<>(Map.of("name", "AMBER_LOCALRT_DIR", "value", "/x"))),
         "AMBER_LOCALRT_DIR");
-    expectEnvProblem(docs -> map(find(docs, "ConfigMap").body().get("data")).put("AMBER_LOG_FROMAT", "json"), "AMBER_LOG_FROMAT");
-    expectEnvProblem(docs -> env(docs).stream().map(K8sManifestsTest::map)
-        .filter(e -> e.get("name").equals("AMBER_CASSANDRA_PASSWORD"))
-        .forEach(e -> {
-          e.remove("valueFrom");
-          e.put("value", "hunter2");
-        }), "AMBER_CASSANDRA_PASSWORD");
-    expectEnvProblem(docs -> map(find(docs, "ConfigMap").body().get("data")).put("AMBER_CASSANDRA_USERNAME", "amber"),
+    expectEnvProblem(
+        docs -> map(find(docs, "ConfigMap").body().get("data")).put("AMBER_LOG_FROMAT", "json"),
+        "AMBER_LOG_FROMAT");
+    expectEnvProblem(
+        docs ->
+            env(docs).stream()
+                .map(K8sManifestsTest::map)
+                .filter(e -> e.get("name").equals("AMBER_CASSANDRA_PASSWORD"))
+                .forEach(
+                    e -> {
+                      e.remove("valueFrom");
+                      e.put("value", "hunter2");
+                    }),
+        "AMBER_CASSANDRA_PASSWORD");
+    expectEnvProblem(
+        docs ->
+            map(find(docs, "ConfigMap").body().get("data"))
+                .put("AMBER_CASSANDRA_USERNAME", "amber"),
         "AMBER_CASSANDRA_USERNAME");
-    expectEnvProblem(docs -> env(docs).stream().map(K8sManifestsTest::map)
-        .filter(e -> e.get("name").equals("AMBER_CASSANDRA_PASSWORD"))
-        .forEach(e -> map(at(e, "valueFrom", "secretKeyRef")).put("key", "cassandra-pasword")), "cassandra-pasword");
+    expectEnvProblem(
+        docs ->
+            env(docs).stream()
+                .map(K8sManifestsTest::map)
+                .filter(e -> e.get("name").equals("AMBER_CASSANDRA_PASSWORD"))
+                .forEach(
+                    e -> map(at(e, "valueFrom", "secretKeyRef")).put("key", "cassandra-pasword")),
+        "cassandra-pasword");
     expectEnvProblem(docs -> docs.removeIf(d -> d.kind().equals("ConfigMap")), "ConfigMap");
   }
 
@@ -259,7 +485,9 @@ class K8sManifestsTest {
   void strimziAndK8ssandraResourcesMatchTheApplication() {
     List<Doc> docs = loadAll();
     assertThat(engineProblems(docs)).isEmpty();
-    assertThat(docs).filteredOn(d -> d.kind().equals("KafkaTopic")).extracting(Doc::name)
+    assertThat(docs)
+        .filteredOn(d -> d.kind().equals("KafkaTopic"))
+        .extracting(Doc::name)
         .contains("amber.events", "amber.events.dlq");
     assertThat(docs).filteredOn(d -> d.kind().equals("K8ssandraCluster")).isNotEmpty();
     assertThat(str(at(find(docs, "ConfigMap").body(), "data", "AMBER_CASSANDRA_REPLICATION")))
@@ -268,23 +496,54 @@ class K8sManifestsTest {
 
   @Test
   void engineChecksCatchMissingTopicsSettingsAndMismatches() {
-    expectEngineProblem(docs -> docs.removeIf(d -> d.kind().equals("KafkaTopic") && d.name().equals("amber.events.dlq")),
+    expectEngineProblem(
+        docs ->
+            docs.removeIf(
+                d -> d.kind().equals("KafkaTopic") && d.name().equals("amber.events.dlq")),
         "amber.events.dlq");
-    expectEngineProblem(docs -> map(topic(docs, "amber.events").get("spec")).remove("partitions"), "partitions");
-    expectEngineProblem(docs -> map(at(topic(docs, "amber.events.dlq"), "spec", "config")).remove("retention.ms"), "retention.ms");
-    expectEngineProblem(docs -> map(at(topic(docs, "amber.events.dlq"), "spec", "config")).put("retention.ms", 3_600_000),
+    expectEngineProblem(
+        docs -> map(topic(docs, "amber.events").get("spec")).remove("partitions"), "partitions");
+    expectEngineProblem(
+        docs -> map(at(topic(docs, "amber.events.dlq"), "spec", "config")).remove("retention.ms"),
+        "retention.ms");
+    expectEngineProblem(
+        docs ->
+            map(at(topic(docs, "amber.events.dlq"), "spec", "config"))
+                .put("retention.ms", 3_600_000),
         "DLQ retention");
-    expectEngineProblem(docs -> map(map(topic(docs, "amber.events").get("metadata")).get("labels")).put("strimzi.io/cluster", "other"),
+    expectEngineProblem(
+        docs ->
+            map(map(topic(docs, "amber.events").get("metadata")).get("labels"))
+                .put("strimzi.io/cluster", "other"),
         "strimzi.io/cluster");
-    expectEngineProblem(docs -> map(topic(docs, "amber.events").get("spec")).put("replicas", 5), "replicas");
-    expectEngineProblem(docs -> map(find(docs, "HorizontalPodAutoscaler").body().get("spec")).put("maxReplicas", 30), "maxReplicas");
-    expectEngineProblem(docs -> docs.removeIf(d -> d.kind().equals("K8ssandraCluster")), "K8ssandraCluster");
-    expectEngineProblem(docs -> configData(docs).put("AMBER_CASSANDRA_REPLICATION", "SimpleStrategy:3"), "NetworkTopologyStrategy");
-    expectEngineProblem(docs -> configData(docs).put("AMBER_CASSANDRA_REPLICATION", "NetworkTopologyStrategy:dc2=3"), "dc2");
-    expectEngineProblem(docs -> configData(docs).put("AMBER_CASSANDRA_REPLICATION", "NetworkTopologyStrategy:dc1=5"), "size");
-    expectEngineProblem(docs -> configData(docs).put("AMBER_CASSANDRA_LOCAL_DATACENTER", "datacenter1"), "datacenter1");
-    expectEngineProblem(docs -> configData(docs).put("AMBER_KAFKA_BOOTSTRAP_SERVERS", "kafka:9092"), "AMBER_KAFKA_BOOTSTRAP_SERVERS");
-    expectEngineProblem(docs -> configData(docs).put("AMBER_CASSANDRA_CONTACT_POINTS", "cassandra:9042"), "AMBER_CASSANDRA_CONTACT_POINTS");
+    expectEngineProblem(
+        docs -> map(topic(docs, "amber.events").get("spec")).put("replicas", 5), "replicas");
+    expectEngineProblem(
+        docs ->
+            map(find(docs, "HorizontalPodAutoscaler").body().get("spec")).put("maxReplicas", 30),
+        "maxReplicas");
+    expectEngineProblem(
+        docs -> docs.removeIf(d -> d.kind().equals("K8ssandraCluster")), "K8ssandraCluster");
+    expectEngineProblem(
+        docs -> configData(docs).put("AMBER_CASSANDRA_REPLICATION", "SimpleStrategy:3"),
+        "NetworkTopologyStrategy");
+    expectEngineProblem(
+        docs ->
+            configData(docs).put("AMBER_CASSANDRA_REPLICATION", "NetworkTopologyStrategy:dc2=3"),
+        "dc2");
+    expectEngineProblem(
+        docs ->
+            configData(docs).put("AMBER_CASSANDRA_REPLICATION", "NetworkTopologyStrategy:dc1=5"),
+        "size");
+    expectEngineProblem(
+        docs -> configData(docs).put("AMBER_CASSANDRA_LOCAL_DATACENTER", "datacenter1"),
+        "datacenter1");
+    expectEngineProblem(
+        docs -> configData(docs).put("AMBER_KAFKA_BOOTSTRAP_SERVERS", "kafka:9092"),
+        "AMBER_KAFKA_BOOTSTRAP_SERVERS");
+    expectEngineProblem(
+        docs -> configData(docs).put("AMBER_CASSANDRA_CONTACT_POINTS", "cassandra:9042"),
+        "AMBER_CASSANDRA_CONTACT_POINTS");
   }
 
   @Test
@@ -294,26 +553,51 @@ class K8sManifestsTest {
 
   @Test
   void selectionChecksCatchMismatchesAndMissingObjects() {
-    expectSelectionProblem(docs -> map(find(docs, "Service").body().get("spec")).put("selector", Map.of("app", "other")), "Service");
-    expectSelectionProblem(docs -> map(find(docs, "Service").body().get("spec")).put("selector", Map.of()), "Service");
-    expectSelectionProblem(docs -> map(at(find(docs, "PodDisruptionBudget").body(), "spec", "selector"))
-        .put("matchLabels", Map.of("app.kubernetes.io/name", "amber")), "PodDisruptionBudget");
-    expectSelectionProblem(docs -> map(at(find(docs, "NetworkPolicy").body(), "spec", "podSelector"))
-        .put("matchLabels", Map.of("tier", "web")), "NetworkPolicy");
-    expectSelectionProblem(docs -> map(at(find(docs, "HorizontalPodAutoscaler").body(), "spec", "scaleTargetRef"))
-        .put("name", "amber"), "HorizontalPodAutoscaler");
-    expectSelectionProblem(docs -> map(find(docs, "HorizontalPodAutoscaler").body().get("spec")).put("minReplicas", 1), "minReplicas");
-    expectSelectionProblem(docs -> map(find(docs, "PodDisruptionBudget").body().get("spec")).put("minAvailable", 2), "minAvailable");
-    expectSelectionProblem(docs -> docs.removeIf(d -> d.kind().equals("NetworkPolicy")), "NetworkPolicy");
-    expectSelectionProblem(docs -> docs.removeIf(d -> d.kind().equals("PodDisruptionBudget")), "PodDisruptionBudget");
-    expectSelectionProblem(docs -> list(at(find(docs, "Service").body(), "spec", "ports")).set(0,
-        Map.of("name", "http", "port", 80, "targetPort", "web")), "targetPort");
-    expectSelectionProblem(docs -> map(find(docs, "Deployment").body().get("metadata")).put("namespace", "default"),
+    expectSelectionProblem(
+        docs ->
+            map(find(docs, "Service").body().get("spec")).put("selector", Map.of("app", "other")),
+        "Service");
+    expectSelectionProblem(
+        docs -> map(find(docs, "Service").body().get("spec")).put("selector", Map.of()), "Service");
+    expectSelectionProblem(
+        docs ->
+            map(at(find(docs, "PodDisruptionBudget").body(), "spec", "selector"))
+                .put("matchLabels", Map.of("app.kubernetes.io/name", "amber")),
+        "PodDisruptionBudget");
+    expectSelectionProblem(
+        docs ->
+            map(at(find(docs, "NetworkPolicy").body(), "spec", "podSelector"))
+                .put("matchLabels", Map.of("tier", "web")),
+        "NetworkPolicy");
+    expectSelectionProblem(
+        docs ->
+            map(at(find(docs, "HorizontalPodAutoscaler").body(), "spec", "scaleTargetRef"))
+                .put("name", "amber"),
+        "HorizontalPodAutoscaler");
+    expectSelectionProblem(
+        docs -> map(find(docs, "HorizontalPodAutoscaler").body().get("spec")).put("minReplicas", 1),
+        "minReplicas");
+    expectSelectionProblem(
+        docs -> map(find(docs, "PodDisruptionBudget").body().get("spec")).put("minAvailable", 2),
+        "minAvailable");
+    expectSelectionProblem(
+        docs -> docs.removeIf(d -> d.kind().equals("NetworkPolicy")), "NetworkPolicy");
+    expectSelectionProblem(
+        docs -> docs.removeIf(d -> d.kind().equals("PodDisruptionBudget")), "PodDisruptionBudget");
+    expectSelectionProblem(
+        docs ->
+            list(at(find(docs, "Service").body(), "spec", "ports"))
+                .set(0, Map.of("name", "http", "port", 80, "targetPort", "web")),
+        "targetPort");
+    expectSelectionProblem(
+        docs -> map(find(docs, "Deployment").body().get("metadata")).put("namespace", "default"),
         "namespace");
-    expectSelectionProblem(docs -> list(at(find(docs, "NetworkPolicy").body(), "spec", "egress")).remove(0), "9042");
+    expectSelectionProblem(
+        docs -> list(at(find(docs, "NetworkPolicy").body(), "spec", "egress")).remove(0), "9042");
   }
 
-  // ================================================== checks ==================================================
+  // ================================================== checks
+  // ==================================================
 
   static List<String> structureProblems(Doc d) {
     List<String> out = new ArrayList<>();
@@ -324,7 +608,9 @@ class K8sManifestsTest {
     if (!(b.get("kind") instanceof String)) {
       out.add("kind missing or not a string");
     }
-    if (!(b.get("metadata") instanceof Map<?, ?> md) || !(md.get("name") instanceof String n) || n.isBlank()) {
+    if (!(b.get("metadata") instanceof Map<?, ?> md)
+        || !(md.get("name") instanceof String n)
+        || n.isBlank()) {
       out.add("metadata.name missing");
       return out;
     }
@@ -354,13 +640,15 @@ class K8sManifestsTest {
         for (Object c : list(at(pod, group))) {
           String where = group + "[" + at(c, "name") + "]";
           unknownFields(out, where, c, CONTAINER_FIELDS);
-          unknownFields(out, where + ".securityContext", at(c, "securityContext"), CONTAINER_SECURITY_FIELDS);
+          unknownFields(
+              out, where + ".securityContext", at(c, "securityContext"), CONTAINER_SECURITY_FIELDS);
           for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
             unknownFields(out, where + "." + probe, at(c, probe), PROBE_FIELDS);
           }
           unknownFields(out, where + ".lifecycle", at(c, "lifecycle"), LIFECYCLE_FIELDS);
           for (String hook : LIFECYCLE_FIELDS) {
-            unknownFields(out, where + ".lifecycle." + hook, at(c, "lifecycle", hook), HANDLER_FIELDS);
+            unknownFields(
+                out, where + ".lifecycle." + hook, at(c, "lifecycle", hook), HANDLER_FIELDS);
           }
         }
       }
@@ -383,8 +671,11 @@ class K8sManifestsTest {
     if (!"RuntimeDefault".equals(at(pod, "securityContext", "seccompProfile", "type"))) {
       out.add("pod securityContext.seccompProfile.type must be RuntimeDefault");
     }
-    Set<String> emptyDirs = list(pod.get("volumes")).stream()
-        .filter(v -> map(v).get("emptyDir") instanceof Map).map(v -> str(at(v, "name"))).collect(Collectors.toSet());
+    Set<String> emptyDirs =
+        list(pod.get("volumes")).stream()
+            .filter(v -> map(v).get("emptyDir") instanceof Map)
+            .map(v -> str(at(v, "name")))
+            .collect(Collectors.toSet());
     List<Object> containers = list(pod.get("containers"));
     if (containers.isEmpty()) {
       out.add("no containers");
@@ -421,8 +712,10 @@ class K8sManifestsTest {
       } else if (at(preStop, "sleep", "seconds") instanceof Number s) {
         longestPreStopSleep = Math.max(longestPreStopSleep, s.longValue());
       }
-      boolean tmp = list(at(c, "volumeMounts")).stream()
-          .anyMatch(m -> "/tmp".equals(at(m, "mountPath")) && emptyDirs.contains(str(at(m, "name"))));
+      boolean tmp =
+          list(at(c, "volumeMounts")).stream()
+              .anyMatch(
+                  m -> "/tmp".equals(at(m, "mountPath")) && emptyDirs.contains(str(at(m, "name"))));
       if (!tmp) {
         out.add(n + "needs an emptyDir volume mounted at /tmp (root filesystem is read-only)");
       }
@@ -433,8 +726,14 @@ class K8sManifestsTest {
       // the kubelet counts the preStop hook against the grace period; SIGTERM only comes after it
       long needed = shutdownGrace.toSeconds() + longestPreStopSleep;
       if (grace.longValue() <= needed) {
-        out.add("terminationGracePeriodSeconds " + grace + " must exceed the app's shutdown grace "
-            + shutdownGrace + " plus the preStop sleep " + longestPreStopSleep + "s");
+        out.add(
+            "terminationGracePeriodSeconds "
+                + grace
+                + " must exceed the app's shutdown grace "
+                + shutdownGrace
+                + " plus the preStop sleep "
+                + longestPreStopSleep
+                + "s");
       }
     }
     return out;
@@ -472,9 +771,18 @@ class K8sManifestsTest {
           String secret = str(at(secretRef, "name"));
           String key = str(at(secretRef, "key"));
           if (!secrets.containsKey(secret)) {
-            out.add(n + "env " + name + " refers to Secret " + secret + ", which no manifest declares");
+            out.add(
+                n + "env " + name + " refers to Secret " + secret + ", which no manifest declares");
           } else if (!secrets.get(secret).containsKey(key)) {
-            out.add(n + "env " + name + " refers to key " + key + ", which Secret " + secret + " lacks");
+            out.add(
+                n
+                    + "env "
+                    + name
+                    + " refers to key "
+                    + key
+                    + ", which Secret "
+                    + secret
+                    + " lacks");
           }
         }
       }
@@ -482,12 +790,17 @@ class K8sManifestsTest {
         String prefix = Objects.toString(at(from, "prefix"), "");
         if (at(from, "configMapRef") != null) {
           String cm = str(at(from, "configMapRef", "name"));
-          Doc config = docs.stream().filter(d -> d.kind().equals("ConfigMap") && d.name().equals(cm)).findFirst().orElse(null);
+          Doc config =
+              docs.stream()
+                  .filter(d -> d.kind().equals("ConfigMap") && d.name().equals(cm))
+                  .findFirst()
+                  .orElse(null);
           if (config == null) {
             out.add(n + "envFrom ConfigMap " + cm + " is not declared");
             continue;
           }
-          for (Map.Entry<String, Object> kv : map(config.body().getOrDefault("data", Map.of())).entrySet()) {
+          for (Map.Entry<String, Object> kv :
+              map(config.body().getOrDefault("data", Map.of())).entrySet()) {
             String name = prefix + kv.getKey();
             if (!allowed.contains(name)) {
               out.add(n + "ConfigMap " + cm + " key " + name + " is not a known config variable");
@@ -497,7 +810,11 @@ class K8sManifestsTest {
             }
           }
         } else {
-          out.add(n + "envFrom other than configMapRef (" + from + ") is not checked; reference secrets one key at a time");
+          out.add(
+              n
+                  + "envFrom other than configMapRef ("
+                  + from
+                  + ") is not checked; reference secrets one key at a time");
         }
       }
     }
@@ -514,10 +831,14 @@ class K8sManifestsTest {
       out.add("no Kafka resource");
       return out;
     }
-    int brokers = docs.stream().filter(d -> d.kind().equals("KafkaNodePool"))
-        .filter(d -> kafka.name().equals(at(d.body(), "metadata", "labels", "strimzi.io/cluster")))
-        .filter(d -> list(at(d.body(), "spec", "roles")).contains("broker"))
-        .mapToInt(d -> at(d.body(), "spec", "replicas") instanceof Number r ? r.intValue() : 0).sum();
+    int brokers =
+        docs.stream()
+            .filter(d -> d.kind().equals("KafkaNodePool"))
+            .filter(
+                d -> kafka.name().equals(at(d.body(), "metadata", "labels", "strimzi.io/cluster")))
+            .filter(d -> list(at(d.body(), "spec", "roles")).contains("broker"))
+            .mapToInt(d -> at(d.body(), "spec", "replicas") instanceof Number r ? r.intValue() : 0)
+            .sum();
     if (brokers == 0) {
       out.add("no KafkaNodePool with the broker role for Kafka " + kafka.name());
     }
@@ -533,70 +854,133 @@ class K8sManifestsTest {
       if (!kafka.name().equals(at(t.body(), "metadata", "labels", "strimzi.io/cluster"))) {
         out.add("KafkaTopic " + name + " label strimzi.io/cluster must name Kafka " + kafka.name());
       }
-      if (!Objects.equals(at(t.body(), "metadata", "namespace"), at(kafka.body(), "metadata", "namespace"))) {
+      if (!Objects.equals(
+          at(t.body(), "metadata", "namespace"), at(kafka.body(), "metadata", "namespace"))) {
         out.add("KafkaTopic " + name + " must be in the namespace of Kafka " + kafka.name());
       }
       if (!(spec.get("partitions") instanceof Number p) || p.intValue() < 1) {
         out.add("KafkaTopic " + name + " needs spec.partitions");
       }
-      if (!(spec.get("replicas") instanceof Number r) || r.intValue() < 1 || r.intValue() > brokers) {
-        out.add("KafkaTopic " + name + " spec.replicas must be between 1 and the " + brokers + " brokers");
-      } else if (at(spec, "config", "min.insync.replicas") instanceof Number isr && isr.intValue() >= r.intValue()) {
-        out.add("KafkaTopic " + name + " min.insync.replicas must be below its replicas, or one broker down stops writes");
+      if (!(spec.get("replicas") instanceof Number r)
+          || r.intValue() < 1
+          || r.intValue() > brokers) {
+        out.add(
+            "KafkaTopic "
+                + name
+                + " spec.replicas must be between 1 and the "
+                + brokers
+                + " brokers");
+      } else if (at(spec, "config", "min.insync.replicas") instanceof Number isr
+          && isr.intValue() >= r.intValue()) {
+        out.add(
+            "KafkaTopic "
+                + name
+                + " min.insync.replicas must be below its replicas, or one broker down stops writes");
       }
-      if (!(at(spec, "config", "retention.ms") instanceof Number retention) || retention.longValue() <= 0) {
+      if (!(at(spec, "config", "retention.ms") instanceof Number retention)
+          || retention.longValue() <= 0) {
         out.add("KafkaTopic " + name + " needs config retention.ms");
       } else if (topicKey.equals("kafka.topic")) {
         eventsRetention = retention.longValue();
       } else if (eventsRetention > 0 && retention.longValue() < eventsRetention) {
-        out.add("DLQ retention " + retention + " is shorter than the events topic's " + eventsRetention);
+        out.add(
+            "DLQ retention "
+                + retention
+                + " is shorter than the events topic's "
+                + eventsRetention);
       }
     }
-    Doc hpa = docs.stream().filter(d -> d.kind().equals("HorizontalPodAutoscaler")).findFirst().orElse(null);
+    Doc hpa =
+        docs.stream()
+            .filter(d -> d.kind().equals("HorizontalPodAutoscaler"))
+            .findFirst()
+            .orElse(null);
     Doc events = topics.get(props.getProperty("kafka.topic"));
-    if (hpa != null && events != null && at(events.body(), "spec", "partitions") instanceof Number p
-        && at(hpa.body(), "spec", "maxReplicas") instanceof Number max && max.intValue() > p.intValue()) {
-      out.add("HPA maxReplicas " + max + " exceeds the " + p + " partitions of " + events.name()
-          + "; the extra consumers would sit idle");
+    if (hpa != null
+        && events != null
+        && at(events.body(), "spec", "partitions") instanceof Number p
+        && at(hpa.body(), "spec", "maxReplicas") instanceof Number max
+        && max.intValue() > p.intValue()) {
+      out.add(
+          "HPA maxReplicas "
+              + max
+              + " exceeds the "
+              + p
+              + " partitions of "
+              + events.name()
+              + "; the extra consumers would sit idle");
     }
 
     Map<String, Object> data = map(find(docs, "ConfigMap").body().getOrDefault("data", Map.of()));
-    String listenerPort = list(at(kafka.body(), "spec", "kafka", "listeners")).stream()
-        .filter(l -> Boolean.FALSE.equals(at(l, "tls"))).map(l -> String.valueOf(at(l, "port"))).findFirst().orElse("?");
-    String bootstrap = kafka.name() + "-kafka-bootstrap." + at(kafka.body(), "metadata", "namespace") + ".svc:" + listenerPort;
+    String listenerPort =
+        list(at(kafka.body(), "spec", "kafka", "listeners")).stream()
+            .filter(l -> Boolean.FALSE.equals(at(l, "tls")))
+            .map(l -> String.valueOf(at(l, "port")))
+            .findFirst()
+            .orElse("?");
+    String bootstrap =
+        kafka.name()
+            + "-kafka-bootstrap."
+            + at(kafka.body(), "metadata", "namespace")
+            + ".svc:"
+            + listenerPort;
     if (!bootstrap.equals(data.get("AMBER_KAFKA_BOOTSTRAP_SERVERS"))) {
-      out.add("AMBER_KAFKA_BOOTSTRAP_SERVERS must be " + bootstrap + " (the Strimzi bootstrap service of the plain listener)");
+      out.add(
+          "AMBER_KAFKA_BOOTSTRAP_SERVERS must be "
+              + bootstrap
+              + " (the Strimzi bootstrap service of the plain listener)");
     }
 
-    Doc cassandra = docs.stream().filter(d -> d.kind().equals("K8ssandraCluster")).findFirst().orElse(null);
+    Doc cassandra =
+        docs.stream().filter(d -> d.kind().equals("K8ssandraCluster")).findFirst().orElse(null);
     if (cassandra == null) {
       out.add("no K8ssandraCluster resource");
       return out;
     }
     Map<String, Integer> dcSizes = new LinkedHashMap<>();
     for (Object dc : list(at(cassandra.body(), "spec", "cassandra", "datacenters"))) {
-      dcSizes.put(str(at(dc, "metadata", "name")), at(dc, "size") instanceof Number s ? s.intValue() : 0);
+      dcSizes.put(
+          str(at(dc, "metadata", "name")), at(dc, "size") instanceof Number s ? s.intValue() : 0);
     }
     String replication = str(data.get("AMBER_CASSANDRA_REPLICATION"));
     if (!replication.startsWith("NetworkTopologyStrategy:")) {
-      out.add("AMBER_CASSANDRA_REPLICATION must start with NetworkTopologyStrategy, is " + replication);
+      out.add(
+          "AMBER_CASSANDRA_REPLICATION must start with NetworkTopologyStrategy, is " + replication);
     } else {
       for (String part : replication.substring("NetworkTopologyStrategy:".length()).split(",")) {
         String[] dcRf = part.trim().split("=");
         Integer size = dcSizes.get(dcRf[0]);
         if (size == null) {
-          out.add("replication names datacenter " + dcRf[0] + ", which K8ssandraCluster " + cassandra.name() + " lacks");
+          out.add(
+              "replication names datacenter "
+                  + dcRf[0]
+                  + ", which K8ssandraCluster "
+                  + cassandra.name()
+                  + " lacks");
         } else if (dcRf.length != 2 || Integer.parseInt(dcRf[1]) > size) {
-          out.add("replication " + part + " exceeds the size " + size + " of datacenter " + dcRf[0]);
+          out.add(
+              "replication " + part + " exceeds the size " + size + " of datacenter " + dcRf[0]);
         }
       }
     }
     String localDc = str(data.get("AMBER_CASSANDRA_LOCAL_DATACENTER"));
     if (!dcSizes.containsKey(localDc)) {
-      out.add("AMBER_CASSANDRA_LOCAL_DATACENTER " + localDc + " is not a datacenter of " + cassandra.name() + ": " + dcSizes.keySet());
+      out.add(
+          "AMBER_CASSANDRA_LOCAL_DATACENTER "
+              + localDc
+              + " is not a datacenter of "
+              + cassandra.name()
+              + ": "
+              + dcSizes.keySet());
     } else {
       // cass-operator names the CQL service <cluster>-<dc>-service
-      String service = cassandra.name() + "-" + localDc + "-service." + at(cassandra.body(), "metadata", "namespace") + ".svc:9042";
+      String service =
+          cassandra.name()
+              + "-"
+              + localDc
+              + "-service."
+              + at(cassandra.body(), "metadata", "namespace")
+              + ".svc:9042";
       if (!service.equals(data.get("AMBER_CASSANDRA_CONTACT_POINTS"))) {
         out.add("AMBER_CASSANDRA_CONTACT_POINTS must be " + service);
       }
@@ -613,11 +997,19 @@ class K8sManifestsTest {
     if (!selects(depSelector, podLabels)) {
       out.add("Deployment selector does not match its own pod template labels");
     }
-    Doc namespace = docs.stream().filter(d -> d.kind().equals("Namespace")).findFirst().orElse(null);
+    Doc namespace =
+        docs.stream().filter(d -> d.kind().equals("Namespace")).findFirst().orElse(null);
     if (namespace == null || !namespace.name().equals(ns)) {
       out.add("Deployment namespace " + ns + " is not the declared Namespace");
     }
-    for (String kind : List.of("Service", "HorizontalPodAutoscaler", "PodDisruptionBudget", "NetworkPolicy", "ConfigMap", "Secret")) {
+    for (String kind :
+        List.of(
+            "Service",
+            "HorizontalPodAutoscaler",
+            "PodDisruptionBudget",
+            "NetworkPolicy",
+            "ConfigMap",
+            "Secret")) {
       List<Doc> found = docs.stream().filter(d -> d.kind().equals(kind)).toList();
       if (found.isEmpty()) {
         out.add("no " + kind);
@@ -642,12 +1034,25 @@ class K8sManifestsTest {
       switch (d.kind()) {
         case "Service" -> {
           if (!selects(spec.get("selector"), podLabels)) {
-            out.add("Service " + d.name() + " selector " + spec.get("selector") + " does not select pods " + podLabels);
+            out.add(
+                "Service "
+                    + d.name()
+                    + " selector "
+                    + spec.get("selector")
+                    + " does not select pods "
+                    + podLabels);
           }
           for (Object p : list(spec.get("ports"))) {
             String target = String.valueOf(at(p, "targetPort"));
             if (!portNames.contains(target) && !portNumbers.contains(target)) {
-              out.add("Service " + d.name() + " targetPort " + target + " is no container port " + portNames + portNumbers);
+              out.add(
+                  "Service "
+                      + d.name()
+                      + " targetPort "
+                      + target
+                      + " is no container port "
+                      + portNames
+                      + portNumbers);
             }
           }
         }
@@ -663,9 +1068,14 @@ class K8sManifestsTest {
         }
         case "HorizontalPodAutoscaler" -> {
           Object target = spec.get("scaleTargetRef");
-          if (!"apps/v1".equals(at(target, "apiVersion")) || !"Deployment".equals(at(target, "kind"))
+          if (!"apps/v1".equals(at(target, "apiVersion"))
+              || !"Deployment".equals(at(target, "kind"))
               || !dep.name().equals(at(target, "name"))) {
-            out.add("HorizontalPodAutoscaler " + d.name() + " does not target Deployment " + dep.name());
+            out.add(
+                "HorizontalPodAutoscaler "
+                    + d.name()
+                    + " does not target Deployment "
+                    + dep.name());
           }
           if (!(spec.get("minReplicas") instanceof Number min) || min.intValue() < 2) {
             out.add("HorizontalPodAutoscaler " + d.name() + " minReplicas must be at least 2");
@@ -673,14 +1083,19 @@ class K8sManifestsTest {
             minReplicas = min.intValue();
           }
         }
-        default -> {
-        }
+        default -> {}
       }
     }
     for (Doc pdb : docs.stream().filter(d -> d.kind().equals("PodDisruptionBudget")).toList()) {
-      if (minReplicas != null && at(pdb.body(), "spec", "minAvailable") instanceof Number min && min.intValue() >= minReplicas) {
-        out.add("PodDisruptionBudget minAvailable " + min + " leaves no pod evictable at HPA minReplicas " + minReplicas
-            + ", so node drains would block");
+      if (minReplicas != null
+          && at(pdb.body(), "spec", "minAvailable") instanceof Number min
+          && min.intValue() >= minReplicas) {
+        out.add(
+            "PodDisruptionBudget minAvailable "
+                + min
+                + " leaves no pod evictable at HPA minReplicas "
+                + minReplicas
+                + ", so node drains would block");
       }
     }
     // the policy denies all egress it does not list: the service needs Cassandra, Kafka and DNS
@@ -703,30 +1118,40 @@ class K8sManifestsTest {
     return out;
   }
 
-  // ================================================== helpers ==================================================
+  // ================================================== helpers
+  // ==================================================
 
-  private static void expectDeploymentProblem(Consumer<Map<String, Object>> breakIt, Duration shutdown, String fragment) {
+  private static void expectDeploymentProblem(
+      Consumer<Map<String, Object>> breakIt, Duration shutdown, String fragment) {
     Map<String, Object> d = fresh("Deployment").body();
     breakIt.accept(d);
-    assertThat(deploymentProblems(d, shutdown)).as("after breaking %s", fragment).anyMatch(p -> p.contains(fragment));
+    assertThat(deploymentProblems(d, shutdown))
+        .as("after breaking %s", fragment)
+        .anyMatch(p -> p.contains(fragment));
   }
 
   private static void expectEnvProblem(Consumer<List<Doc>> breakIt, String fragment) {
     List<Doc> docs = new ArrayList<>(loadAll());
     breakIt.accept(docs);
-    assertThat(envProblems(docs)).as("after breaking %s", fragment).anyMatch(p -> p.contains(fragment));
+    assertThat(envProblems(docs))
+        .as("after breaking %s", fragment)
+        .anyMatch(p -> p.contains(fragment));
   }
 
   private static void expectEngineProblem(Consumer<List<Doc>> breakIt, String fragment) {
     List<Doc> docs = new ArrayList<>(loadAll());
     breakIt.accept(docs);
-    assertThat(engineProblems(docs)).as("after breaking %s", fragment).anyMatch(p -> p.contains(fragment));
+    assertThat(engineProblems(docs))
+        .as("after breaking %s", fragment)
+        .anyMatch(p -> p.contains(fragment));
   }
 
   private static void expectSelectionProblem(Consumer<List<Doc>> breakIt, String fragment) {
     List<Doc> docs = new ArrayList<>(loadAll());
     breakIt.accept(docs);
-    assertThat(selectionProblems(docs)).as("after breaking %s", fragment).anyMatch(p -> p.contains(fragment));
+    assertThat(selectionProblems(docs))
+        .as("after breaking %s", fragment)
+        .anyMatch(p -> p.contains(fragment));
   }
 
   /** The environment the Deployment gives its first container, secrets replaced by placeholders. */
@@ -735,11 +1160,14 @@ class K8sManifestsTest {
     Map<String, Object> c = firstContainer(find(docs, "Deployment").body());
     for (Object from : list(c.get("envFrom"))) {
       String cm = str(at(from, "configMapRef", "name"));
-      docs.stream().filter(d -> d.kind().equals("ConfigMap") && d.name().equals(cm))
+      docs.stream()
+          .filter(d -> d.kind().equals("ConfigMap") && d.name().equals(cm))
           .forEach(d -> map(d.body().get("data")).forEach((k, v) -> env.put(k, String.valueOf(v))));
     }
     for (Object e : list(c.get("env"))) {
-      env.put(str(at(e, "name")), at(e, "value") != null ? String.valueOf(at(e, "value")) : "secret-placeholder");
+      env.put(
+          str(at(e, "name")),
+          at(e, "value") != null ? String.valueOf(at(e, "value")) : "secret-placeholder");
     }
     return env;
   }
@@ -753,21 +1181,24 @@ class K8sManifestsTest {
     if (!(selector instanceof Map<?, ?> s) || s.isEmpty() || podLabels.isEmpty()) {
       return false;
     }
-    return s.entrySet().stream().allMatch(e -> Objects.equals(podLabels.get(String.valueOf(e.getKey())), e.getValue()));
+    return s.entrySet().stream()
+        .allMatch(e -> Objects.equals(podLabels.get(String.valueOf(e.getKey())), e.getValue()));
   }
 
   /**
-   * How long the service may take to stop after SIGTERM: the {@code shutdown.grace-period} key when the
-   * application has one, else the bound its shutdown hook waits for ({@code app.stop().await(N, TimeUnit.X)} in
-   * AmberGarden.main), else 30 s.
+   * How long the service may take to stop after SIGTERM: the {@code shutdown.grace-period} key when
+   * the application has one, else the bound its shutdown hook waits for ({@code app.stop().await(N,
+   * TimeUnit.X)} in AmberGarden.main), else 30 s.
    */
   static Duration appShutdownGrace() throws IOException {
     String key = appProperties().getProperty("shutdown.grace-period");
     if (key != null) {
       return parseDuration(key);
     }
-    Matcher m = Pattern.compile("stop\\(\\)\\s*\\.await\\(\\s*(\\d+)\\s*,\\s*TimeUnit\\.(MILLISECONDS|SECONDS|MINUTES)\\s*\\)")
-        .matcher(Files.readString(MAIN_CLASS));
+    Matcher m =
+        Pattern.compile(
+                "stop\\(\\)\\s*\\.await\\(\\s*(\\d+)\\s*,\\s*TimeUnit\\.(MILLISECONDS|SECONDS|MINUTES)\\s*\\)")
+            .matcher(Files.readString(MAIN_CLASS));
     if (m.find()) {
       long n = Long.parseLong(m.group(1));
       return switch (m.group(2)) {
@@ -782,7 +1213,8 @@ class K8sManifestsTest {
   static Duration parseDuration(String text) {
     Matcher m = Pattern.compile("(\\d+)(ms|s|m|h|d)").matcher(text.trim());
     if (!m.matches()) {
-      throw new IllegalArgumentException("not a duration with a unit (ms, s, m, h, d): '" + text + "'");
+      throw new IllegalArgumentException(
+          "not a duration with a unit (ms, s, m, h, d): '" + text + "'");
     }
     long n = Long.parseLong(m.group(1));
     return switch (m.group(2)) {
@@ -804,12 +1236,15 @@ class K8sManifestsTest {
     }
   }
 
-  /** Every document of every *.yaml under k8s/, parsed afresh (callers may change what they get). */
+  /**
+   * Every document of every *.yaml under k8s/, parsed afresh (callers may change what they get).
+   */
   static List<Doc> loadAll() {
     List<Doc> out = new ArrayList<>();
     try (Stream<Path> files = Files.walk(K8S)) {
       for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
-        List<Map<String, Object>> bodies = parseStrict(Files.readString(f, StandardCharsets.UTF_8), f.toString());
+        List<Map<String, Object>> bodies =
+            parseStrict(Files.readString(f, StandardCharsets.UTF_8), f.toString());
         for (int i = 0; i < bodies.size(); i++) {
           out.add(new Doc(f, i, bodies.get(i)));
         }
@@ -832,7 +1267,8 @@ class K8sManifestsTest {
     try {
       for (Object doc : yaml.loadAll(text)) {
         if (!(doc instanceof Map<?, ?> m)) {
-          throw new IllegalArgumentException(source + " document " + i + " is not a mapping: " + doc);
+          throw new IllegalArgumentException(
+              source + " document " + i + " is not a mapping: " + doc);
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> body = (Map<String, Object>) m;
@@ -860,8 +1296,11 @@ class K8sManifestsTest {
   }
 
   private static Map<String, Object> topic(List<Doc> docs, String name) {
-    return docs.stream().filter(d -> d.kind().equals("KafkaTopic") && d.name().equals(name)).findFirst()
-        .orElseThrow().body();
+    return docs.stream()
+        .filter(d -> d.kind().equals("KafkaTopic") && d.name().equals(name))
+        .findFirst()
+        .orElseThrow()
+        .body();
   }
 
   private static Map<String, Object> configData(List<Doc> docs) {
@@ -884,7 +1323,8 @@ class K8sManifestsTest {
     return map(firstContainer(dep).get("securityContext"));
   }
 
-  private static void unknownFields(List<String> out, String where, Object node, Set<String> known) {
+  private static void unknownFields(
+      List<String> out, String where, Object node, Set<String> known) {
     if (node == null) {
       return;
     }

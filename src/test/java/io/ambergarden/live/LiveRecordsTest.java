@@ -17,8 +17,20 @@ class LiveRecordsTest {
   private final long now = System.currentTimeMillis();
 
   private List<Event> events(int n) {
-    return IntStream.range(0, n).mapToObj(i -> new Event("dev-" + i, now - i, "e" + i, "pump", "ok", 200,
-        Map.of("temperature", 20.5 + i), Map.of("site", "a"), null)).toList();
+    return IntStream.range(0, n)
+        .mapToObj(
+            i ->
+                new Event(
+                    "dev-" + i,
+                    now - i,
+                    "e" + i,
+                    "pump",
+                    "ok",
+                    200,
+                    Map.of("temperature", 20.5 + i),
+                    Map.of("site", "a"),
+                    null))
+        .toList();
   }
 
   private List<Event> decode(List<byte[]> records) {
@@ -59,7 +71,9 @@ class LiveRecordsTest {
   @Test
   void testNoEventsNoRecordsAndLimitsMustBePositive() {
     assertThat(LiveRecords.encode(List.of(), 10, 100)).isEmpty();
-    assertThatThrownBy(() -> LiveRecords.encode(events(1), 0, 100)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> LiveRecords.encode(events(1), 10, 0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> LiveRecords.encode(events(1), 0, 100))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> LiveRecords.encode(events(1), 10, 0))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

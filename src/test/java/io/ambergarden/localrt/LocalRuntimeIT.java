@@ -34,13 +34,15 @@ class LocalRuntimeIT {
 
   @Test
   void cassandraAnswersCql() {
-    try (CqlSession session = RealServers.runtime().cassandra().openSession(Duration.ofSeconds(10))) {
+    try (CqlSession session =
+        RealServers.runtime().cassandra().openSession(Duration.ofSeconds(10))) {
       Row row = session.execute("SELECT release_version, data_center FROM system.local").one();
       assertThat(row).isNotNull();
       assertThat(row.getString("release_version")).startsWith("5.0");
       assertThat(row.getString("data_center")).isEqualTo(CassandraNode.LOCAL_DATACENTER);
     }
-    assertThat(RealServers.cassandraContactPoint()).isEqualTo("127.0.0.1:" + RealServers.runtime().cqlPort());
+    assertThat(RealServers.cassandraContactPoint())
+        .isEqualTo("127.0.0.1:" + RealServers.runtime().cqlPort());
     logResources();
   }
 
@@ -48,7 +50,10 @@ class LocalRuntimeIT {
   void kafkaCreatesATopicAndDeliversARecord() throws Exception {
     String topic = "localrt-it-" + UUID.randomUUID();
     try (Admin admin = Admin.create(KafkaBroker.adminConfig(RealServers.kafkaBootstrap()))) {
-      admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+      admin
+          .createTopics(List.of(new NewTopic(topic, 1, (short) 1)))
+          .all()
+          .get(30, TimeUnit.SECONDS);
       assertThat(admin.listTopics().names().get(10, TimeUnit.SECONDS)).contains(topic);
     }
 
@@ -73,13 +78,19 @@ class LocalRuntimeIT {
         consumer.poll(Duration.ofMillis(500)).forEach(received::add);
       }
       consumer.commitSync();
-      assertThat(consumer.committed(Set.of(new TopicPartition(topic, 0))).get(new TopicPartition(topic, 0)))
+      assertThat(
+              consumer
+                  .committed(Set.of(new TopicPartition(topic, 0)))
+                  .get(new TopicPartition(topic, 0)))
           .isNotNull();
     }
-    assertThat(received).singleElement().satisfies(r -> {
-      assertThat(r.key()).isEqualTo("device-1");
-      assertThat(r.value()).isEqualTo("hello");
-    });
+    assertThat(received)
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.key()).isEqualTo("device-1");
+              assertThat(r.value()).isEqualTo("hello");
+            });
   }
 
   @Test
@@ -87,10 +98,15 @@ class LocalRuntimeIT {
     CassandraNode cassandra = RealServers.runtime().cassandra();
     String id = UUID.randomUUID().toString();
     try (CqlSession session = cassandra.openSession(Duration.ofSeconds(10))) {
-      session.execute("CREATE KEYSPACE IF NOT EXISTS localrt_it WITH replication = "
-          + "{'class': 'SimpleStrategy', 'replication_factor': 1}");
-      session.execute("CREATE TABLE IF NOT EXISTS localrt_it.restart_probe (id text PRIMARY KEY, note text)");
-      session.execute("INSERT INTO localrt_it.restart_probe (id, note) VALUES ('" + id + "', 'before restart')");
+      session.execute(
+          "CREATE KEYSPACE IF NOT EXISTS localrt_it WITH replication = "
+              + "{'class': 'SimpleStrategy', 'replication_factor': 1}");
+      session.execute(
+          "CREATE TABLE IF NOT EXISTS localrt_it.restart_probe (id text PRIMARY KEY, note text)");
+      session.execute(
+          "INSERT INTO localrt_it.restart_probe (id, note) VALUES ('"
+              + id
+              + "', 'before restart')");
     }
 
     cassandra.stop();
@@ -99,10 +115,14 @@ class LocalRuntimeIT {
     LOG.info("Cassandra stopped in {} ms", cassandra.lastStopDuration().orElseThrow().toMillis());
 
     cassandra.start();
-    LOG.info("Cassandra warm start took {} ms", cassandra.lastStartDuration().orElseThrow().toMillis());
+    LOG.info(
+        "Cassandra warm start took {} ms", cassandra.lastStartDuration().orElseThrow().toMillis());
 
     try (CqlSession session = cassandra.openSession(Duration.ofSeconds(10))) {
-      Row row = session.execute("SELECT note FROM localrt_it.restart_probe WHERE id = '" + id + "'").one();
+      Row row =
+          session
+              .execute("SELECT note FROM localrt_it.restart_probe WHERE id = '" + id + "'")
+              .one();
       assertThat(row).isNotNull();
       assertThat(row.getString("note")).isEqualTo("before restart");
     }
@@ -110,8 +130,11 @@ class LocalRuntimeIT {
 
   private static void logResources() {
     LocalRuntime rt = RealServers.runtime();
-    LOG.info("RSS: Cassandra pid {} {} MiB, Kafka pid {} {} MiB",
-        rt.cassandra().pid().orElse(-1L), rt.cassandra().residentMemoryKb().map(kb -> kb / 1024).orElse(-1L),
-        rt.kafka().pid().orElse(-1L), rt.kafka().residentMemoryKb().map(kb -> kb / 1024).orElse(-1L));
+    LOG.info(
+        "RSS: Cassandra pid {} {} MiB, Kafka pid {} {} MiB",
+        rt.cassandra().pid().orElse(-1L),
+        rt.cassandra().residentMemoryKb().map(kb -> kb / 1024).orElse(-1L),
+        rt.kafka().pid().orElse(-1L),
+        rt.kafka().residentMemoryKb().map(kb -> kb / 1024).orElse(-1L));
   }
 }

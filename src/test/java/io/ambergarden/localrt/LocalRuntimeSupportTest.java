@@ -21,15 +21,24 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The pure parts of the local runtime: options, generated configs, ports, log tail, pid checks. */
 class LocalRuntimeSupportTest {
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   @Test
   void systemPropertyBeatsEnvironmentBeatsBase() {
-    Map<String, String> props = Map.of("amber.localrt.cql.port", "19142", "amber.localrt.stop.timeout", "5s");
-    Map<String, String> env = Map.of("AMBER_LOCALRT_CQL_PORT", "29042", "AMBER_LOCALRT_KAFKA_PORT", "29092",
-        "AMBER_LOCALRT_DIR", tmp.toString(), "AMBER_LOCALRT_CASSANDRA_HEAP", "2G",
-        "AMBER_LOCALRT_STARTUP_TIMEOUT", "2m");
+    Map<String, String> props =
+        Map.of("amber.localrt.cql.port", "19142", "amber.localrt.stop.timeout", "5s");
+    Map<String, String> env =
+        Map.of(
+            "AMBER_LOCALRT_CQL_PORT",
+            "29042",
+            "AMBER_LOCALRT_KAFKA_PORT",
+            "29092",
+            "AMBER_LOCALRT_DIR",
+            tmp.toString(),
+            "AMBER_LOCALRT_CASSANDRA_HEAP",
+            "2G",
+            "AMBER_LOCALRT_STARTUP_TIMEOUT",
+            "2m");
     LocalRuntimeOptions o = LocalRuntimeOptions.defaults().overriddenBy(props::get, env::get);
 
     assertThat(o.cqlPort()).isEqualTo(19142);
@@ -50,28 +59,40 @@ class LocalRuntimeSupportTest {
         .isEqualTo("AMBER_LOCALRT_KAFKA_CONTROLLER_PORT");
     assertThat(LocalRuntimeOptions.parseDuration("500ms")).isEqualTo(Duration.ofMillis(500));
     assertThat(LocalRuntimeOptions.parseDuration("90")).isEqualTo(Duration.ofSeconds(90));
-    assertThatThrownBy(() -> LocalRuntimeOptions.parseDuration("soon")).hasMessageContaining("soon");
+    assertThatThrownBy(() -> LocalRuntimeOptions.parseDuration("soon"))
+        .hasMessageContaining("soon");
   }
 
   @Test
   void invalidPortIsRejectedWithItsName() {
     Map<String, String> props = Map.of("amber.localrt.kafka.port", "99999");
     assertThatThrownBy(() -> LocalRuntimeOptions.defaults().overriddenBy(props::get, k -> null))
-        .hasMessageContaining("amber.localrt.kafka.port").hasMessageContaining("99999");
+        .hasMessageContaining("amber.localrt.kafka.port")
+        .hasMessageContaining("99999");
   }
 
   @Test
   void cassandraYamlFollowsTheOneNodeRecipe() {
-    LocalRuntimeOptions o = LocalRuntimeOptions.defaults().withCqlPort(19042).withStoragePort(17000);
+    LocalRuntimeOptions o =
+        LocalRuntimeOptions.defaults().withCqlPort(19042).withStoragePort(17000);
     String yaml = CassandraNode.cassandraYaml(o, tmp);
 
     assertThat(yaml)
-        .contains("native_transport_port: 19042", "storage_port: 17000", "- seeds: \"127.0.0.1:17000\"",
-            "listen_address: 127.0.0.1", "rpc_address: 127.0.0.1", "num_tokens: 16",
-            "class_name: org.apache.cassandra.security.JREProvider", "auto_snapshot: false",
+        .contains(
+            "native_transport_port: 19042",
+            "storage_port: 17000",
+            "- seeds: \"127.0.0.1:17000\"",
+            "listen_address: 127.0.0.1",
+            "rpc_address: 127.0.0.1",
+            "num_tokens: 16",
+            "class_name: org.apache.cassandra.security.JREProvider",
+            "auto_snapshot: false",
             "org.apache.cassandra.locator.SimpleSeedProvider")
-        .contains("'" + tmp + "/data'", "commitlog_directory: '" + tmp + "/commitlog'",
-            "saved_caches_directory: '" + tmp + "/saved_caches'", "hints_directory: '" + tmp + "/hints'",
+        .contains(
+            "'" + tmp + "/data'",
+            "commitlog_directory: '" + tmp + "/commitlog'",
+            "saved_caches_directory: '" + tmp + "/saved_caches'",
+            "hints_directory: '" + tmp + "/hints'",
             "cdc_raw_directory: '" + tmp + "/cdc_raw'");
     // only mentioned in a comment: setting it costs ~30 s on first boot
     assertThat(yaml.lines().filter(l -> !l.trim().startsWith("#")))
@@ -81,20 +102,26 @@ class LocalRuntimeSupportTest {
 
   @Test
   void kafkaPropertiesDescribeAStandaloneKraftNode() throws IOException {
-    LocalRuntimeOptions o = LocalRuntimeOptions.defaults().withKafkaPort(19092).withKafkaControllerPort(19093);
+    LocalRuntimeOptions o =
+        LocalRuntimeOptions.defaults().withKafkaPort(19092).withKafkaControllerPort(19093);
     Properties p = new Properties();
     p.load(new StringReader(KafkaBroker.serverProperties(o, tmp.resolve("data"))));
 
     assertThat(p.getProperty("process.roles")).isEqualTo("broker,controller");
     assertThat(p.getProperty("controller.quorum.bootstrap.servers")).isEqualTo("127.0.0.1:19093");
-    assertThat(p.getProperty("listeners")).isEqualTo("PLAINTEXT://127.0.0.1:19092,CONTROLLER://127.0.0.1:19093");
+    assertThat(p.getProperty("listeners"))
+        .isEqualTo("PLAINTEXT://127.0.0.1:19092,CONTROLLER://127.0.0.1:19093");
     assertThat(p.getProperty("controller.listener.names")).isEqualTo("CONTROLLER");
     assertThat(p.getProperty("log.dirs")).isEqualTo(tmp.resolve("data").toString());
     assertThat(p.getProperty("auto.create.topics.enable")).isEqualTo("false");
     assertThat(p.getProperty("group.initial.rebalance.delay.ms")).isEqualTo("0");
-    for (String rf : List.of("offsets.topic.replication.factor", "transaction.state.log.replication.factor",
-        "transaction.state.log.min.isr", "share.coordinator.state.topic.replication.factor",
-        "share.coordinator.state.topic.min.isr")) {
+    for (String rf :
+        List.of(
+            "offsets.topic.replication.factor",
+            "transaction.state.log.replication.factor",
+            "transaction.state.log.min.isr",
+            "share.coordinator.state.topic.replication.factor",
+            "share.coordinator.state.topic.min.isr")) {
       assertThat(p.getProperty(rf)).as(rf).isEqualTo("1");
     }
   }
@@ -106,7 +133,8 @@ class LocalRuntimeSupportTest {
       int port = taken.getLocalPort();
       assertThatThrownBy(() -> Ports.requireFree(port, "Cassandra CQL port"))
           .isInstanceOf(LocalRuntimeException.class)
-          .hasMessageContaining("Port " + port).hasMessageContaining("Cassandra CQL port");
+          .hasMessageContaining("Port " + port)
+          .hasMessageContaining("Cassandra CQL port");
       assertThat(Ports.accepts(port, 500)).isTrue();
     }
   }
@@ -123,7 +151,8 @@ class LocalRuntimeSupportTest {
   @Test
   void logTailReturnsTheLastLines() throws IOException {
     Path log = tmp.resolve("server.log");
-    Files.write(log, IntStream.rangeClosed(1, 100).mapToObj(i -> "line " + i).collect(Collectors.toList()));
+    Files.write(
+        log, IntStream.rangeClosed(1, 100).mapToObj(i -> "line " + i).collect(Collectors.toList()));
 
     assertThat(LogTail.lastLines(log, 3)).containsExactly("line 98", "line 99", "line 100");
     assertThat(LogTail.lastLines(log, 500)).hasSize(100);
@@ -136,8 +165,10 @@ class LocalRuntimeSupportTest {
     Path log = tmp.resolve("server.log");
     Files.write(log, List.of("old run", "===== localrt: starting X at now =====", "Error: boom"));
 
-    assertThat(LogTail.describe(log, 40, "===== localrt: starting ")).contains("Error: boom")
-        .doesNotContain("old run").contains("last 1 lines");
+    assertThat(LogTail.describe(log, 40, "===== localrt: starting "))
+        .contains("Error: boom")
+        .doesNotContain("old run")
+        .contains("last 1 lines");
   }
 
   @Test
@@ -153,13 +184,19 @@ class LocalRuntimeSupportTest {
   @Test
   void staleProcessMatchNeedsMainClassAndOurDir() {
     Path dir = tmp.resolve("cassandra");
-    List<String> ours = List.of("/usr/bin/java", "-Dcassandra.storagedir=" + dir, "-cp", "a.jar",
-        CassandraNode.MAIN_CLASS);
+    List<String> ours =
+        List.of(
+            "/usr/bin/java",
+            "-Dcassandra.storagedir=" + dir,
+            "-cp",
+            "a.jar",
+            CassandraNode.MAIN_CLASS);
     assertThat(Procs.matches(ours, CassandraNode.MAIN_CLASS, dir)).isTrue();
     assertThat(Procs.matches(ours, KafkaBroker.MAIN_CLASS, dir)).isFalse();
     assertThat(Procs.matches(ours, CassandraNode.MAIN_CLASS, tmp.resolve("other"))).isFalse();
     assertThat(Procs.commandLine(ProcessHandle.current().pid())).isNotEmpty();
-    assertThat(Procs.residentKb(ProcessHandle.current().pid())).hasValueSatisfying(kb -> assertThat(kb).isPositive());
+    assertThat(Procs.residentKb(ProcessHandle.current().pid()))
+        .hasValueSatisfying(kb -> assertThat(kb).isPositive());
   }
 
   @Test
@@ -187,7 +224,8 @@ class LocalRuntimeSupportTest {
     Files.createDirectories(o.kafkaDir().resolve("data"));
     Path classpathCache = Files.writeString(tmp.resolve("cassandra-5.0.6.classpath"), "x");
     // a pid file of a process that is not our server must not block the wipe
-    Files.writeString(o.cassandraDir().resolve("cassandra.pid"), Long.toString(ProcessHandle.current().pid()));
+    Files.writeString(
+        o.cassandraDir().resolve("cassandra.pid"), Long.toString(ProcessHandle.current().pid()));
 
     LocalRuntime.wipe(o);
 

@@ -7,26 +7,28 @@ import org.slf4j.LoggerFactory;
 
 /**
  * JUnit 5 extension giving integration tests a real Cassandra node and Kafka broker:
- * {@code @ExtendWith(RealServers.class)}, then {@link #cassandraContactPoint()} and
- * {@link #kafkaBootstrap()}.
+ * {@code @ExtendWith(RealServers.class)}, then {@link #cassandraContactPoint()} and {@link
+ * #kafkaBootstrap()}.
  *
- * <p>The first test class that uses it starts the servers; every later class in the same test
- * JVM reuses them. They are stopped when the whole run ends (root store resource, also after
- * failures), with a JVM shutdown hook as a safety net. Data lives in {@code amber.localrt.dir}
- * (failsafe sets {@code target/it-runtime}) and survives between runs, so tests must create
- * their own keyspaces/topics and not assume an empty server.
+ * <p>The first test class that uses it starts the servers; every later class in the same test JVM
+ * reuses them. They are stopped when the whole run ends (root store resource, also after failures),
+ * with a JVM shutdown hook as a safety net. Data lives in {@code amber.localrt.dir} (failsafe sets
+ * {@code target/it-runtime}) and survives between runs, so tests must create their own
+ * keyspaces/topics and not assume an empty server.
  *
  * <p>Ports differ from the dev defaults (CQL 19042, storage 17000, JMX 17199, Kafka 19092,
- * controller 19093) so tests never collide with a running dev instance; the usual
- * {@code amber.localrt.*} system properties still override them (e.g. {@code mvn verify
- * -Damber.localrt.cql.port=29042}), but {@code AMBER_LOCALRT_*} environment variables do not:
- * those are meant for the dev instance and would put the tests on its ports.
+ * controller 19093) so tests never collide with a running dev instance; the usual {@code
+ * amber.localrt.*} system properties still override them (e.g. {@code mvn verify
+ * -Damber.localrt.cql.port=29042}), but {@code AMBER_LOCALRT_*} environment variables do not: those
+ * are meant for the dev instance and would put the tests on its ports.
  */
 public final class RealServers implements BeforeAllCallback {
   private static final Logger LOG = LoggerFactory.getLogger(RealServers.class);
-  private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(RealServers.class);
+  private static final ExtensionContext.Namespace NAMESPACE =
+      ExtensionContext.Namespace.create(RealServers.class);
 
   private static volatile LocalRuntime runtime;
+
   /** A failed start is not retried by every later test class (each would wait for the deadline). */
   private static volatile RuntimeException startFailure;
 
@@ -35,15 +37,21 @@ public final class RealServers implements BeforeAllCallback {
     LocalRuntimeOptions defaults = LocalRuntimeOptions.defaults().overriddenFromSystemProperties();
     return defaults
         .withBaseDir(defaults.projectDir().resolve("target/it-runtime"))
-        .withCqlPort(19042).withStoragePort(17000).withJmxPort(17199)
-        .withKafkaPort(19092).withKafkaControllerPort(19093)
+        .withCqlPort(19042)
+        .withStoragePort(17000)
+        .withJmxPort(17199)
+        .withKafkaPort(19092)
+        .withKafkaControllerPort(19093)
         .overriddenFromSystemProperties();
   }
 
   @Override
   public void beforeAll(ExtensionContext context) {
     // the root store outlives every test class; its resource is closed once, at the end of the run
-    context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(Started.class, k -> startOnce(), Started.class);
+    context
+        .getRoot()
+        .getStore(NAMESPACE)
+        .getOrComputeIfAbsent(Started.class, k -> startOnce(), Started.class);
     // a no-op normally; brings back a server an earlier test class stopped and did not restart
     runtime().start();
   }
@@ -76,8 +84,9 @@ public final class RealServers implements BeforeAllCallback {
   public static LocalRuntime runtime() {
     LocalRuntime rt = runtime;
     if (rt == null) {
-      throw new IllegalStateException("Real servers are not started: annotate the test class with "
-          + "@ExtendWith(RealServers.class)");
+      throw new IllegalStateException(
+          "Real servers are not started: annotate the test class with "
+              + "@ExtendWith(RealServers.class)");
     }
     return rt;
   }

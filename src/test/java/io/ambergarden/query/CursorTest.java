@@ -1,18 +1,19 @@
 package io.ambergarden.query;
 
-import io.ambergarden.bus.PagePosition;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ambergarden.bus.PagePosition;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import org.junit.jupiter.api.Test;
 
 class CursorTest {
-  static final Cursor CURSOR = new Cursor("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8));
+  static final Cursor CURSOR =
+      new Cursor("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.UTF_8));
   static final String QUERY = "device|M-1|||100";
-  static final PagePosition POS = new PagePosition(1_764_000_000_000L, 1_764_000_123_456L, "M-1", "evt-ä-7");
+  static final PagePosition POS =
+      new PagePosition(1_764_000_000_000L, 1_764_000_123_456L, "M-1", "evt-ä-7");
 
   @Test
   void testRoundTripKeepsThePosition() {
@@ -31,7 +32,8 @@ class CursorTest {
     for (int i = 0; i < raw.length; i++) {
       byte[] copy = raw.clone();
       copy[i] ^= 0x01;
-      assertThat(CURSOR.decode(QUERY, Base64.getUrlEncoder().withoutPadding().encodeToString(copy))).as("byte %d", i)
+      assertThat(CURSOR.decode(QUERY, Base64.getUrlEncoder().withoutPadding().encodeToString(copy)))
+          .as("byte %d", i)
           .isEmpty();
     }
   }

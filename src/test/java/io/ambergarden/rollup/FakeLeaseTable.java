@@ -7,8 +7,8 @@ import java.util.TreeMap;
 
 /**
  * The rollup_shards table with the exact conditions of RollupVerticle's lightweight transactions:
- * acquire {@code IF lease_until = <as read>}, renew and release {@code IF owner = <me>}, release setting
- * lease_until to the epoch. Each scan reads the table, plans, then applies the plan.
+ * acquire {@code IF lease_until = <as read>}, renew and release {@code IF owner = <me>}, release
+ * setting lease_until to the epoch. Each scan reads the table, plans, then applies the plan.
  */
 final class FakeLeaseTable {
   private final Map<Integer, LeasePlanner.Shard> rows = new TreeMap<>();
@@ -58,8 +58,11 @@ final class FakeLeaseTable {
 
   /** What RollupVerticle.stop does: gives back every lease it owns. */
   void stop(String me) {
-    rows.values().stream().filter(r -> me.equals(r.owner())).toList()
-        .forEach(r -> rows.put(r.shard(), new LeasePlanner.Shard(r.shard(), me, 0L, r.doneUntil())));
+    rows.values().stream()
+        .filter(r -> me.equals(r.owner()))
+        .toList()
+        .forEach(
+            r -> rows.put(r.shard(), new LeasePlanner.Shard(r.shard(), me, 0L, r.doneUntil())));
   }
 
   /** Sets a row as if written by another instance. */

@@ -45,7 +45,8 @@ class LeasePlannerTest {
 
     assertThat(p.renew()).isEmpty();
     assertThat(p.release()).isEmpty();
-    assertThat(ids(p.acquire())).containsExactlyInAnyOrderElementsOf(IntStream.range(0, 16).boxed().toList());
+    assertThat(ids(p.acquire()))
+        .containsExactlyInAnyOrderElementsOf(IntStream.range(0, 16).boxed().toList());
     // acquired as read, so the conditional update (IF lease_until = <as read>) matches
     assertThat(p.acquire()).containsExactlyInAnyOrderElementsOf(fresh(16));
   }
@@ -69,7 +70,9 @@ class LeasePlannerTest {
     }
     Plan p = LeasePlanner.plan(table, A, NOW);
 
-    assertThat(ids(p.acquire())).as("B is gone, so A's share is everything").containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5);
+    assertThat(ids(p.acquire()))
+        .as("B is gone, so A's share is everything")
+        .containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5);
     assertThat(p.acquire()).containsExactlyInAnyOrderElementsOf(table);
   }
 
@@ -87,7 +90,8 @@ class LeasePlannerTest {
 
   @Test
   void anOwnExpiredLeaseIsTakenAgainNotRenewed() {
-    // renewing is conditional on the owner only; an expired lease must go through the lease_until condition
+    // renewing is conditional on the owner only; an expired lease must go through the lease_until
+    // condition
     List<Shard> table = List.of(held(0, A, NOW + 5_000), held(1, A, NOW - 5_000));
     Plan p = LeasePlanner.plan(table, A, NOW);
 
@@ -124,14 +128,15 @@ class LeasePlannerTest {
   }
 
   /**
-   * Instances with the same view agree on the shares: each is n/k or n/k + 1 and they add up to n, so no
-   * shard is left over and none is wanted twice.
+   * Instances with the same view agree on the shares: each is n/k or n/k + 1 and they add up to n,
+   * so no shard is left over and none is wanted twice.
    */
   @Test
   void sharesAreExactAndAddUpToTheShards() {
     for (int n = 1; n <= 24; n++) {
       for (int k = 1; k <= Math.min(n, 6); k++) {
-        List<String> instances = IntStream.range(0, k).mapToObj(i -> "inst-" + (char) ('a' + i)).toList();
+        List<String> instances =
+            IntStream.range(0, k).mapToObj(i -> "inst-" + (char) ('a' + i)).toList();
         // each instance holds one shard, the rest are free
         List<Shard> table = new ArrayList<>();
         for (int s = 0; s < n; s++) {
@@ -142,7 +147,9 @@ class LeasePlannerTest {
           Plan p = LeasePlanner.plan(table, me, NOW);
           int share = p.renew().size() + p.acquire().size();
           assertThat(p.release()).isEmpty();
-          assertThat(share).as("n=%d k=%d %s", n, k, me).isBetween(n / k, n / k + (n % k == 0 ? 0 : 1));
+          assertThat(share)
+              .as("n=%d k=%d %s", n, k, me)
+              .isBetween(n / k, n / k + (n % k == 0 ? 0 : 1));
           total += share;
         }
         assertThat(total).as("n=%d k=%d", n, k).isEqualTo(n);
@@ -157,8 +164,10 @@ class LeasePlannerTest {
     int offB = Math.floorMod(B.hashCode(), n);
     assertThat(offA).as("test precondition").isNotEqualTo(offB);
 
-    assertThat(ids(LeasePlanner.plan(fresh(n), A, NOW).acquire())).containsExactlyElementsOf(rotation(offA, n));
-    assertThat(ids(LeasePlanner.plan(fresh(n), B, NOW).acquire())).containsExactlyElementsOf(rotation(offB, n));
+    assertThat(ids(LeasePlanner.plan(fresh(n), A, NOW).acquire()))
+        .containsExactlyElementsOf(rotation(offA, n));
+    assertThat(ids(LeasePlanner.plan(fresh(n), B, NOW).acquire()))
+        .containsExactlyElementsOf(rotation(offB, n));
 
     // with a share of half, the two instances go for different shards first
     List<Shard> table = new ArrayList<>(fresh(n));
@@ -175,7 +184,9 @@ class LeasePlannerTest {
 
     // A does not know B and renews all six, so B could never get a share by waiting for free shards
     assertThat(ids(LeasePlanner.plan(table, A, NOW).renew())).hasSize(6);
-    assertThat(b.acquire()).as("A's highest shard, as read").containsExactly(held(5, A, NOW + 10_005));
+    assertThat(b.acquire())
+        .as("A's highest shard, as read")
+        .containsExactly(held(5, A, NOW + 10_005));
     assertThat(b.renew()).isEmpty();
     assertThat(b.release()).isEmpty();
   }
@@ -219,15 +230,22 @@ class LeasePlannerTest {
 
   // ---- simulations against a lease table with the verticle's conditional updates
 
-  private enum Mode { SEQUENTIAL, SEQUENTIAL_REVERSED, LOCKSTEP_ALTERNATING, RANDOM_ORDER }
+  private enum Mode {
+    SEQUENTIAL,
+    SEQUENTIAL_REVERSED,
+    LOCKSTEP_ALTERNATING,
+    RANDOM_ORDER
+  }
 
-  /** Runs rounds of scans, one scan per instance per round; returns the time after the last round. */
-  private static long rounds(FakeLeaseTable t, List<String> instances, long now, int rounds, Mode mode, Random rnd) {
+  /**
+   * Runs rounds of scans, one scan per instance per round; returns the time after the last round.
+   */
+  private static long rounds(
+      FakeLeaseTable t, List<String> instances, long now, int rounds, Mode mode, Random rnd) {
     for (int r = 0; r < rounds; r++, now += SCAN) {
       List<String> order = new ArrayList<>(instances);
       switch (mode) {
-        case SEQUENTIAL -> {
-        }
+        case SEQUENTIAL -> {}
         case SEQUENTIAL_REVERSED -> Collections.reverse(order);
         case LOCKSTEP_ALTERNATING -> {
           if (r % 2 == 1) {
@@ -257,9 +275,11 @@ class LeasePlannerTest {
     return now;
   }
 
-  private static void assertFairSplit(FakeLeaseTable t, List<String> instances, long now, String what) {
+  private static void assertFairSplit(
+      FakeLeaseTable t, List<String> instances, long now, String what) {
     Map<Integer, String> owners = t.owners(now);
-    assertThat(owners.values()).as("%s: every shard has a live owner among %s: %s", what, instances, owners)
+    assertThat(owners.values())
+        .as("%s: every shard has a live owner among %s: %s", what, instances, owners)
         .allMatch(instances::contains);
     List<Long> counts = instances.stream().map(i -> t.count(i, now)).toList();
     long max = Collections.max(counts);
@@ -268,8 +288,8 @@ class LeasePlannerTest {
   }
 
   /** Another few rounds change no owner: the split is stable, nothing flaps. */
-  private static void assertStable(FakeLeaseTable t, List<String> instances, long now, Mode mode, Random rnd,
-                                   String what) {
+  private static void assertStable(
+      FakeLeaseTable t, List<String> instances, long now, Mode mode, Random rnd, String what) {
     Map<Integer, String> before = t.owners(now);
     long later = rounds(t, instances, now, 5, mode, rnd);
     assertThat(t.owners(later)).as("%s: stable", what).isEqualTo(before);
@@ -368,8 +388,8 @@ class LeasePlannerTest {
   }
 
   /**
-   * Random scan orders, with instances stopping, dying and coming back: whenever membership then stays the
-   * same for a while, the split is fair again and stays so.
+   * Random scan orders, with instances stopping, dying and coming back: whenever membership then
+   * stays the same for a while, the split is fair again and stays so.
    */
   @Test
   void membershipChangesAlwaysSettleIntoAFairSplit() {

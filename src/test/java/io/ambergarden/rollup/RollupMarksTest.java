@@ -16,12 +16,19 @@ import org.junit.jupiter.api.Test;
 class RollupMarksTest {
   private static final long HOUR = 3_600_000L;
   private static final long SECOND = 1_000L;
+
   /** 10:00Z, the hour the events belong to. */
   private static final long H = Instant.parse("2026-03-01T10:00:00Z").toEpochMilli();
+
   private static final long H_END = H + HOUR;
   private static final int SHARDS = 16;
-  /** Grace not a multiple of the bucket, so bucketing is visible: due 11:02:05 is in bucket 11:02:00. */
-  private final RollupMarks marks = new RollupMarks(Duration.ofSeconds(125), Duration.ofSeconds(10), SHARDS);
+
+  /**
+   * Grace not a multiple of the bucket, so bucketing is visible: due 11:02:05 is in bucket
+   * 11:02:00.
+   */
+  private final RollupMarks marks =
+      new RollupMarks(Duration.ofSeconds(125), Duration.ofSeconds(10), SHARDS);
 
   private static Event ev(String deviceId, long ts) {
     return new Event(deviceId, ts, "");
@@ -41,7 +48,10 @@ class RollupMarksTest {
   void onTimeEventsAreDueAtTheHourEndPlusGraceBucketed() {
     Mark m = single(ev("dev-1", H + 30 * 60 * SECOND), H + 31 * 60 * SECOND);
 
-    assertThat(m).isEqualTo(new Mark(shard("dev-1"), Instant.parse("2026-03-01T11:02:00Z").toEpochMilli(), H, "dev-1"));
+    assertThat(m)
+        .isEqualTo(
+            new Mark(
+                shard("dev-1"), Instant.parse("2026-03-01T11:02:00Z").toEpochMilli(), H, "dev-1"));
   }
 
   @Test
@@ -59,8 +69,10 @@ class RollupMarksTest {
 
     assertThat(single(ev("dev-1", H + 5 * 60 * SECOND), H_END)).isEqualTo(onTime);
     assertThat(single(ev("dev-1", H + 5 * 60 * SECOND), H_END + 60 * SECOND)).isEqualTo(onTime);
-    assertThat(single(ev("dev-1", H + 5 * 60 * SECOND), H_END + 125 * SECOND - 1)).isEqualTo(onTime);
-    assertThat(single(ev("dev-1", H + 5 * 60 * SECOND), H_END + 125 * SECOND)).as("exactly at the due time")
+    assertThat(single(ev("dev-1", H + 5 * 60 * SECOND), H_END + 125 * SECOND - 1))
+        .isEqualTo(onTime);
+    assertThat(single(ev("dev-1", H + 5 * 60 * SECOND), H_END + 125 * SECOND))
+        .as("exactly at the due time")
         .isEqualTo(onTime);
   }
 
@@ -78,7 +90,10 @@ class RollupMarksTest {
     long now = Instant.parse("2026-03-04T17:45:33.999Z").toEpochMilli();
     Mark m = single(ev("dev-1", H + 1234), now);
 
-    assertThat(m).isEqualTo(new Mark(shard("dev-1"), Instant.parse("2026-03-04T17:45:30Z").toEpochMilli(), H, "dev-1"));
+    assertThat(m)
+        .isEqualTo(
+            new Mark(
+                shard("dev-1"), Instant.parse("2026-03-04T17:45:30Z").toEpochMilli(), H, "dev-1"));
   }
 
   @Test
@@ -92,17 +107,25 @@ class RollupMarksTest {
   @Test
   void marksAreDistinctPerDeviceAndHour() {
     long now = H + 40 * 60 * SECOND;
-    Set<Mark> m = marks.of(List.of(
-        ev("a", H + 1), ev("a", H + 2), ev("a", H + 30 * 60 * SECOND), // one (a, H)
-        ev("a", H - HOUR + 5), // (a, H-1h), late: due now
-        ev("b", H + 1), ev("b", H + 3), // one (b, H)
-        ev("c", H - 3 * HOUR), ev("c", H - 3 * HOUR + 999)), now); // one (c, H-3h)
+    Set<Mark> m =
+        marks.of(
+            List.of(
+                ev("a", H + 1),
+                ev("a", H + 2),
+                ev("a", H + 30 * 60 * SECOND), // one (a, H)
+                ev("a", H - HOUR + 5), // (a, H-1h), late: due now
+                ev("b", H + 1),
+                ev("b", H + 3), // one (b, H)
+                ev("c", H - 3 * HOUR),
+                ev("c", H - 3 * HOUR + 999)),
+            now); // one (c, H-3h)
 
-    assertThat(m).containsExactlyInAnyOrder(
-        new Mark(shard("a"), H_END + 120 * SECOND, H, "a"),
-        new Mark(shard("a"), marks.bucketOf(now), H - HOUR, "a"),
-        new Mark(shard("b"), H_END + 120 * SECOND, H, "b"),
-        new Mark(shard("c"), marks.bucketOf(now), H - 3 * HOUR, "c"));
+    assertThat(m)
+        .containsExactlyInAnyOrder(
+            new Mark(shard("a"), H_END + 120 * SECOND, H, "a"),
+            new Mark(shard("a"), marks.bucketOf(now), H - HOUR, "a"),
+            new Mark(shard("b"), H_END + 120 * SECOND, H, "b"),
+            new Mark(shard("c"), marks.bucketOf(now), H - 3 * HOUR, "c"));
   }
 
   @Test
@@ -142,8 +165,9 @@ class RollupMarksTest {
   }
 
   /**
-   * For any now: the bucket a mark written at {@code now} goes to is not processable at now, nor at now + d
-   * for a write delay d up to the safety, and it does become processable once it ended plus the safety.
+   * For any now: the bucket a mark written at {@code now} goes to is not processable at now, nor at
+   * now + d for a write delay d up to the safety, and it does become processable once it ended plus
+   * the safety.
    */
   @Test
   void aBucketThatCanStillReceiveAMarkIsNeverProcessable() {
@@ -156,13 +180,15 @@ class RollupMarksTest {
       long now = H + rnd.nextLong(30L * 24 * HOUR) - 15L * 24 * HOUR;
       List<Event> events = new ArrayList<>();
       for (int i = 0; i < 20; i++) {
-        // mostly recent and late events, some far in the past, a few in the future, some right at hour edges
-        long ts = switch (rnd.nextInt(4)) {
-          case 0 -> now - rnd.nextLong(3 * HOUR);
-          case 1 -> now - rnd.nextLong(7L * 24 * HOUR);
-          case 2 -> now + rnd.nextLong(HOUR);
-          default -> Math.floorDiv(now, HOUR) * HOUR - (rnd.nextBoolean() ? 0 : 1);
-        };
+        // mostly recent and late events, some far in the past, a few in the future, some right at
+        // hour edges
+        long ts =
+            switch (rnd.nextInt(4)) {
+              case 0 -> now - rnd.nextLong(3 * HOUR);
+              case 1 -> now - rnd.nextLong(7L * 24 * HOUR);
+              case 2 -> now + rnd.nextLong(HOUR);
+              default -> Math.floorDiv(now, HOUR) * HOUR - (rnd.nextBoolean() ? 0 : 1);
+            };
         events.add(ev("dev-" + rnd.nextInt(5), ts));
       }
       for (Mark m : rm.of(events, now)) {
@@ -170,7 +196,9 @@ class RollupMarksTest {
         assertThat(m.dueBucket()).isEqualTo(rm.bucketOf(m.dueBucket()));
         assertThat(m.dueBucket()).isGreaterThanOrEqualTo(rm.bucketOf(now));
         assertThat(rm.processable(m.dueBucket(), now, safety)).as("at now, %s", m).isFalse();
-        assertThat(rm.processable(m.dueBucket(), now + safety.toMillis(), safety)).as("at now + safety").isFalse();
+        assertThat(rm.processable(m.dueBucket(), now + safety.toMillis(), safety))
+            .as("at now + safety")
+            .isFalse();
         assertThat(rm.processable(m.dueBucket(), now + d, safety)).as("at now + %d", d).isFalse();
         long end = m.dueBucket() + bucket.toMillis() + safety.toMillis();
         assertThat(rm.processable(m.dueBucket(), end, safety)).isTrue();
@@ -181,15 +209,17 @@ class RollupMarksTest {
   }
 
   /**
-   * A processor that advances done_until the way RollupVerticle does, and a writer whose marks land up to the
-   * safety after they were computed: no mark ever lands in a bucket that was already processed.
+   * A processor that advances done_until the way RollupVerticle does, and a writer whose marks land
+   * up to the safety after they were computed: no mark ever lands in a bucket that was already
+   * processed.
    */
   @Test
   void noMarkLandsInABucketThatWasAlreadyProcessed() {
     Duration safety = Duration.ofSeconds(20);
     long delay = safety.toMillis();
     long start = H + 17 * 60 * SECOND + 3;
-    long doneUntil = marks.bucketOf(start) - marks.bucketMillis(); // as RollupVerticle initialises it
+    long doneUntil =
+        marks.bucketOf(start) - marks.bucketMillis(); // as RollupVerticle initialises it
     Random rnd = new Random(11);
     List<long[]> inFlight = new ArrayList<>(); // {landsAt, dueBucket}
     int landed = 0;
@@ -199,7 +229,8 @@ class RollupMarksTest {
       for (var it = inFlight.iterator(); it.hasNext(); ) {
         long[] w = it.next();
         if (w[0] <= t) {
-          assertThat(w[1]).as("mark landing at %d in bucket %d, done until %d", t, w[1], doneUntil)
+          assertThat(w[1])
+              .as("mark landing at %d in bucket %d, done until %d", t, w[1], doneUntil)
               .isGreaterThanOrEqualTo(doneUntil);
           landed++;
           it.remove();

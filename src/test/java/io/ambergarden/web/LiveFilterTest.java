@@ -38,21 +38,36 @@ class LiveFilterTest {
     assertThat(f.since()).isEqualTo(NOW - 1000);
     assertThat(f.matches(ev("a", null, null, NOW - 1001))).isFalse();
     assertThat(f.matches(ev("a", null, null, NOW - 1000))).isTrue();
-    assertThatThrownBy(() -> LiveFilter.parse(null, null, null, Long.toString(NOW - 1000), 10, NOW, RETENTION))
-        .isInstanceOf(ApiException.class).hasMessageContaining("since");
-    assertThatThrownBy(() -> LiveFilter.parse("a", null, null, Long.toString(NOW - 2 * RETENTION), 10, NOW, RETENTION))
+    assertThatThrownBy(
+            () -> LiveFilter.parse(null, null, null, Long.toString(NOW - 1000), 10, NOW, RETENTION))
+        .isInstanceOf(ApiException.class)
         .hasMessageContaining("since");
-    assertThatThrownBy(() -> LiveFilter.parse("a", null, null, Long.toString(NOW + 60_000), 10, NOW, RETENTION))
+    assertThatThrownBy(
+            () ->
+                LiveFilter.parse(
+                    "a", null, null, Long.toString(NOW - 2 * RETENTION), 10, NOW, RETENTION))
+        .hasMessageContaining("since");
+    assertThatThrownBy(
+            () ->
+                LiveFilter.parse("a", null, null, Long.toString(NOW + 60_000), 10, NOW, RETENTION))
         .hasMessageContaining("since");
   }
 
   @Test
   void testBadValuesAre400sNamingTheParameter() {
-    assertThatThrownBy(() -> LiveFilter.parse("a b", null, null, null, 10, NOW, RETENTION)).hasMessageContaining("devices");
-    assertThatThrownBy(() -> LiveFilter.parse(null, null, "5x", null, 10, NOW, RETENTION)).hasMessageContaining("codes");
-    assertThatThrownBy(() -> LiveFilter.parse("a,b,c", null, null, null, 2, NOW, RETENTION)).hasMessageContaining("devices");
-    assertThatThrownBy(() -> LiveFilter.parse(null, "a,,b", null, null, 10, NOW, RETENTION)).hasMessageContaining("types");
-    assertThat(((ApiException) org.assertj.core.api.Assertions.catchThrowable(
-        () -> LiveFilter.parse(null, null, "x", null, 10, NOW, RETENTION))).status()).isEqualTo(400);
+    assertThatThrownBy(() -> LiveFilter.parse("a b", null, null, null, 10, NOW, RETENTION))
+        .hasMessageContaining("devices");
+    assertThatThrownBy(() -> LiveFilter.parse(null, null, "5x", null, 10, NOW, RETENTION))
+        .hasMessageContaining("codes");
+    assertThatThrownBy(() -> LiveFilter.parse("a,b,c", null, null, null, 2, NOW, RETENTION))
+        .hasMessageContaining("devices");
+    assertThatThrownBy(() -> LiveFilter.parse(null, "a,,b", null, null, 10, NOW, RETENTION))
+        .hasMessageContaining("types");
+    assertThat(
+            ((ApiException)
+                    org.assertj.core.api.Assertions.catchThrowable(
+                        () -> LiveFilter.parse(null, null, "x", null, 10, NOW, RETENTION)))
+                .status())
+        .isEqualTo(400);
   }
 }

@@ -10,6 +10,8 @@ import io.ambergarden.config.AmberConfig;
 import io.ambergarden.config.ConfigLoader;
 import io.ambergarden.event.EventLimits;
 import io.ambergarden.event.EventParser;
+import io.ambergarden.health.HealthState;
+import io.ambergarden.live.LiveConnections;
 import io.ambergarden.metrics.AmberMeters;
 import io.ambergarden.query.Cursor;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -54,24 +56,26 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import io.ambergarden.health.HealthState;
-import io.ambergarden.live.LiveConnections;
 
 /**
- * src/main/resources/openapi.json is the HTTP contract: it must be a valid OpenAPI 3.1 document, list exactly the
- * routes HttpVerticle mounts (no more, no fewer), describe every error answer as a problem, and be served as is.
- * The answers the verticle gives without Cassandra or Kafka (health, validation errors, 503s, the live feed's first
- * message) are checked against the schemas the document gives for them.
+ * src/main/resources/openapi.json is the HTTP contract: it must be a valid OpenAPI 3.1 document,
+ * list exactly the routes HttpVerticle mounts (no more, no fewer), describe every error answer as a
+ * problem, and be served as is. The answers the verticle gives without Cassandra or Kafka (health,
+ * validation errors, 503s, the live feed's first message) are checked against the schemas the
+ * document gives for them.
  */
 @ExtendWith(VertxExtension.class)
 @Timeout(value = 60, timeUnit = TimeUnit.SECONDS)
 class OpenApiContractTest {
   static final Path DOCUMENT = Path.of("src/main/resources/openapi.json");
-  static final Set<String> OPERATION_KEYS = Set.of("get", "put", "post", "delete", "options", "head", "patch", "trace");
+  static final Set<String> OPERATION_KEYS =
+      Set.of("get", "put", "post", "delete", "options", "head", "patch", "trace");
   static final String PROBLEM = "application/problem+json";
   static final String PROBLEM_SCHEMA = "#/components/schemas/Problem";
+
   /** Error answers that are deliberately not problems, with the reason in the document. */
   static final Set<String> NON_PROBLEM_ERRORS = Set.of("GET /health/ready 503");
+
   private static final Pattern VERTX_PARAM = Pattern.compile(":([A-Za-z0-9_]+)");
 
   private PrometheusMeterRegistry registry;
@@ -82,13 +86,38 @@ class OpenApiContractTest {
   @BeforeEach
   void deployHttpVerticle(Vertx vertx, VertxTestContext ctx) {
     // direct ingest mode: the verticle starts without Kafka, and nothing here touches Cassandra
-    AmberConfig config = ConfigLoader.load(Map.of(), new Properties(), Map.of("ingest.mode", "direct",
-        "http.host", "127.0.0.1", "http.port", "0", "live.enabled", "true"));
+    AmberConfig config =
+        ConfigLoader.load(
+            Map.of(),
+            new Properties(),
+            Map.of(
+                "ingest.mode",
+                "direct",
+                "http.host",
+                "127.0.0.1",
+                "http.port",
+                "0",
+                "live.enabled",
+                "true"));
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    EventParser parser = new EventParser(EventLimits.defaults().withBatchAndTime(config.ingest().maxBatch(),
-        config.events().maxPayloadBytes(), config.events().retention(), config.events().futureSkew()), Clock.systemUTC());
-    http = new HttpVerticle(config, parser, new HealthState(), registry, new Cursor(new byte[32]),
-        new LiveConnections(config.live().maxConnections(), registry), new AmberMeters(registry, config.kafka().topic()));
+    EventParser parser =
+        new EventParser(
+            EventLimits.defaults()
+                .withBatchAndTime(
+                    config.ingest().maxBatch(),
+                    config.events().maxPayloadBytes(),
+                    config.events().retention(),
+                    config.events().futureSkew()),
+            Clock.systemUTC());
+    http =
+        new HttpVerticle(
+            config,
+            parser,
+            new HealthState(),
+            registry,
+            new Cursor(new byte[32]),
+            new LiveConnections(config.live().maxConnections(), registry),
+            new AmberMeters(registry, config.kafka().topic()));
     LocalCodec.registerAll(vertx);
     client = WebClient.create(vertx);
     wsClient = vertx.createWebSocketClient();
@@ -113,8 +142,10 @@ class OpenApiContractTest {
     Set<String> unrouted = new TreeSet<>(documented);
     unrouted.removeAll(mounted);
     assertThat(undocumented.isEmpty() && unrouted.isEmpty())
-        .as("router and %s disagree.%n  mounted by HttpVerticle but not in the document: %s%n"
-            + "  in the document but not mounted by HttpVerticle: %s", DOCUMENT, undocumented, unrouted)
+        .as(
+            "router and %s disagree.%n  mounted by HttpVerticle but not in the document: %s%n"
+                + "  in the document but not mounted by HttpVerticle: %s",
+            DOCUMENT, undocumented, unrouted)
         .isTrue();
   }
 
@@ -124,152 +155,307 @@ class OpenApiContractTest {
     OpenAPIVersion version = OpenAPIVersion.fromContract(doc);
     assertThat(version).isEqualTo(OpenAPIVersion.V3_1);
     assertThat(doc.getString("openapi")).isEqualTo("3.1.0");
-    // the steps OpenAPIContract.from takes to accept a contract: the OpenAPI 3.1 meta-schema, then every $ref.
-    // (from() then also refuses media types its request validator cannot handle, such as application/problem+json.)
-    version.getRepository(vertx, "app://")
-        .compose(repo -> version.validateContract(vertx, repo, doc).compose(result -> {
-          ctx.verify(() -> assertThat(result.getValid())
-              .as("OpenAPI 3.1 schema validation of %s: %s", DOCUMENT, result.toJson().encodePrettily()).isTrue());
-          return version.resolve(vertx, repo, doc);
-        }))
-        .onComplete(ctx.succeeding(resolved -> ctx.verify(() -> {
-          assertThat(resolved.getJsonObject("paths").fieldNames()).isEqualTo(doc.getJsonObject("paths").fieldNames());
-          ctx.completeNow();
-        })));
+    // the steps OpenAPIContract.from takes to accept a contract: the OpenAPI 3.1 meta-schema, then
+    // every $ref.
+    // (from() then also refuses media types its request validator cannot handle, such as
+    // application/problem+json.)
+    version
+        .getRepository(vertx, "app://")
+        .compose(
+            repo ->
+                version
+                    .validateContract(vertx, repo, doc)
+                    .compose(
+                        result -> {
+                          ctx.verify(
+                              () ->
+                                  assertThat(result.getValid())
+                                      .as(
+                                          "OpenAPI 3.1 schema validation of %s: %s",
+                                          DOCUMENT, result.toJson().encodePrettily())
+                                      .isTrue());
+                          return version.resolve(vertx, repo, doc);
+                        }))
+        .onComplete(
+            ctx.succeeding(
+                resolved ->
+                    ctx.verify(
+                        () -> {
+                          assertThat(resolved.getJsonObject("paths").fieldNames())
+                              .isEqualTo(doc.getJsonObject("paths").fieldNames());
+                          ctx.completeNow();
+                        })));
   }
 
   @Test
   void testEveryErrorAnswerIsAProblemAndEveryOperationDocuments500() throws IOException {
     JsonObject doc = document();
     List<String> wrong = new ArrayList<>();
-    forEachOperation(doc, (route, op) -> {
-      JsonObject responses = op.getJsonObject("responses");
-      if (!responses.containsKey("500")) {
-        wrong.add(route + ": no 500 response");
-      }
-      for (String status : responses.fieldNames()) {
-        boolean error = status.startsWith("4") || status.startsWith("5") || status.equals("default");
-        if (!error || NON_PROBLEM_ERRORS.contains(route + " " + status)) {
-          continue;
-        }
-        JsonObject content = resolve(doc, responses.getJsonObject(status)).getJsonObject("content", new JsonObject());
-        JsonObject problem = content.getJsonObject(PROBLEM);
-        if (!content.fieldNames().equals(Set.of(PROBLEM)) || problem == null
-            || !PROBLEM_SCHEMA.equals(problem.getJsonObject("schema", new JsonObject()).getString("$ref"))) {
-          wrong.add(route + " " + status + ": content must be only " + PROBLEM + " with schema " + PROBLEM_SCHEMA
-              + ", is " + content.fieldNames());
-        }
-      }
-    });
+    forEachOperation(
+        doc,
+        (route, op) -> {
+          JsonObject responses = op.getJsonObject("responses");
+          if (!responses.containsKey("500")) {
+            wrong.add(route + ": no 500 response");
+          }
+          for (String status : responses.fieldNames()) {
+            boolean error =
+                status.startsWith("4") || status.startsWith("5") || status.equals("default");
+            if (!error || NON_PROBLEM_ERRORS.contains(route + " " + status)) {
+              continue;
+            }
+            JsonObject content =
+                resolve(doc, responses.getJsonObject(status))
+                    .getJsonObject("content", new JsonObject());
+            JsonObject problem = content.getJsonObject(PROBLEM);
+            if (!content.fieldNames().equals(Set.of(PROBLEM))
+                || problem == null
+                || !PROBLEM_SCHEMA.equals(
+                    problem.getJsonObject("schema", new JsonObject()).getString("$ref"))) {
+              wrong.add(
+                  route
+                      + " "
+                      + status
+                      + ": content must be only "
+                      + PROBLEM
+                      + " with schema "
+                      + PROBLEM_SCHEMA
+                      + ", is "
+                      + content.fieldNames());
+            }
+          }
+        });
     assertThat(wrong).as("error answers in %s", DOCUMENT).isEmpty();
   }
 
   @Test
   void testOpenApiJsonIsServedAsTheDocument(VertxTestContext ctx) throws IOException {
     JsonObject expected = document();
-    client.get(http.actualPort(), "127.0.0.1", "/openapi.json").send()
-        .onComplete(ctx.succeeding(resp -> ctx.verify(() -> {
-          assertThat(resp.statusCode()).isEqualTo(200);
-          assertThat(resp.getHeader("Content-Type")).isEqualTo("application/json");
-          assertThat(resp.bodyAsJsonObject()).isEqualTo(expected);
-          ctx.completeNow();
-        })));
+    client
+        .get(http.actualPort(), "127.0.0.1", "/openapi.json")
+        .send()
+        .onComplete(
+            ctx.succeeding(
+                resp ->
+                    ctx.verify(
+                        () -> {
+                          assertThat(resp.statusCode()).isEqualTo(200);
+                          assertThat(resp.getHeader("Content-Type")).isEqualTo("application/json");
+                          assertThat(resp.bodyAsJsonObject()).isEqualTo(expected);
+                          ctx.completeNow();
+                        })));
   }
 
   @Test
   void testAnswersWithoutTheStoresMatchTheDocumentedShapes(Vertx vertx, VertxTestContext ctx) {
     String ndjson = "application/x-ndjson";
-    resolvedDocument(vertx).compose(doc -> answer(doc, "GET", "/health/live", null, null, 200)
-            .compose(r -> answer(doc, "GET", "/health/ready", null, null, 503))
-            .compose(r -> answer(doc, "GET", "/api/v1/devices/M-1/events?limit=0", null, null, 400)
-                .map(resp -> firstErrorField(resp, "limit")))
-            .compose(r -> answer(doc, "GET", "/api/v1/devices/M-1/events?from=yesterday", null, null, 400)
-                .map(resp -> firstErrorField(resp, "from")))
-            .compose(r -> answer(doc, "GET", "/api/v1/devices/a..b*/latest", null, null, 400)
-                .map(resp -> firstErrorField(resp, "id")))
-            .compose(r -> answer(doc, "GET", "/api/v1/device-types/charger/events?cursor=forged", null, null, 400)
-                .map(resp -> firstErrorField(resp, "cursor")))
-            .compose(r -> answer(doc, "GET", "/api/v1/stats/status?day=2026-13-01", null, null, 400))
-            .compose(r -> answer(doc, "GET", "/api/v1/stats/abnormal?minutes=0", null, null, 400))
-            .compose(r -> answer(doc, "GET", "/api/v1/devices/M-1/rollups?from=2026-01-01T00:00:00", null, null, 400))
-            // no query verticle is deployed: the answer is the documented 503 with Retry-After
-            .compose(r -> answer(doc, "GET", "/api/v1/devices/M-1/counters", null, null, 503))
-            .compose(r -> answer(doc, "GET", "/api/v1/live", null, null, 400)
-                .map(resp -> firstErrorField(resp, "Upgrade")))
-            .compose(r -> answer(doc, "POST", "/api/v1/events", "text/plain", "hello", 415))
-            .compose(r -> answer(doc, "POST", "/api/v1/events", "application/json",
-                "[{\"deviceId\":\"M-1\",\"ts\":" + System.currentTimeMillis() + "},{\"deviceId\":\"M 2\",\"ts\":1.5}]",
-                400).map(resp -> {
-                  assertThat(resp.bodyAsJsonObject().getJsonArray("errors").getJsonObject(0).getInteger("index"))
-                      .isEqualTo(1);
-                  return resp;
-                }))
-            .compose(r -> answer(doc, "POST", "/api/v1/events", ndjson, "{\"deviceId\":\"M-1\"}\n", 400))
-            // no writer is deployed: a valid event is not accepted, and the client is told to retry
-            .compose(r -> answer(doc, "POST", "/api/v1/events", ndjson,
-                "{\"deviceId\":\"M-1\",\"ts\":" + System.currentTimeMillis() + "}\n", 503))
-            // a stand-in writer that stores nothing: the 202 the HTTP layer then gives
-            .compose(r -> vertx.eventBus().<PersistRequest>consumer(Addresses.WRITER_PERSIST,
-                msg -> msg.reply(new PersistResult(msg.body().events().size()))).completion())
-            .compose(r -> answer(doc, "POST", "/api/v1/events", "application/json; charset=utf-8",
-                "{\"deviceId\":\"M-1\",\"ts\":\"" + OffsetDateTime.now(ZoneOffset.ofHours(8))
-                    + "\",\"temperature\":36.5}", 202)
-                .map(resp -> {
-                  assertThat(resp.bodyAsJsonObject().getInteger("accepted")).isEqualTo(1);
-                  return resp;
-                })))
+    resolvedDocument(vertx)
+        .compose(
+            doc ->
+                answer(doc, "GET", "/health/live", null, null, 200)
+                    .compose(r -> answer(doc, "GET", "/health/ready", null, null, 503))
+                    .compose(
+                        r ->
+                            answer(
+                                    doc,
+                                    "GET",
+                                    "/api/v1/devices/M-1/events?limit=0",
+                                    null,
+                                    null,
+                                    400)
+                                .map(resp -> firstErrorField(resp, "limit")))
+                    .compose(
+                        r ->
+                            answer(
+                                    doc,
+                                    "GET",
+                                    "/api/v1/devices/M-1/events?from=yesterday",
+                                    null,
+                                    null,
+                                    400)
+                                .map(resp -> firstErrorField(resp, "from")))
+                    .compose(
+                        r ->
+                            answer(doc, "GET", "/api/v1/devices/a..b*/latest", null, null, 400)
+                                .map(resp -> firstErrorField(resp, "id")))
+                    .compose(
+                        r ->
+                            answer(
+                                    doc,
+                                    "GET",
+                                    "/api/v1/device-types/charger/events?cursor=forged",
+                                    null,
+                                    null,
+                                    400)
+                                .map(resp -> firstErrorField(resp, "cursor")))
+                    .compose(
+                        r ->
+                            answer(
+                                doc, "GET", "/api/v1/stats/status?day=2026-13-01", null, null, 400))
+                    .compose(
+                        r ->
+                            answer(doc, "GET", "/api/v1/stats/abnormal?minutes=0", null, null, 400))
+                    .compose(
+                        r ->
+                            answer(
+                                doc,
+                                "GET",
+                                "/api/v1/devices/M-1/rollups?from=2026-01-01T00:00:00",
+                                null,
+                                null,
+                                400))
+                    // no query verticle is deployed: the answer is the documented 503 with
+                    // Retry-After
+                    .compose(
+                        r -> answer(doc, "GET", "/api/v1/devices/M-1/counters", null, null, 503))
+                    .compose(
+                        r ->
+                            answer(doc, "GET", "/api/v1/live", null, null, 400)
+                                .map(resp -> firstErrorField(resp, "Upgrade")))
+                    .compose(r -> answer(doc, "POST", "/api/v1/events", "text/plain", "hello", 415))
+                    .compose(
+                        r ->
+                            answer(
+                                    doc,
+                                    "POST",
+                                    "/api/v1/events",
+                                    "application/json",
+                                    "[{\"deviceId\":\"M-1\",\"ts\":"
+                                        + System.currentTimeMillis()
+                                        + "},{\"deviceId\":\"M 2\",\"ts\":1.5}]",
+                                    400)
+                                .map(
+                                    resp -> {
+                                      assertThat(
+                                              resp.bodyAsJsonObject()
+                                                  .getJsonArray("errors")
+                                                  .getJsonObject(0)
+                                                  .getInteger("index"))
+                                          .isEqualTo(1);
+                                      return resp;
+                                    }))
+                    .compose(
+                        r ->
+                            answer(
+                                doc,
+                                "POST",
+                                "/api/v1/events",
+                                ndjson,
+                                "{\"deviceId\":\"M-1\"}\n",
+                                400))
+                    // no writer is deployed: a valid event is not accepted, and the client is told
+                    // to retry
+                    .compose(
+                        r ->
+                            answer(
+                                doc,
+                                "POST",
+                                "/api/v1/events",
+                                ndjson,
+                                "{\"deviceId\":\"M-1\",\"ts\":"
+                                    + System.currentTimeMillis()
+                                    + "}\n",
+                                503))
+                    // a stand-in writer that stores nothing: the 202 the HTTP layer then gives
+                    .compose(
+                        r ->
+                            vertx
+                                .eventBus()
+                                .<PersistRequest>consumer(
+                                    Addresses.WRITER_PERSIST,
+                                    msg -> msg.reply(new PersistResult(msg.body().events().size())))
+                                .completion())
+                    .compose(
+                        r ->
+                            answer(
+                                    doc,
+                                    "POST",
+                                    "/api/v1/events",
+                                    "application/json; charset=utf-8",
+                                    "{\"deviceId\":\"M-1\",\"ts\":\""
+                                        + OffsetDateTime.now(ZoneOffset.ofHours(8))
+                                        + "\",\"temperature\":36.5}",
+                                    202)
+                                .map(
+                                    resp -> {
+                                      assertThat(resp.bodyAsJsonObject().getInteger("accepted"))
+                                          .isEqualTo(1);
+                                      return resp;
+                                    })))
         .onComplete(ctx.succeedingThenComplete());
   }
 
   @Test
   void testLiveFeedGreetsWithADocumentedMessage(Vertx vertx, VertxTestContext ctx) {
-    resolvedDocument(vertx).compose(doc -> wsClient.connect(http.actualPort(), "127.0.0.1", "/api/v1/live?codes=500")
-            .compose(ws -> {
-              io.vertx.core.Promise<String> first = io.vertx.core.Promise.promise();
-              ws.textMessageHandler(first::tryComplete);
-              return first.future().map(text -> {
-                JsonObject schema = doc.getJsonObject("components").getJsonObject("schemas").getJsonObject("LiveMessage");
-                Object message = Json.decodeValue(text);
-                assertMatches(schema, message, "the live feed's first message " + text);
-                assertThat(((JsonObject) message).getString("type")).isEqualTo("live");
-                return ws;
-              });
-            })
-            .compose(ws -> ws.close()))
+    resolvedDocument(vertx)
+        .compose(
+            doc ->
+                wsClient
+                    .connect(http.actualPort(), "127.0.0.1", "/api/v1/live?codes=500")
+                    .compose(
+                        ws -> {
+                          io.vertx.core.Promise<String> first = io.vertx.core.Promise.promise();
+                          ws.textMessageHandler(first::tryComplete);
+                          return first
+                              .future()
+                              .map(
+                                  text -> {
+                                    JsonObject schema =
+                                        doc.getJsonObject("components")
+                                            .getJsonObject("schemas")
+                                            .getJsonObject("LiveMessage");
+                                    Object message = Json.decodeValue(text);
+                                    assertMatches(
+                                        schema, message, "the live feed's first message " + text);
+                                    assertThat(((JsonObject) message).getString("type"))
+                                        .isEqualTo("live");
+                                    return ws;
+                                  });
+                        })
+                    .compose(ws -> ws.close()))
         .onComplete(ctx.succeedingThenComplete());
   }
 
   /**
-   * Sends the request, checks the status, every header the document lists for that answer, and the body against the
-   * documented schema of its media type. {@code uri} is matched to its documented path by the router's own rules.
+   * Sends the request, checks the status, every header the document lists for that answer, and the
+   * body against the documented schema of its media type. {@code uri} is matched to its documented
+   * path by the router's own rules.
    */
-  private Future<HttpResponse<Buffer>> answer(JsonObject doc, String method, String uri, String contentType, String body,
-                                              int status) {
+  private Future<HttpResponse<Buffer>> answer(
+      JsonObject doc, String method, String uri, String contentType, String body, int status) {
     var request = client.request(HttpMethod.valueOf(method), http.actualPort(), "127.0.0.1", uri);
     if (contentType != null) {
       request.putHeader("Content-Type", contentType);
     }
-    return (body == null ? request.send() : request.sendBuffer(Buffer.buffer(body))).map(resp -> {
-      String what = method + " " + uri + " -> " + resp.statusCode() + " " + resp.bodyAsString();
-      assertThat(resp.statusCode()).as(what).isEqualTo(status);
-      JsonObject documented = documentedAnswer(doc, method, uri, status);
-      assertThat(documented).as("the document's answer for %s", what).isNotNull();
-      for (String header : documented.getJsonObject("headers", new JsonObject()).fieldNames()) {
-        if (header.startsWith("__")) {
-          continue; // the resolver's bookkeeping, such as __absolute_uri__
-        }
-        assertThat(resp.getHeader(header)).as("header %s of %s", header, what).isNotNull();
-      }
-      String mediaType = resp.getHeader("Content-Type").split(";", 2)[0].trim();
-      JsonObject media = documented.getJsonObject("content", new JsonObject()).getJsonObject(mediaType);
-      assertThat(media).as("%s is a documented media type of %s", mediaType, what).isNotNull();
-      assertMatches(media.getJsonObject("schema"), Json.decodeValue(resp.body()), what);
-      return resp;
-    });
+    return (body == null ? request.send() : request.sendBuffer(Buffer.buffer(body)))
+        .map(
+            resp -> {
+              String what =
+                  method + " " + uri + " -> " + resp.statusCode() + " " + resp.bodyAsString();
+              assertThat(resp.statusCode()).as(what).isEqualTo(status);
+              JsonObject documented = documentedAnswer(doc, method, uri, status);
+              assertThat(documented).as("the document's answer for %s", what).isNotNull();
+              for (String header :
+                  documented.getJsonObject("headers", new JsonObject()).fieldNames()) {
+                if (header.startsWith("__")) {
+                  continue; // the resolver's bookkeeping, such as __absolute_uri__
+                }
+                assertThat(resp.getHeader(header)).as("header %s of %s", header, what).isNotNull();
+              }
+              String mediaType = resp.getHeader("Content-Type").split(";", 2)[0].trim();
+              JsonObject media =
+                  documented.getJsonObject("content", new JsonObject()).getJsonObject(mediaType);
+              assertThat(media)
+                  .as("%s is a documented media type of %s", mediaType, what)
+                  .isNotNull();
+              assertMatches(media.getJsonObject("schema"), Json.decodeValue(resp.body()), what);
+              return resp;
+            });
   }
 
   private static HttpResponse<Buffer> firstErrorField(HttpResponse<Buffer> resp, String field) {
-    assertThat(resp.bodyAsJsonObject().getJsonArray("errors").getJsonObject(0).getString("field")).isEqualTo(field);
+    assertThat(resp.bodyAsJsonObject().getJsonArray("errors").getJsonObject(0).getString("field"))
+        .isEqualTo(field);
     return resp;
   }
 
@@ -280,17 +466,28 @@ class OpenApiContractTest {
     for (String template : paths.fieldNames()) {
       String regex = "\\Q" + template.replaceAll("\\{[^}]+}", "\\\\E[^/]+\\\\Q") + "\\E";
       if (path.matches(regex)) {
-        JsonObject op = paths.getJsonObject(template).getJsonObject(method.toLowerCase(Locale.ROOT));
-        return op == null ? null : op.getJsonObject("responses").getJsonObject(Integer.toString(status));
+        JsonObject op =
+            paths.getJsonObject(template).getJsonObject(method.toLowerCase(Locale.ROOT));
+        return op == null
+            ? null
+            : op.getJsonObject("responses").getJsonObject(Integer.toString(status));
       }
     }
     return null;
   }
 
   static void assertMatches(JsonObject schema, Object instance, String what) {
-    OutputUnit result = Validator.create(JsonSchema.of(schema), new JsonSchemaOptions().setDraft(Draft.DRAFT202012)
-        .setBaseUri("app://").setOutputFormat(OutputFormat.Basic)).validate(instance);
-    assertThat(result.getValid()).as("%s against the documented schema: %s", what, result.toJson().encode()).isTrue();
+    OutputUnit result =
+        Validator.create(
+                JsonSchema.of(schema),
+                new JsonSchemaOptions()
+                    .setDraft(Draft.DRAFT202012)
+                    .setBaseUri("app://")
+                    .setOutputFormat(OutputFormat.Basic))
+            .validate(instance);
+    assertThat(result.getValid())
+        .as("%s against the documented schema: %s", what, result.toJson().encode())
+        .isTrue();
   }
 
   /** The document with every $ref inlined, as vertx-openapi resolves it. */
@@ -302,24 +499,37 @@ class OpenApiContractTest {
       return Future.failedFuture(e);
     }
     OpenAPIVersion version = OpenAPIVersion.fromContract(doc);
-    return version.getRepository(vertx, "app://").compose(repo -> version.resolve(vertx, repo, doc));
+    return version
+        .getRepository(vertx, "app://")
+        .compose(repo -> version.resolve(vertx, repo, doc));
   }
 
-  /** "METHOD /path" of every route with a path; Vert.x {@code :id} becomes {@code {id}}, the static catch-all GET /. */
+  /**
+   * "METHOD /path" of every route with a path; Vert.x {@code :id} becomes {@code {id}}, the static
+   * catch-all GET /.
+   */
   static Set<String> mountedRoutes(List<Route> routes) {
     Set<String> out = new TreeSet<>();
     for (Route r : routes) {
       if (r.getPath() == null) {
-        // request ids and the failure handler have no path; a pure regex route could not be matched to the document
-        assertThat(r.isRegexPath()).as("a regex route cannot be matched to the document: %s", r).isFalse();
+        // request ids and the failure handler have no path; a pure regex route could not be matched
+        // to the document
+        assertThat(r.isRegexPath())
+            .as("a regex route cannot be matched to the document: %s", r)
+            .isFalse();
         continue;
       }
       String path = r.getPath();
       if (!r.isExactPath()) {
-        assertThat(path).as("only the dashboard's static catch-all /* may be a prefix route").isEqualTo("/");
+        assertThat(path)
+            .as("only the dashboard's static catch-all /* may be a prefix route")
+            .isEqualTo("/");
       }
       assertThat(r.methods()).as("route %s must name its methods", path).isNotEmpty();
-      String openApiPath = VERTX_PARAM.matcher(path).replaceAll(m -> "{" + Matcher.quoteReplacement(m.group(1)) + "}");
+      String openApiPath =
+          VERTX_PARAM
+              .matcher(path)
+              .replaceAll(m -> "{" + Matcher.quoteReplacement(m.group(1)) + "}");
       for (HttpMethod m : r.methods()) {
         out.add(m.name() + " " + openApiPath);
       }
@@ -333,7 +543,8 @@ class OpenApiContractTest {
     return out;
   }
 
-  static void forEachOperation(JsonObject doc, java.util.function.BiConsumer<String, JsonObject> action) {
+  static void forEachOperation(
+      JsonObject doc, java.util.function.BiConsumer<String, JsonObject> action) {
     JsonObject paths = doc.getJsonObject("paths");
     for (String path : paths.fieldNames()) {
       JsonObject item = paths.getJsonObject(path);

@@ -13,7 +13,10 @@ import org.junit.jupiter.params.provider.NullSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class QueryParamsTest {
-  /** Asserts a 400 that names the parameter, in the detail and as the one error's field; returns its message. */
+  /**
+   * Asserts a 400 that names the parameter, in the detail and as the one error's field; returns its
+   * message.
+   */
   private static String rejected(String param, ThrowingCallable call) {
     ApiException e = catchThrowableOfType(ApiException.class, call);
     assertThat(e).as("an ApiException for %s", param).isNotNull();
@@ -45,8 +48,11 @@ class QueryParamsTest {
 
   @ParameterizedTest
   @NullSource
-  @ValueSource(strings = {"", ".", "..", "a b", "a/b", "a\\b", "a%2Fb", "ü", "dev\n", "a?b", "a#b", "a*", " a",
-      "\u0661"})
+  @ValueSource(
+      strings = {
+        "", ".", "..", "a b", "a/b", "a\\b", "a%2Fb", "ü", "dev\n", "a?b", "a#b", "a*", " a",
+        "\u0661"
+      })
   void idRejectsAnythingElse(String id) {
     String msg = rejected("deviceId", () -> QueryParams.id("deviceId", id));
     assertThat(msg).contains("1-128");
@@ -63,7 +69,8 @@ class QueryParamsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"0", "-1", "1001", "", " ", "ten", "1.5", "1e3", "10 ", "0x10", "99999999999"})
+  @ValueSource(
+      strings = {"0", "-1", "1001", "", " ", "ten", "1.5", "1e3", "10 ", "0x10", "99999999999"})
   void limitRejectsWhatIsNotAnIntegerInOneToMax(String value) {
     String msg = rejected("limit", () -> QueryParams.limit(value, 100, 1000));
     assertThat(msg).contains("1..1000");
@@ -73,12 +80,16 @@ class QueryParamsTest {
   void intInChecksBothBoundsInclusively() {
     assertThat(QueryParams.intIn("minutes", "5", 60, 5, 10)).isEqualTo(5);
     assertThat(QueryParams.intIn("minutes", "10", 60, 5, 10)).isEqualTo(10);
-    assertThat(QueryParams.intIn("minutes", null, 60, 5, 10)).as("the fallback is not range-checked").isEqualTo(60);
+    assertThat(QueryParams.intIn("minutes", null, 60, 5, 10))
+        .as("the fallback is not range-checked")
+        .isEqualTo(60);
     assertThat(QueryParams.intIn("n", "-3", 0, -5, 5)).isEqualTo(-3);
     assertThat(QueryParams.intIn("n", String.valueOf(Integer.MAX_VALUE), 0, 0, Integer.MAX_VALUE))
         .isEqualTo(Integer.MAX_VALUE);
-    assertThat(rejected("minutes", () -> QueryParams.intIn("minutes", "4", 60, 5, 10))).contains("5..10");
-    assertThat(rejected("minutes", () -> QueryParams.intIn("minutes", "11", 60, 5, 10))).contains("5..10");
+    assertThat(rejected("minutes", () -> QueryParams.intIn("minutes", "4", 60, 5, 10)))
+        .contains("5..10");
+    assertThat(rejected("minutes", () -> QueryParams.intIn("minutes", "11", 60, 5, 10)))
+        .contains("5..10");
     rejected("n", () -> QueryParams.intIn("n", "2147483648", 0, 0, Integer.MAX_VALUE));
   }
 
@@ -94,17 +105,42 @@ class QueryParamsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"2026-02-30", "2026-02-29", "2025-02-29", "2026-04-31", "2026-13-01", "2026-00-10",
-      "2026-01-00", "2026-01-32"})
+  @ValueSource(
+      strings = {
+        "2026-02-30",
+        "2026-02-29",
+        "2025-02-29",
+        "2026-04-31",
+        "2026-13-01",
+        "2026-00-10",
+        "2026-01-00",
+        "2026-01-32"
+      })
   void dayRejectsDatesThatDoNotExist(String value) {
     String msg = rejected("day", () -> QueryParams.day("day", value, LocalDate.EPOCH));
     assertThat(msg).contains("not a valid date");
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "2026-7-15", "2026-07-5", "26-07-15", "20260715", "2026/07/15", "15-07-2026",
-      "2026-07-15T00:00:00Z", "2026-07-15Z", " 2026-07-15", "2026-07-15 ", "+2026-07-15", "12026-07-15",
-      "2026-O7-15", "today", "\u0662\u0660\u0662\u0666-07-15"})
+  @ValueSource(
+      strings = {
+        "",
+        "2026-7-15",
+        "2026-07-5",
+        "26-07-15",
+        "20260715",
+        "2026/07/15",
+        "15-07-2026",
+        "2026-07-15T00:00:00Z",
+        "2026-07-15Z",
+        " 2026-07-15",
+        "2026-07-15 ",
+        "+2026-07-15",
+        "12026-07-15",
+        "2026-O7-15",
+        "today",
+        "\u0662\u0660\u0662\u0666-07-15"
+      })
   void dayRejectsOtherFormats(String value) {
     String msg = rejected("day", () -> QueryParams.day("day", value, LocalDate.EPOCH));
     assertThat(msg).contains("YYYY-MM-DD");
@@ -124,12 +160,14 @@ class QueryParamsTest {
 
   @Test
   void timeWithoutAnOffsetIsRejectedSayingAnOffsetIsNeeded() {
-    assertThat(rejected("to", () -> QueryParams.time("to", "2026-07-15T00:00:00", 0))).contains("offset");
+    assertThat(rejected("to", () -> QueryParams.time("to", "2026-07-15T00:00:00", 0)))
+        .contains("offset");
     assertThat(rejected("to", () -> QueryParams.time("to", "2026-07-15", 0))).contains("time");
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "yesterday", "1.5", "2026-02-30T00:00:00Z", "99999999999999999999", "+5"})
+  @ValueSource(
+      strings = {"", "yesterday", "1.5", "2026-02-30T00:00:00Z", "99999999999999999999", "+5"})
   void timeRejectsJunkNamingTheParameter(String value) {
     rejected("since", () -> QueryParams.time("since", value, 0));
   }

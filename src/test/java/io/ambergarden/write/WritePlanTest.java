@@ -2,6 +2,8 @@ package io.ambergarden.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ambergarden.cassandra.RowKeys;
+import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.Event;
 import java.time.Duration;
@@ -9,14 +11,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import io.ambergarden.cassandra.TimeBuckets;
-import io.ambergarden.cassandra.RowKeys;
 
 class WritePlanTest {
   static final long HOUR = 3_600_000L;
   static final long T0 = 1_764_000_000_000L / HOUR * HOUR;
-  static final AmberConfig.Events RULES = new AmberConfig.Events(Duration.ofDays(180), Duration.ofMinutes(5), 16384,
-      500, Set.of("fault", "error", "alarm"));
+  static final AmberConfig.Events RULES =
+      new AmberConfig.Events(
+          Duration.ofDays(180),
+          Duration.ofMinutes(5),
+          16384,
+          500,
+          Set.of("fault", "error", "alarm"));
   static final TimeBuckets HOURLY = new TimeBuckets(Duration.ofHours(1));
 
   static Event ev(String device, long ts, String id, String type, String status, Integer code) {
@@ -25,59 +30,102 @@ class WritePlanTest {
 
   @Test
   void testDetailRowsAreGroupedPerDeviceAndBucketOnly() {
-    WritePlan plan = new WritePlan(List.of(
-        ev("a", T0 + 1, "1", null, null, null),
-        ev("b", T0 + 2, "1", null, null, null),
-        ev("a", T0 + HOUR + 5, "2", null, null, null),
-        ev("a", T0 + 3, "3", null, null, null)), HOURLY, RULES, 8, 8);
+    WritePlan plan =
+        new WritePlan(
+            List.of(
+                ev("a", T0 + 1, "1", null, null, null),
+                ev("b", T0 + 2, "1", null, null, null),
+                ev("a", T0 + HOUR + 5, "2", null, null, null),
+                ev("a", T0 + 3, "3", null, null, null)),
+            HOURLY,
+            RULES,
+            8,
+            8);
     Map<WritePlan.DetailKey, List<List<Event>>> chunks = plan.detailChunks(32);
-    assertThat(chunks).containsOnlyKeys(new WritePlan.DetailKey("a", T0), new WritePlan.DetailKey("b", T0),
-        new WritePlan.DetailKey("a", T0 + HOUR));
-    assertThat(chunks.get(new WritePlan.DetailKey("a", T0)).get(0)).extracting(Event::eventId).containsExactly("1", "3");
+    assertThat(chunks)
+        .containsOnlyKeys(
+            new WritePlan.DetailKey("a", T0),
+            new WritePlan.DetailKey("b", T0),
+            new WritePlan.DetailKey("a", T0 + HOUR));
+    assertThat(chunks.get(new WritePlan.DetailKey("a", T0)).get(0))
+        .extracting(Event::eventId)
+        .containsExactly("1", "3");
   }
 
   @Test
   void testChunksNeverExceedTheBatchSize() {
-    List<Event> many = java.util.stream.IntStream.range(0, 70).mapToObj(i -> ev("a", T0 + i, "e" + i, null, null, null))
-        .toList();
-    List<List<Event>> chunks = new WritePlan(many, HOURLY, RULES, 8, 8).detailChunks(32).get(new WritePlan.DetailKey("a", T0));
+    List<Event> many =
+        java.util.stream.IntStream.range(0, 70)
+            .mapToObj(i -> ev("a", T0 + i, "e" + i, null, null, null))
+            .toList();
+    List<List<Event>> chunks =
+        new WritePlan(many, HOURLY, RULES, 8, 8)
+            .detailChunks(32)
+            .get(new WritePlan.DetailKey("a", T0));
     assertThat(chunks).extracting(List::size).containsExactly(32, 32, 6);
   }
 
   @Test
   void testTypeRowsAreSaltedByDeviceSoOneTypeSpreadsOverPartitions() {
-    List<Event> events = java.util.stream.IntStream.range(0, 200)
-        .mapToObj(i -> ev("dev-" + i, T0 + i, "", "charger", null, null)).toList();
-    Map<WritePlan.TypeKey, List<List<Event>>> chunks = new WritePlan(events, HOURLY, RULES, 8, 8).typeChunks(32);
-    assertThat(chunks.keySet()).extracting(WritePlan.TypeKey::salt).containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5, 6, 7);
-    chunks.forEach((k, v) -> v.stream().flatMap(List::stream)
-        .forEach(e -> assertThat(RowKeys.salt(e.deviceId(), 8)).isEqualTo(k.salt())));
-    assertThat(new WritePlan(List.of(ev("x", T0, "", null, null, null)), HOURLY, RULES, 8, 8).typeChunks(32)).isEmpty();
+    List<Event> events =
+        java.util.stream.IntStream.range(0, 200)
+            .mapToObj(i -> ev("dev-" + i, T0 + i, "", "charger", null, null))
+            .toList();
+    Map<WritePlan.TypeKey, List<List<Event>>> chunks =
+        new WritePlan(events, HOURLY, RULES, 8, 8).typeChunks(32);
+    assertThat(chunks.keySet())
+        .extracting(WritePlan.TypeKey::salt)
+        .containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5, 6, 7);
+    chunks.forEach(
+        (k, v) ->
+            v.stream()
+                .flatMap(List::stream)
+                .forEach(e -> assertThat(RowKeys.salt(e.deviceId(), 8)).isEqualTo(k.salt())));
+    assertThat(
+            new WritePlan(List.of(ev("x", T0, "", null, null, null)), HOURLY, RULES, 8, 8)
+                .typeChunks(32))
+        .isEmpty();
   }
 
   @Test
   void testLatestKeepsTheEventCassandraWouldKeep() {
     Event newer = ev("a", T0 + 10, "z", null, "new", null);
     Event older = ev("a", T0 + 5, "y", null, "old", null);
-    assertThat(new WritePlan(List.of(newer, older), HOURLY, RULES, 8, 8).latest().get("a")).isSameAs(newer);
-    assertThat(new WritePlan(List.of(older, newer), HOURLY, RULES, 8, 8).latest().get("a")).isSameAs(newer);
+    assertThat(new WritePlan(List.of(newer, older), HOURLY, RULES, 8, 8).latest().get("a"))
+        .isSameAs(newer);
+    assertThat(new WritePlan(List.of(older, newer), HOURLY, RULES, 8, 8).latest().get("a"))
+        .isSameAs(newer);
     Event sameTsA = ev("a", T0, "p", null, null, null);
     Event sameTsB = ev("a", T0, "q", null, null, null);
-    Event expected = RowKeys.eventTimeWriteTimestamp(T0, "p") >= RowKeys.eventTimeWriteTimestamp(T0, "q") ? sameTsA : sameTsB;
-    assertThat(new WritePlan(List.of(sameTsA, sameTsB), HOURLY, RULES, 8, 8).latest().get("a")).isSameAs(expected);
-    assertThat(new WritePlan(List.of(sameTsB, sameTsA), HOURLY, RULES, 8, 8).latest().get("a")).isSameAs(expected);
+    Event expected =
+        RowKeys.eventTimeWriteTimestamp(T0, "p") >= RowKeys.eventTimeWriteTimestamp(T0, "q")
+            ? sameTsA
+            : sameTsB;
+    assertThat(new WritePlan(List.of(sameTsA, sameTsB), HOURLY, RULES, 8, 8).latest().get("a"))
+        .isSameAs(expected);
+    assertThat(new WritePlan(List.of(sameTsB, sameTsA), HOURLY, RULES, 8, 8).latest().get("a"))
+        .isSameAs(expected);
   }
 
   @Test
   void testAbnormalRowsFollowTheConfiguredRulesOncePerDeviceHourAndCode() {
-    WritePlan plan = new WritePlan(List.of(
-        ev("a", T0 + 1, "1", null, null, 500),
-        ev("a", T0 + 2, "2", null, null, 500),
-        ev("a", T0 + 3, "3", null, null, 404),
-        ev("b", T0 + 4, "4", null, "FAULT", null),
-        ev("c", T0 + 5, "5", null, "normal", 200)), HOURLY, RULES, 8, 8);
-    assertThat(plan.abnormal().keySet()).extracting(WritePlan.AbnormalKey::deviceId, WritePlan.AbnormalKey::code)
-        .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("a", 500), org.assertj.core.groups.Tuple.tuple("b", -1));
+    WritePlan plan =
+        new WritePlan(
+            List.of(
+                ev("a", T0 + 1, "1", null, null, 500),
+                ev("a", T0 + 2, "2", null, null, 500),
+                ev("a", T0 + 3, "3", null, null, 404),
+                ev("b", T0 + 4, "4", null, "FAULT", null),
+                ev("c", T0 + 5, "5", null, "normal", 200)),
+            HOURLY,
+            RULES,
+            8,
+            8);
+    assertThat(plan.abnormal().keySet())
+        .extracting(WritePlan.AbnormalKey::deviceId, WritePlan.AbnormalKey::code)
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple("a", 500),
+            org.assertj.core.groups.Tuple.tuple("b", -1));
     assertThat(plan.abnormal().values()).extracting(Event::eventId).contains("2");
   }
 }

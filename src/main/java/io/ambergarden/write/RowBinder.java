@@ -1,0 +1,130 @@
+package io.ambergarden.write;
+
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
+import io.ambergarden.cassandra.CqlTypes;
+import io.ambergarden.cassandra.RowKeys;
+import io.ambergarden.cassandra.TimeBuckets;
+import io.ambergarden.config.AmberConfig;
+import io.ambergarden.event.Event;
+import io.ambergarden.rollup.RollupMarks;
+import java.time.Instant;
+
+/**
+ * Binds the writer's statements for one row each. Optional columns are left unset (not null) where
+ * an absent field must write no tombstone; every TTL ends the row with its event's retention.
+ */
+final class RowBinder {
+  private final WriterStatements cql;
+  private final AmberConfig config;
+  private final TimeBuckets buckets;
+
+  RowBinder(WriterStatements cql, AmberConfig config, TimeBuckets buckets) {
+    this.cql = cql;
+    this.config = config;
+    this.buckets = buckets;
+  }
+
+  BoundStatement detail(Event e, long bucketStart, long now) {
+    BoundStatementBuilder b =
+        cql.detail()
+            .boundStatementBuilder()
+            .setString(0, e.deviceId())
+            .setInstant(1, Instant.ofEpochMilli(bucketStart))
+            .setInstant(2, Instant.ofEpochMilli(e.ts()))
+            .setString(3, e.eventId());
+    // unset (not null) optional columns, so absent fields write no tombstones
+    if (e.deviceType() != null) {
+      b.setString(4, e.deviceType());
+    }
+    bindOptional(b, e, 5);
+    return b.setInt(10, RowKeys.ttlSeconds(e.ts(), now, config.events().retention())).build();
+  }
+
+  BoundStatement byType(Event e, WritePlan.TypeKey key, long now) {
+    BoundStatementBuilder b =
+        cql.byType()
+            .boundStatementBuilder()
+            .setString(0, key.deviceType())
+            .setInstant(1, Instant.ofEpochMilli(key.bucket()))
+            .setInt(2, key.salt())
+            .setInstant(3, Instant.ofEpochMilli(e.ts()))
+            .setString(4, e.deviceId())
+            .setString(5, e.eventId());
+    bindOptional(b, e, 6);
+    return b.setInt(11, RowKeys.ttlSeconds(e.ts(), now, config.events().retention())).build();
+  }
+
+  /** Binds status, code, metrics, tags, payload from index {@code i}, leaving absent ones unset. */
+  private static void bindOptional(BoundStatementBuilder b, Event e, int i) {
+    if (e.status() != null) {
+      b.setString(i, e.status());
+    }
+    if (e.code() != null) {
+      b.setInt(i + 1, e.code());
+    }
+    if (!e.metrics().isEmpty()) {
+      b.set(i + 2, e.metrics(), CqlTypes.METRICS);
+    }
+    if (!e.tags().isEmpty()) {
+      b.set(i + 3, e.tags(), CqlTypes.TAGS);
+    }
+    if (e.payload() != null) {
+      b.setString(i + 4, e.payload());
+    }
+  }
+
+  BoundStatement latest(Event e, long now) {
+    // nulls are bound on purpose: the latest state is the newest event as a whole, not a merge of
+    // events
+    return cql.latest()
+        .boundStatementBuilder()
+        .setString(0, e.deviceId())
+        .setInstant(1, Instant.ofEpochMilli(e.ts()))
+        .setString(2, e.eventId())
+        .setString(3, e.deviceType())
+        .setString(4, e.status())
+        .set(5, e.code(), Integer.class)
+        .set(6, e.metrics(), CqlTypes.METRICS)
+        .set(7, e.tags(), CqlTypes.TAGS)
+        .setString(8, e.payload())
+        .setLong(9, RowKeys.eventTimeWriteTimestamp(e.ts(), e.eventId()))
+        .setInt(10, RowKeys.ttlSeconds(e.ts(), now, config.events().retention()))
+        .build();
+  }
+
+  BoundStatement bucket(WritePlan.DetailKey key, long now) {
+    return cql.bucket()
+        .boundStatementBuilder()
+        .setString(0, key.deviceId())
+        .setInstant(1, Instant.ofEpochMilli(key.bucket()))
+        .setInt(
+            2,
+            RowKeys.ttlSeconds(
+                key.bucket() + buckets.lengthMillis(), now, config.events().retention()))
+        .build();
+  }
+
+  BoundStatement abnormal(WritePlan.AbnormalKey key, Event e, long now) {
+    return cql.abnormal()
+        .boundStatementBuilder()
+        .setInstant(0, Instant.ofEpochMilli(key.hour()))
+        .setInt(1, key.salt())
+        .setInt(2, key.code())
+        .setString(3, key.deviceId())
+        .setInstant(4, Instant.ofEpochMilli(e.ts()))
+        .setString(5, e.status())
+        .setLong(6, RowKeys.eventTimeWriteTimestamp(e.ts(), e.eventId()))
+        .setInt(7, RowKeys.ttlSeconds(e.ts(), now, config.cassandra().abnormalRetention()))
+        .build();
+  }
+
+  BoundStatement mark(RollupMarks.Mark m) {
+    return cql.mark()
+        .bind(
+            m.shard(),
+            Instant.ofEpochMilli(m.dueBucket()),
+            Instant.ofEpochMilli(m.hour()),
+            m.deviceId());
+  }
+}
