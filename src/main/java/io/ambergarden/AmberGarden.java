@@ -16,6 +16,7 @@ import io.ambergarden.kafka.KafkaSettings;
 import io.ambergarden.kafka.KafkaTopics;
 import io.ambergarden.live.LiveConnections;
 import io.ambergarden.live.LiveRelayVerticle;
+import io.ambergarden.media.MediaVerticles;
 import io.ambergarden.metrics.AmberMeters;
 import io.ambergarden.query.Cursor;
 import io.ambergarden.query.QueryVerticle;
@@ -144,6 +145,7 @@ public final class AmberGarden {
                 config.rollups().enabled()
                     ? deploy(() -> new RollupVerticle(config, instanceId, registry), 1)
                     : Future.succeededFuture())
+        .compose(v -> deployAll(MediaVerticles.of(config, instanceId, registry)))
         .compose(v -> deploy(() -> new HealthProbeVerticle(config, health), 1))
         .compose(
             v ->
@@ -177,6 +179,14 @@ public final class AmberGarden {
     return KafkaTopics.ensure(
             admin, config.kafka(), config.live().enabled() ? config.live().topic() : null)
         .eventually(() -> admin.close(2000));
+  }
+
+  private Future<Void> deployAll(java.util.List<MediaVerticles.Deployment> all) {
+    Future<Void> chain = Future.succeededFuture();
+    for (MediaVerticles.Deployment d : all) {
+      chain = chain.compose(v -> deploy(d.verticle(), d.instances()));
+    }
+    return chain;
   }
 
   private Future<Void> deploy(Supplier<io.vertx.core.Deployable> verticle, int instances) {

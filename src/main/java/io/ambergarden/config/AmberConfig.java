@@ -19,6 +19,7 @@ public record AmberConfig(
     Rollups rollups,
     Live live,
     Simulator simulator,
+    Media media,
     Duration shutdownGrace,
     RawConfig raw) {
 
@@ -154,6 +155,35 @@ public record AmberConfig(
       List<String> allowedOrigins) {}
 
   public record Simulator(boolean enabled, int devices, int eventsPerSecond) {}
+
+  /** Device images: the object store, upload limits, shares and the blob sweeper. */
+  public record Media(
+      boolean enabled,
+      String s3Endpoint,
+      String s3Region,
+      String s3Bucket,
+      String s3AccessKey,
+      String s3SecretKey,
+      boolean s3PathStyle,
+      boolean s3CreateBucket,
+      Duration s3Timeout,
+      long maxBytes,
+      int maxTags,
+      int maxInFlightUploads,
+      Duration shareMinTtl,
+      Duration shareMaxTtl,
+      String publicBaseUrl,
+      Duration purgeAfter,
+      Duration orphanGrace,
+      boolean sweepEnabled,
+      Duration sweepInterval,
+      Duration sweepLeaseTtl,
+      Duration sweepBucket) {
+    @Override
+    public String toString() {
+      return "Media[endpoint=" + s3Endpoint + ", bucket=" + s3Bucket + ", secretKey=******]";
+    }
+  }
 
   public record Query(
       int instances, int defaultLimit, int maxLimit, int maxBucketsPerPage, String cursorKey) {}

@@ -27,7 +27,8 @@ public final class ConfigLoader {
   /** Environment variables that belong to tooling, not to the service. */
   private static final Set<String> FOREIGN_ENV_PREFIXES = Set.of("AMBER_LOCALRT_", "AMBER_BENCH_");
 
-  private static final Set<String> SECRET_KEYS = Set.of("cassandra.password", "query.cursor-key");
+  private static final Set<String> SECRET_KEYS =
+      Set.of("cassandra.password", "query.cursor-key", "media.s3.secret-key");
 
   private ConfigLoader() {}
 

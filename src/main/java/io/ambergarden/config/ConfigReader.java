@@ -187,12 +187,13 @@ final class ConfigReader {
             c.bool("simulator.enabled"),
             c.intIn("simulator.devices", 1, 1_000_000),
             c.intIn("simulator.events-per-second", 1, 1_000_000));
+    AmberConfig.Media media = MediaConfigReader.read(c);
     c.matching("log.format", Pattern.compile("text|json"), "text or json");
     Duration grace =
         c.duration("shutdown.grace-period", Duration.ofSeconds(1), Duration.ofMinutes(30));
     return new AmberConfig(
         http, ingest, events, cassandra, writer, kafka, query, counters, rollups, live, simulator,
-        grace, c);
+        media, grace, c);
   }
 
   private static List<InetSocketAddress> contactPoints(RawConfig c, String key) {

@@ -40,6 +40,7 @@ public final class HttpVerticle extends VerticleBase {
   private final AmberMeters meters;
   private final LiveConnections liveConnections;
   private LiveSockets live;
+  private ImageRoutes images;
 
   public HttpVerticle(
       AmberConfig config,
@@ -80,6 +81,8 @@ public final class HttpVerticle extends VerticleBase {
         .handler(BodyHandler.create(false).setBodyLimit(config.http().maxBodyBytes()))
         .handler(ingest::handle);
     new ReadRoutes(vertx, config, cursor).mount(router);
+    images = new ImageRoutes(vertx, config, cursor, registry);
+    images.mount(router);
     if (config.live().enabled()) {
       live = new LiveSockets(vertx, config, liveConnections);
       router.get("/api/v1/live").handler(live::handle);
@@ -120,7 +123,9 @@ public final class HttpVerticle extends VerticleBase {
                 server == null
                     ? Future.succeededFuture()
                     : server.shutdown(drain, java.util.concurrent.TimeUnit.SECONDS));
-    return producer == null ? closed : closed.eventually(() -> producer.close());
+    Future<Void> imagesClosed =
+        closed.eventually(() -> images == null ? Future.succeededFuture() : images.close());
+    return producer == null ? imagesClosed : imagesClosed.eventually(() -> producer.close());
   }
 
   Router router() {
