@@ -56,7 +56,10 @@ public final class DevRun {
             props,
             Map.of(
                 "cassandra.contact-points", runtime.cassandraContactPoint(),
-                "kafka.bootstrap-servers", runtime.kafkaBootstrap()));
+                "kafka.bootstrap-servers", runtime.kafkaBootstrap(),
+                "media.s3.endpoint", runtime.objectStore().endpoint(),
+                "media.s3.access-key", runtime.objectStore().accessKey(),
+                "media.s3.secret-key", runtime.objectStore().secretKey()));
     app[0] = AmberGarden.start(config).await(5, TimeUnit.MINUTES);
     String base = "http://localhost:" + config.http().port();
     System.out.printf("%n  Amber Garden is ready in %.1f s%n", (System.nanoTime() - t0) / 1e9);
@@ -68,11 +71,13 @@ public final class DevRun {
         "  Cassandra:  "
             + runtime.cassandraContactPoint()
             + "   Kafka: "
-            + runtime.kafkaBootstrap());
+            + runtime.kafkaBootstrap()
+            + "   S3: "
+            + runtime.objectStore().endpoint());
     System.out.println(
         "  Data:       "
             + options.baseDir()
-            + "   (Ctrl-C stops the service, Cassandra and Kafka)");
+            + "   (Ctrl-C stops the service, Cassandra, Kafka and S3Proxy)");
     System.out.println();
     stopped.await();
   }

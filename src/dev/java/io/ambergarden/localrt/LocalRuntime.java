@@ -25,11 +25,19 @@ public final class LocalRuntime implements AutoCloseable {
   private final LocalRuntimeOptions options;
   private final CassandraNode cassandra;
   private final KafkaBroker kafka;
+  private S3ProxyServer objectStore;
 
   public LocalRuntime(LocalRuntimeOptions options) {
     this.options = options;
     this.cassandra = new CassandraNode(options);
     this.kafka = new KafkaBroker(options);
+    this.objectStore = new S3ProxyServer(options, S3ProxyOptions.fromEnvironment());
+  }
+
+  /** Runs the object store with these options instead (the tests' ports); before {@link #start}. */
+  public LocalRuntime withObjectStore(S3ProxyOptions s3) {
+    this.objectStore = new S3ProxyServer(options, s3);
+    return this;
   }
 
   /** Creates a runtime and starts both servers. */
@@ -43,6 +51,8 @@ public final class LocalRuntime implements AutoCloseable {
    * that already runs is left alone, so this also restarts one a test has stopped.
    */
   public synchronized LocalRuntime start() {
+    // S3Proxy is up in a few seconds; started first, and also brought back when a test stopped it
+    objectStore.start();
     if (cassandra.isRunning() && kafka.isRunning()) {
       return this;
     }
@@ -85,6 +95,7 @@ public final class LocalRuntime implements AutoCloseable {
   /** Stops both servers in parallel; safe to call repeatedly and from a shutdown hook. */
   @Override
   public void close() {
+    objectStore.stop();
     List<Throwable> failures =
         inParallel(kafka::stop, cassandra::stop, "localrt-stop", () -> {}, () -> {});
     if (!failures.isEmpty()) {
@@ -103,9 +114,9 @@ public final class LocalRuntime implements AutoCloseable {
     }
   }
 
-  /** Deletes the data of both servers; they must be stopped. */
+  /** Deletes the data of the servers; they must be stopped. */
   public synchronized void reset() {
-    if (cassandra.isRunning() || kafka.isRunning()) {
+    if (cassandra.isRunning() || kafka.isRunning() || objectStore.isRunning()) {
       throw new IllegalStateException("Stop the local runtime before resetting it");
     }
     wipe(options);
@@ -116,7 +127,11 @@ public final class LocalRuntime implements AutoCloseable {
    * run still holds them. The cached classpath files stay, so no re-resolution.
    */
   public static void wipe(LocalRuntimeOptions options) {
-    for (ServerProcess server : List.of(new CassandraNode(options), new KafkaBroker(options))) {
+    for (ServerProcess server :
+        List.of(
+            new CassandraNode(options),
+            new KafkaBroker(options),
+            new S3ProxyServer(options, S3ProxyOptions.fromEnvironment()))) {
       if (server.isDirInUse()) {
         throw new IllegalStateException(
             server.name()
@@ -141,6 +156,11 @@ public final class LocalRuntime implements AutoCloseable {
 
   public KafkaBroker kafka() {
     return kafka;
+  }
+
+  /** The local S3-compatible object store (S3Proxy). */
+  public S3ProxyServer objectStore() {
+    return objectStore;
   }
 
   /** "127.0.0.1:9042". */

@@ -3,6 +3,7 @@ package io.ambergarden.media;
 import io.ambergarden.bus.ImageMeta;
 import io.ambergarden.media.BlobTransferException.Reason;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpServerResponse;
@@ -25,15 +26,28 @@ public final class BlobDownload {
    * anything is written when the store cannot serve it; a failure mid-way resets the response.
    */
   public static Future<Void> send(
+      Vertx vertx,
       HttpClient client,
       ObjectStore store,
       ImageMeta image,
       HttpServerResponse response,
-      String cacheControl) {
+      String cacheControl,
+      long headTimeoutMillis) {
     return store
         .getRequest(image.objectKey())
         .compose(client::request)
-        .compose(r -> r.send())
+        .compose(
+            r -> {
+              // a bound on the answer's head only: once bytes flow, a slow client may pause them
+              // as long as it likes (Vert.x's idle timeout would count that as idle)
+              long timer =
+                  vertx.setTimer(
+                      headTimeoutMillis,
+                      id ->
+                          r.reset(
+                              0, new java.util.concurrent.TimeoutException("no answer in time")));
+              return r.send().onComplete(ar -> vertx.cancelTimer(timer));
+            })
         .recover(
             e ->
                 Future.failedFuture(

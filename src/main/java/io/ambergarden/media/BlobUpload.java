@@ -38,6 +38,7 @@ public final class BlobUpload {
   private long received;
   private boolean opening;
   private boolean ended;
+  private long lastProgress = System.currentTimeMillis();
 
   private BlobUpload(
       HttpClient client,
@@ -88,6 +89,21 @@ public final class BlobUpload {
     fail(reason, message);
   }
 
+  /**
+   * Fails the upload when it has waited on the store (for room in its connection, or for its
+   * answer) longer than {@code stallMillis}; waiting on a slow client is the deadline's business.
+   */
+  public void checkStall(long now, long stallMillis) {
+    // an ended request has no write queue to ask about
+    boolean waitingOnStore =
+        put != null && (ended ? !put.response().isComplete() : put.writeQueueFull());
+    if (!done() && waitingOnStore && now - lastProgress > stallMillis) {
+      fail(
+          Reason.STORE_UNAVAILABLE,
+          "the object store made no progress for " + (now - lastProgress) + " ms");
+    }
+  }
+
   private void onChunk(Buffer chunk) {
     if (done()) {
       return;
@@ -113,6 +129,7 @@ public final class BlobUpload {
     } else if (put == null && !opening) {
       open();
     } else if (put != null) {
+      lastProgress = System.currentTimeMillis();
       put.end();
     }
   }
@@ -150,6 +167,7 @@ public final class BlobUpload {
       return;
     }
     put = request;
+    lastProgress = System.currentTimeMillis();
     put.setWriteQueueMaxSize(WRITE_QUEUE_BYTES);
     put.exceptionHandler(e -> fail(Reason.STORE_UNAVAILABLE, "object store failed: " + e));
     put.response().onComplete(ar -> answered(ar.succeeded() ? ar.result() : null, ar.cause()));
@@ -157,6 +175,7 @@ public final class BlobUpload {
     head = null;
     write(held);
     if (ended) {
+      lastProgress = System.currentTimeMillis();
       put.end();
     } else if (!put.writeQueueFull()) {
       body.resume();
@@ -166,10 +185,12 @@ public final class BlobUpload {
   private void write(Buffer chunk) {
     sha256.update(chunk.getBytes());
     put.write(chunk);
+    lastProgress = System.currentTimeMillis();
     if (put.writeQueueFull() && !ended) {
       body.pause();
       put.drainHandler(
           v -> {
+            lastProgress = System.currentTimeMillis();
             if (!done() && !ended) {
               body.resume();
             }

@@ -135,12 +135,13 @@ public final class ObjectStore implements AutoCloseable {
     long timeout = cfg.s3Timeout().toMillis();
     return signed.map(
         p -> {
+          // no idle timeout: Vert.x's counts only data received, and an upload receives nothing
+          // until its end; the callers watch for stalls themselves
           RequestOptions o =
               new RequestOptions()
                   .setMethod(method)
                   .setAbsoluteURI(p.url())
-                  .setConnectTimeout(timeout)
-                  .setIdleTimeout(timeout);
+                  .setConnectTimeout(timeout);
           p.signedHeaders()
               .forEach(
                   (name, values) -> {

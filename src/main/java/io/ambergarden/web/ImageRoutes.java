@@ -228,7 +228,8 @@ final class ImageRoutes {
       ctx.response().setStatusCode(304).putHeader("ETag", etag).end();
       return;
     }
-    BlobDownload.send(client, store, m, ctx.response(), cacheControl)
+    BlobDownload.send(
+            vertx, client, store, m, ctx.response(), cacheControl, cfg.s3Timeout().toMillis())
         .onFailure(
             e -> {
               if (ctx.response().headWritten()) {

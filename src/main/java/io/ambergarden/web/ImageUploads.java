@@ -105,10 +105,18 @@ final class ImageUploads {
             id ->
                 upload.abort(
                     BlobTransferException.Reason.TOO_SLOW, "the upload did not finish in time"));
+    long stall = cfg.s3Timeout().toMillis();
+    long watchdog =
+        vertx.setPeriodic(
+            Math.max(100, stall / 4), id -> upload.checkStall(System.currentTimeMillis(), stall));
     String contentType = admission.contentType();
     upload
         .future()
-        .onComplete(ar -> vertx.cancelTimer(deadline))
+        .onComplete(
+            ar -> {
+              vertx.cancelTimer(deadline);
+              vertx.cancelTimer(watchdog);
+            })
         .compose(
             stored -> {
               if (announced != null && !announced.equals(stored.sha256())) {

@@ -50,6 +50,9 @@ public final class TestService implements AutoCloseable {
     cfg.put("http.port", Integer.toString(freePort()));
     cfg.put("http.host", "127.0.0.1");
     cfg.put("http.instances", "1");
+    cfg.putAll(RealServers.objectStoreConfig());
+    // one sweeper at a time on the shared keyspace: the image tests turn theirs on
+    cfg.put("media.sweep.enabled", "false");
     cfg.putAll(overrides);
     AmberConfig config = ConfigLoader.load(Map.of(), new Properties(), cfg);
     try {
