@@ -316,6 +316,33 @@ class OpenApiContractTest {
                     .compose(
                         r ->
                             answer(
+                                doc, "POST", "/api/v1/devices/M-1/images", "text/plain", "x", 415))
+                    .compose(
+                        r ->
+                            answer(
+                                    doc,
+                                    "POST",
+                                    "/api/v1/devices/M-1/images?tags=a%20b",
+                                    "image/png",
+                                    "x",
+                                    400)
+                                .map(resp -> firstErrorField(resp, "tags")))
+                    .compose(
+                        r ->
+                            answer(doc, "GET", "/api/v1/images/not-a-uuid", null, null, 400)
+                                .map(resp -> firstErrorField(resp, "imageId")))
+                    .compose(
+                        r ->
+                            answer(
+                                doc,
+                                "GET",
+                                "/api/v1/images/0b7c3a52-7a51-4c36-9f3e-6f6d1c2b8e41",
+                                null,
+                                null,
+                                503))
+                    .compose(
+                        r ->
+                            answer(
                                     doc,
                                     "POST",
                                     "/api/v1/events",
