@@ -51,9 +51,16 @@ public final class LocalRuntime implements AutoCloseable {
    * that already runs is left alone, so this also restarts one a test has stopped.
    */
   public synchronized LocalRuntime start() {
-    // S3Proxy is up in a few seconds; started first, and also brought back when a test stopped it
-    objectStore.start();
+    // S3Proxy boots beside Cassandra and Kafka; this also brings it back when a test stopped it
+    CompletableFuture<Void> s3 = new CompletableFuture<>();
+    new Thread(() -> complete(s3, objectStore::start), "localrt-start-s3").start();
     if (cassandra.isRunning() && kafka.isRunning()) {
+      Throwable failed = joined(s3);
+      if (failed != null) {
+        throw failed instanceof RuntimeException r
+            ? r
+            : new LocalRuntimeException("S3Proxy", failed);
+      }
       return this;
     }
     LOG.info(
@@ -72,6 +79,10 @@ public final class LocalRuntime implements AutoCloseable {
     // if one server fails, the other's start is cut short instead of finishing for nothing
     List<Throwable> failures =
         inParallel(cassandra::start, kafka::start, "localrt-start", kafka::stop, cassandra::stop);
+    Throwable s3Failure = joined(s3);
+    if (s3Failure != null) {
+      failures.add(s3Failure);
+    }
     if (!failures.isEmpty()) {
       stopQuietly();
       LocalRuntimeException e =
@@ -210,6 +221,16 @@ public final class LocalRuntime implements AutoCloseable {
       }
     }
     return failures;
+  }
+
+  /** Waits for {@code f}; its failure, or null. */
+  private static Throwable joined(CompletableFuture<Void> f) {
+    try {
+      f.join();
+      return null;
+    } catch (CompletionException e) {
+      return e.getCause();
+    }
   }
 
   private static void complete(CompletableFuture<Void> future, Runnable task) {
