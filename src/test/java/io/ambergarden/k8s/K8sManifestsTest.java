@@ -439,6 +439,33 @@ class K8sManifestsTest {
   }
 
   @Test
+  void deviceImagesUseAConfiguredObjectStoreWithKeysFromTheSecret() {
+    List<Doc> docs = loadAll();
+    Map<String, Object> c = firstContainer(find(docs, "Deployment").body());
+    for (String name : List.of("AMBER_MEDIA_S3_ACCESS_KEY", "AMBER_MEDIA_S3_SECRET_KEY")) {
+      Object e =
+          list(c.get("env")).stream()
+              .filter(x -> name.equals(str(at(x, "name"))))
+              .findFirst()
+              .orElse(null);
+      assertThat(e).as(name).isNotNull();
+      assertThat(at(e, "value")).as(name + " is never a literal").isNull();
+      assertThat(str(at(e, "valueFrom", "secretKeyRef", "name")))
+          .isEqualTo("amber-garden-credentials");
+    }
+    AmberConfig config = ConfigLoader.load(deploymentEnvironment(docs), new Properties(), Map.of());
+    assertThat(config.media().s3Endpoint()).startsWith("https://");
+    assertThat(config.media().s3CreateBucket())
+        .as("the bucket is provisioned, not created")
+        .isFalse();
+    Set<String> egress = new TreeSet<>();
+    for (Object rule : list(at(find(docs, "NetworkPolicy").body(), "spec", "egress"))) {
+      list(at(rule, "ports")).forEach(port -> egress.add(String.valueOf(at(port, "port"))));
+    }
+    assertThat(egress).as("HTTPS to the object store").contains("443");
+  }
+
+  @Test
   void environmentChecksCatchUnknownNamesAndLiteralSecrets() {
     expectEnvProblem(
         docs ->
