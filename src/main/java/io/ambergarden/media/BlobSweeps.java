@@ -20,7 +20,7 @@ import java.util.function.BooleanSupplier;
  * after reading its metadata; metadata is never removed because a blob is missing.
  */
 final class BlobSweeps {
-  private static final int MAX_BUCKETS_PER_SCAN = 120;
+  private static final int MAX_BUCKETS_PER_SCAN = 2000;
   private static final int LIST_PAGE = 500;
   private static final int MAX_LIST_PAGES_PER_SCAN = 10;
 
@@ -55,22 +55,34 @@ final class BlobSweeps {
     this.blobsPurged = blobsPurged;
   }
 
-  /** Processes the shard's due purge buckets from {@code doneUntil} on, advancing its progress. */
-  Future<Void> purges(int shard, long doneUntil, int processed) {
-    if (stopping.getAsBoolean()
-        || processed >= MAX_BUCKETS_PER_SCAN
-        || !plan.purgeBucketDue(doneUntil, System.currentTimeMillis())) {
+  /**
+   * Processes the shard's due purge buckets from {@code doneUntil} on (reading an empty bucket is
+   * one small partition read), then advances its progress once, guarded by the lease.
+   */
+  Future<Void> purges(int shard, long doneUntil) {
+    long now = System.currentTimeMillis();
+    List<Long> due = new ArrayList<>();
+    for (long b = doneUntil;
+        due.size() < MAX_BUCKETS_PER_SCAN && plan.purgeBucketDue(b, now);
+        b += plan.bucketMillis()) {
+      due.add(b);
+    }
+    if (due.isEmpty() || stopping.getAsBoolean()) {
       return Future.succeededFuture();
     }
-    long next = doneUntil + plan.bucketMillis();
-    Statement<?> marks =
-        cql.readMarks().bind(shard, Instant.ofEpochMilli(doneUntil)).setPageSize(LIST_PAGE);
-    return client
-        .executeWithFullFetch(read(marks))
-        .compose(rows -> each(rows.stream().map(r -> r.getUuid(0)).toList(), this::purge))
+    long next = due.get(due.size() - 1) + plan.bucketMillis();
+    return each(due, bucket -> purgeBucket(shard, bucket))
         .compose(
             v -> advance(cql.advancePurges().bind(Instant.ofEpochMilli(next), shard, instanceId)))
-        .compose(mine -> mine ? purges(shard, next, processed + 1) : Future.succeededFuture());
+        .mapEmpty();
+  }
+
+  private Future<Void> purgeBucket(int shard, long bucket) {
+    Statement<?> marks =
+        cql.readMarks().bind(shard, Instant.ofEpochMilli(bucket)).setPageSize(LIST_PAGE);
+    return client
+        .executeWithFullFetch(read(marks))
+        .compose(rows -> each(rows.stream().map(r -> r.getUuid(0)).toList(), this::purge));
   }
 
   private Future<Void> purge(UUID imageId) {

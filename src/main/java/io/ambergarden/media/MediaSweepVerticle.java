@@ -167,7 +167,7 @@ public final class MediaSweepVerticle extends VerticleBase {
                 // the lease's doneUntil carries the orphan progress
                 chain =
                     chain
-                        .compose(v -> sweeps.purges(s.shard(), purgesUntil.get(s.shard()), 0))
+                        .compose(v -> sweeps.purges(s.shard(), purgesUntil.get(s.shard())))
                         .compose(v -> sweeps.orphans(s.shard(), s.doneUntil()));
               }
               return chain;

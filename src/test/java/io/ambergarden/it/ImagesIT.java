@@ -39,6 +39,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 @ExtendWith(RealServers.class)
 @Timeout(300)
 class ImagesIT {
+  static final java.nio.file.Path CHROMIUM = java.nio.file.Path.of("/usr/bin/chromium");
+  static final java.nio.file.Path CHROMEDRIVER = java.nio.file.Path.of("/usr/bin/chromedriver");
   static TestService s;
   static S3Client s3;
   static CqlSession cql;
@@ -58,7 +60,7 @@ class ImagesIT {
                 Map.entry("media.sweep.enabled", "true"),
                 Map.entry("media.sweep.interval", "500ms"),
                 Map.entry("media.sweep.lease-ttl", "3s"),
-                Map.entry("media.sweep.bucket", "1s")));
+                Map.entry("media.sweep.bucket", "2s")));
     bucket = s.config().media().s3Bucket();
     s3 = Images.s3();
     cql = TestService.cql();
@@ -352,8 +354,9 @@ class ImagesIT {
     // soft: the rows stay, with a status, so no tombstones pile up
     assertThat(imageRow(id).getString("status")).isEqualTo("deleted");
 
+    // purge-after is 0 here: the blob goes once its purge bucket (2 s) and the safety margin passed
     await()
-        .atMost(Duration.ofSeconds(60))
+        .atMost(Duration.ofSeconds(90))
         .pollInterval(Duration.ofMillis(250))
         .until(() -> !Images.exists(s3, bucket, key));
     await()
@@ -390,6 +393,74 @@ class ImagesIT {
                 .one())
         .as("the sweeper never writes metadata")
         .isNull();
+  }
+
+  /** A real, decodable PNG of w x h pixels. */
+  static byte[] realPng(int w, int h, int rgb) throws java.io.IOException {
+    java.awt.image.BufferedImage img =
+        new java.awt.image.BufferedImage(w, h, java.awt.image.BufferedImage.TYPE_INT_RGB);
+    for (int x = 0; x < w; x++) {
+      for (int y = 0; y < h; y++) {
+        img.setRGB(x, y, rgb ^ (x * y));
+      }
+    }
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    javax.imageio.ImageIO.write(img, "png", out);
+    return out.toByteArray();
+  }
+
+  @Test
+  void testTheDashboardShowsADevicesRecentImages() throws Exception {
+    boolean present =
+        java.nio.file.Files.isExecutable(CHROMIUM)
+            && java.nio.file.Files.isExecutable(CHROMEDRIVER);
+    if (!present && System.getenv("CI") != null) {
+      throw new IllegalStateException("CI must provide chromium and chromium-driver");
+    }
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        present, "install Debian's chromium and chromium-driver to run the dashboard test");
+    String device = device();
+    for (int i = 0; i < 3; i++) {
+      created(
+          Images.upload(s, device, "?tags=dash", "image/png", realPng(40, 30, 0x336699 * (i + 1))));
+    }
+    org.openqa.selenium.WebDriver browser =
+        new org.openqa.selenium.chrome.ChromeDriver(
+            new org.openqa.selenium.chrome.ChromeDriverService.Builder()
+                .usingDriverExecutable(CHROMEDRIVER.toFile())
+                .build(),
+            new org.openqa.selenium.chrome.ChromeOptions()
+                .setBinary(CHROMIUM.toFile())
+                .addArguments(
+                    "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"));
+    try {
+      browser.get(s.uri("/").toString());
+      // the device page's container, as the dashboard renders it for a device
+      ((org.openqa.selenium.JavascriptExecutor) browser)
+          .executeScript(
+              "const d = document.createElement('div'); d.id = 'device-images';"
+                  + " d.dataset.device = arguments[0]; document.body.appendChild(d);",
+              device);
+      var wait = new org.openqa.selenium.support.ui.WebDriverWait(browser, Duration.ofSeconds(30));
+      wait.until(
+          b ->
+              b.findElements(org.openqa.selenium.By.cssSelector("#device-images figure.loaded"))
+                      .size()
+                  == 3);
+      Object decoded =
+          ((org.openqa.selenium.JavascriptExecutor) browser)
+              .executeScript(
+                  "return [...document.querySelectorAll('#device-images img')]"
+                      + ".filter(i => i.complete && i.naturalWidth === 40).length");
+      assertThat(((Number) decoded).intValue()).as("images decoded by the browser").isEqualTo(3);
+      assertThat(
+              browser
+                  .findElement(org.openqa.selenium.By.cssSelector("#device-images figcaption"))
+                  .getText())
+          .contains("dash");
+    } finally {
+      browser.quit();
+    }
   }
 
   static org.assertj.core.data.Offset<Long> within(long v) {
