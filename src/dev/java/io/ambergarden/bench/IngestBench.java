@@ -113,6 +113,9 @@ public final class IngestBench {
     serverConfig.put("cassandra.contact-points", runtime.cassandraContactPoint());
     serverConfig.put("kafka.bootstrap-servers", runtime.kafkaBootstrap());
     serverConfig.put("cassandra.keyspace", KEYSPACE);
+    // device images have their own benchmark (ImageBench); off here, so ingest figures stay
+    // comparable
+    serverConfig.put("media.enabled", "false");
     this.base = ConfigLoader.load(Map.of(), new Properties(), serverConfig);
     this.measured =
         BenchEvents.generate(measuredPrefix, settings.events(), settings.devices(), now, 2);
