@@ -125,7 +125,7 @@ public final class ImageStoreVerticle extends VerticleBase {
         .onSuccess(msg::reply)
         .onFailure(
             err -> {
-              if (err instanceof NotFound) {
+              if (err instanceof ImageNotFound) {
                 FailureCode.NOT_FOUND.fail(msg, err.getMessage());
               } else {
                 FailureCode.UNAVAILABLE.fail(msg, "image metadata: " + err.getMessage());
@@ -209,7 +209,7 @@ public final class ImageStoreVerticle extends VerticleBase {
             row -> {
               ImageMeta m = row == null ? null : ImageRows.ofImage(imageId, row);
               if (m == null || m.deleted()) {
-                throw new NotFound("no image " + imageId);
+                throw new ImageNotFound("no image " + imageId);
               }
               return m;
             });
@@ -273,7 +273,7 @@ public final class ImageStoreVerticle extends VerticleBase {
    */
   private Future<ImageMeta> shared(String token) {
     if (!ShareTokens.wellFormed(token)) {
-      return Future.failedFuture(new NotFound("no such share"));
+      return Future.failedFuture(new ImageNotFound("no such share"));
     }
     return read(cql.readShare().bind(ShareTokens.hash(token)))
         .compose(
@@ -281,7 +281,7 @@ public final class ImageStoreVerticle extends VerticleBase {
               if (row == null
                   || row.getInstant(1) == null
                   || row.getInstant(1).toEpochMilli() <= System.currentTimeMillis()) {
-                return Future.failedFuture(new NotFound("no such share, or it expired"));
+                return Future.failedFuture(new ImageNotFound("no such share, or it expired"));
               }
               return get(row.getUuid(0));
             });
@@ -293,12 +293,5 @@ public final class ImageStoreVerticle extends VerticleBase {
         .executeWithFullFetch(
             s.setIdempotent(true).setExecutionProfileName(CassandraClients.READ_PROFILE))
         .map(rows -> rows.isEmpty() ? null : rows.get(0));
-  }
-
-  /** An unknown, deleted or expired thing: 404, not a failure of the store. */
-  static final class NotFound extends RuntimeException {
-    NotFound(String message) {
-      super(message, null, false, false);
-    }
   }
 }
