@@ -20,7 +20,7 @@ import java.util.function.BooleanSupplier;
  * after reading its metadata; metadata is never removed because a blob is missing.
  */
 final class BlobSweeps {
-  private static final int MAX_BUCKETS_PER_SCAN = 2000;
+  private static final int MAX_BUCKETS_PER_SCAN = 500;
   private static final int LIST_PAGE = 500;
   private static final int MAX_LIST_PAGES_PER_SCAN = 10;
 
@@ -56,24 +56,38 @@ final class BlobSweeps {
   }
 
   /**
-   * Processes the shard's due purge buckets from {@code doneUntil} on (reading an empty bucket is
-   * one small partition read), then advances its progress once, guarded by the lease.
+   * Processes the shard's due purge buckets from {@code doneUntil} on, only those the bucket index
+   * lists, then advances the shard's progress once, guarded by the lease.
    */
   Future<Void> purges(int shard, long doneUntil) {
-    long now = System.currentTimeMillis();
-    List<Long> due = new ArrayList<>();
-    for (long b = doneUntil;
-        due.size() < MAX_BUCKETS_PER_SCAN && plan.purgeBucketDue(b, now);
-        b += plan.bucketMillis()) {
-      due.add(b);
-    }
-    if (due.isEmpty() || stopping.getAsBoolean()) {
+    long last = plan.lastDueBucket(System.currentTimeMillis());
+    if (last < doneUntil || stopping.getAsBoolean()) {
       return Future.succeededFuture();
     }
-    long next = due.get(due.size() - 1) + plan.bucketMillis();
-    return each(due, bucket -> purgeBucket(shard, bucket))
+    Statement<?> listed =
+        cql.readPurgeBuckets()
+            .bind(
+                shard,
+                Instant.ofEpochMilli(doneUntil),
+                Instant.ofEpochMilli(last),
+                MAX_BUCKETS_PER_SCAN);
+    return client
+        .executeWithFullFetch(read(listed))
         .compose(
-            v -> advance(cql.advancePurges().bind(Instant.ofEpochMilli(next), shard, instanceId)))
+            rows -> {
+              List<Long> due = rows.stream().map(r -> r.getInstant(0).toEpochMilli()).toList();
+              // a full answer may have more after it: go on from its last bucket next scan
+              long next =
+                  due.size() >= MAX_BUCKETS_PER_SCAN
+                      ? due.get(due.size() - 1) + plan.bucketMillis()
+                      : last + plan.bucketMillis();
+              return each(due, bucket -> purgeBucket(shard, bucket))
+                  .compose(
+                      v ->
+                          advance(
+                              cql.advancePurges()
+                                  .bind(Instant.ofEpochMilli(next), shard, instanceId)));
+            })
         .mapEmpty();
   }
 

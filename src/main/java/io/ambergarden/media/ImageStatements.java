@@ -21,6 +21,7 @@ record ImageStatements(
     PreparedStatement deleteByDevice,
     PreparedStatement deleteByTag,
     PreparedStatement insertPurgeMark,
+    PreparedStatement insertPurgeBucket,
     PreparedStatement insertShare,
     PreparedStatement readShare) {
 
@@ -62,6 +63,9 @@ record ImageStatements(
                 + ".image_purge_marks (shard, due_bucket, image_id) VALUES (?, ?, ?) USING TTL ?",
             "INSERT INTO "
                 + ks
+                + ".image_purge_buckets (shard, due_bucket) VALUES (?, ?) USING TTL ?",
+            "INSERT INTO "
+                + ks
                 + ".image_shares (share_hash, image_id, expires_at) VALUES (?, ?, ?) USING TTL ?",
             "SELECT image_id, expires_at FROM " + ks + ".image_shares WHERE share_hash = ?");
     List<Future<PreparedStatement>> prepared = new ArrayList<>();
@@ -81,6 +85,7 @@ record ImageStatements(
                     prepared.get(8).result(),
                     prepared.get(9).result(),
                     prepared.get(10).result(),
-                    prepared.get(11).result()));
+                    prepared.get(11).result(),
+                    prepared.get(12).result()));
   }
 }

@@ -221,14 +221,13 @@ public final class ImageStoreVerticle extends VerticleBase {
             m -> {
               long now = System.currentTimeMillis();
               long due = now + cfg.purgeAfter().toMillis();
+              int shard = ObjectKeys.shard(imageId);
+              Instant bucket = Instant.ofEpochMilli(plan.purgeBucket(due));
+              int ttl = plan.markTtlSeconds(due, now);
               Statement<?> mark =
-                  cql.insertPurgeMark()
-                      .bind(
-                          ObjectKeys.shard(imageId),
-                          Instant.ofEpochMilli(plan.purgeBucket(due)),
-                          imageId,
-                          plan.markTtlSeconds(due, now))
-                      .setIdempotent(true);
+                  cql.insertPurgeMark().bind(shard, bucket, imageId, ttl).setIdempotent(true);
+              Statement<?> listed =
+                  cql.insertPurgeBucket().bind(shard, bucket, ttl).setIdempotent(true);
               int month = Months.of(m.createdAt());
               Instant created = Instant.ofEpochMilli(m.createdAt());
               BatchStatementBuilder hide =
@@ -241,8 +240,7 @@ public final class ImageStoreVerticle extends VerticleBase {
               }
               // the mark first: a mark without a delete is skipped by the sweeper (the image is
               // active), a delete without a mark would keep its blob forever
-              return client
-                  .execute(mark)
+              return Future.all(client.execute(mark), client.execute(listed))
                   .compose(v -> client.execute(hide.build().setIdempotent(true)))
                   .map(rs -> new ImageDelete.Reply(imageId, due));
             });

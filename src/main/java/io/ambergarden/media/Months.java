@@ -15,18 +15,4 @@ public final class Months {
     YearMonth m = YearMonth.from(Instant.ofEpochMilli(epochMillis).atOffset(ZoneOffset.UTC));
     return m.getYear() * 100 + m.getMonthValue();
   }
-
-  /** The first millisecond of {@code month}. */
-  public static long start(int month) {
-    return YearMonth.of(month / 100, month % 100)
-        .atDay(1)
-        .atStartOfDay()
-        .toInstant(ZoneOffset.UTC)
-        .toEpochMilli();
-  }
-
-  public static boolean valid(long month) {
-    long m = month % 100;
-    return month >= 100_001 && month <= 999_912 && m >= 1 && m <= 12;
-  }
 }

@@ -89,10 +89,6 @@ public final class ObjectStore implements AutoCloseable {
             .build();
   }
 
-  public String bucket() {
-    return cfg.s3Bucket();
-  }
-
   /** The request that stores {@code length} bytes of {@code contentType} under {@code key}. */
   public Future<RequestOptions> putRequest(String key, String contentType, long length) {
     return sign(
@@ -191,24 +187,6 @@ public final class ObjectStore implements AutoCloseable {
         () -> {
           control.deleteObject(b -> b.bucket(cfg.s3Bucket()).key(key));
           return null;
-        });
-  }
-
-  /** Whether a blob exists under {@code key}. */
-  public Future<Boolean> exists(String key) {
-    return blocking(
-        () -> {
-          try {
-            control.headObject(b -> b.bucket(cfg.s3Bucket()).key(key));
-            return true;
-          } catch (software.amazon.awssdk.services.s3.model.NoSuchKeyException e) {
-            return false;
-          } catch (software.amazon.awssdk.services.s3.model.S3Exception e) {
-            if (e.statusCode() == 404) {
-              return false;
-            }
-            throw e;
-          }
         });
   }
 

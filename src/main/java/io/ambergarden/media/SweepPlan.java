@@ -45,6 +45,11 @@ public final class SweepPlan {
     return (int) Math.min(Integer.MAX_VALUE, seconds);
   }
 
+  /** The latest purge bucket that may be read at {@code now}. */
+  public long lastDueBucket(long now) {
+    return bucketOf(now - safetyMillis - bucketMillis);
+  }
+
   /** Whether the purge bucket starting at {@code bucket} may be read at {@code now}. */
   public boolean purgeBucketDue(long bucket, long now) {
     return bucket + bucketMillis + safetyMillis <= now;

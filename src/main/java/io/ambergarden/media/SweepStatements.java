@@ -18,6 +18,7 @@ record SweepStatements(
     PreparedStatement advanceOrphans,
     PreparedStatement advancePurges,
     PreparedStatement readMarks,
+    PreparedStatement readPurgeBuckets,
     PreparedStatement readImage,
     PreparedStatement markPurged) {
 
@@ -40,6 +41,10 @@ record SweepStatements(
             "UPDATE " + shards + " SET orphans_until = ? WHERE shard = ? IF owner = ?",
             "UPDATE " + shards + " SET purges_until = ? WHERE shard = ? IF owner = ?",
             "SELECT image_id FROM " + ks + ".image_purge_marks WHERE shard = ? AND due_bucket = ?",
+            "SELECT due_bucket FROM "
+                + ks
+                + ".image_purge_buckets WHERE shard = ? AND due_bucket >= ? AND due_bucket <= ?"
+                + " LIMIT ?",
             "SELECT object_key, status, deleted_at, purged_at FROM "
                 + ks
                 + ".image_by_id WHERE image_id = ?",
@@ -58,6 +63,7 @@ record SweepStatements(
                     prepared.get(5).result(),
                     prepared.get(6).result(),
                     prepared.get(7).result(),
-                    prepared.get(8).result()));
+                    prepared.get(8).result(),
+                    prepared.get(9).result()));
   }
 }

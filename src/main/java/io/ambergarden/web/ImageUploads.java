@@ -26,7 +26,11 @@ import java.util.UUID;
  * per HTTP verticle, so its counter is confined to one event loop.
  */
 final class ImageUploads {
-  /** Bytes of a refused body read and thrown away before the connection is closed instead. */
+  /**
+   * Bytes of a refused body read and thrown away before the connection is closed instead, when its
+   * declared length was not accepted; an admitted body (at most media.max-bytes) is read to its
+   * end, so the client always gets to read the answer.
+   */
   private static final long MAX_DRAIN_BYTES = 1 << 20;
 
   private final Vertx vertx;
@@ -85,7 +89,7 @@ final class ImageUploads {
             "too many uploads in flight", config.ingest().retryAfterSeconds());
       }
     } catch (ApiException e) {
-      refuse(ctx, e, false);
+      refuse(ctx, e, false, MAX_DRAIN_BYTES);
       return;
     }
     inFlight++;
@@ -110,6 +114,7 @@ final class ImageUploads {
         vertx.setPeriodic(
             Math.max(100, stall / 4), id -> upload.checkStall(System.currentTimeMillis(), stall));
     String contentType = admission.contentType();
+    long declaredLength = admission.length();
     upload
         .future()
         .onComplete(
@@ -157,7 +162,7 @@ final class ImageUploads {
                     .putHeader("Content-Type", "application/json")
                     .end(ar.result().toApiJson().encode());
               } else {
-                refuse(ctx, toApi(ar.cause()), true);
+                refuse(ctx, toApi(ar.cause()), true, declaredLength);
               }
             });
   }
@@ -228,7 +233,7 @@ final class ImageUploads {
    * a bounded time) so the client reads the answer instead of a connection reset; past either bound
    * the connection is closed.
    */
-  private void refuse(RoutingContext ctx, ApiException e, boolean bodyStarted) {
+  private void refuse(RoutingContext ctx, ApiException e, boolean bodyStarted, long drainLimit) {
     HttpServerRequest req = ctx.request();
     if (!req.isEnded()
         && !bodyStarted
@@ -246,7 +251,7 @@ final class ImageUploads {
     req.handler(
         chunk -> {
           dropped[0] += chunk.length();
-          if (dropped[0] > MAX_DRAIN_BYTES) {
+          if (dropped[0] > drainLimit) {
             vertx.cancelTimer(timer);
             req.connection().close();
           }
