@@ -235,6 +235,11 @@ final class ImageUploads {
    */
   private void refuse(RoutingContext ctx, ApiException e, boolean bodyStarted, long drainLimit) {
     HttpServerRequest req = ctx.request();
+    if (req.version() == io.vertx.core.http.HttpVersion.HTTP_2) {
+      // one stream of a shared connection: answering resets the stream; never close the connection
+      ctx.fail(e);
+      return;
+    }
     if (!req.isEnded()
         && !bodyStarted
         && "100-continue".equalsIgnoreCase(req.getHeader("Expect"))) {
