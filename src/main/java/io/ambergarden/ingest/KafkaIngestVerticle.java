@@ -78,7 +78,8 @@ public final class KafkaIngestVerticle extends VerticleBase {
     consumerMeters = new ConsumerMeters(meters.registry());
     member = new GroupMemberConsumer(KafkaSettings.consumer(cfg), context, ownership(), apiTimeout);
     stream = KafkaReadStream.create(vertx, member);
-    stream.exceptionHandler(err -> LOG.warn("kafka consumer error: {}", err.toString()));
+    // failed calls are reported (once) through their futures: commit, poll
+    stream.exceptionHandler(err -> LOG.debug("kafka consumer call failed: {}", err.toString()));
     flow = new FlowControl(stream);
     deadLetters = new DeadLetterWriter(vertx, cfg, policy);
     poison =
@@ -175,8 +176,10 @@ public final class KafkaIngestVerticle extends VerticleBase {
         .eventually(() -> lag.close());
   }
 
+  /** Waits for in-flight records to finish, except those that never will (a tripped guard). */
   private Future<Void> drain(long deadline) {
-    if (tracker.inFlight() == 0 || System.currentTimeMillis() >= deadline) {
+    int unfinished = tracker.inFlight() - poison.abandoned();
+    if (unfinished <= 0 || System.currentTimeMillis() >= deadline) {
       if (tracker.inFlight() > 0) {
         LOG.warn(
             "stopping with {} records unfinished; they will be redelivered", tracker.inFlight());

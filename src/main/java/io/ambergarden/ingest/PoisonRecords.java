@@ -25,6 +25,7 @@ final class PoisonRecords {
   private final ConsumerMeters consumerMeters;
   private final Runnable stopConsuming;
   private final Runnable progressed;
+  private int abandoned;
 
   /**
    * @param stopConsuming pauses every partition, for good
@@ -53,6 +54,14 @@ final class PoisonRecords {
     return guard.tripped();
   }
 
+  /**
+   * Records in flight that will never finish: the one that tripped the guard, and those whose dead
+   * letter could not be written. A shutdown need not wait for them.
+   */
+  int abandoned() {
+    return abandoned;
+  }
+
   /** A record that parsed: it counts in the guard's window as good. */
   void parsed() {
     guard.record(false);
@@ -63,6 +72,8 @@ final class PoisonRecords {
     meters.invalid(AmberMeters.Path.KAFKA);
     if (!flood()) {
       deadLetter(rec, entry, DeadLetterHeaders.errorClass(e), DeadLetterHeaders.message(e));
+    } else {
+      abandoned++;
     }
   }
 
@@ -70,6 +81,7 @@ final class PoisonRecords {
   void storeRejected(BatchWriter.Pending p, Throwable cause) {
     ConsumerRecord<byte[], byte[]> rec = p.rec();
     if (flood()) {
+      abandoned++;
       return;
     }
     LOG.warn(
@@ -103,7 +115,11 @@ final class PoisonRecords {
               entry.finish();
               progressed.run();
             })
-        .onFailure(err -> trip(err.getMessage()));
+        .onFailure(
+            err -> {
+              abandoned++;
+              trip(err.getMessage());
+            });
   }
 
   private void trip(String reason) {
