@@ -82,7 +82,7 @@ final class GroupMemberConsumer extends KafkaConsumer<byte[], byte[]> {
 
           @Override
           public void onPartitionsLost(Collection<TopicPartition> tps) {
-            if (!tps.isEmpty()) {
+            if (!tps.isEmpty() && !closing) {
               LOG.warn("partitions lost without a commit: {}", tps);
               tell(p -> p.lost(List.copyOf(tps)));
             }
@@ -105,8 +105,7 @@ final class GroupMemberConsumer extends KafkaConsumer<byte[], byte[]> {
     }
     List<TopicPartition> revoked = List.copyOf(tps);
     if (closing) {
-      tell(p -> p.lost(revoked));
-      return;
+      return; // the owner drained and committed before closing; nothing is running any more
     }
     CompletableFuture<Map<TopicPartition, Long>> finished = onEventLoop(p -> p.revoked(revoked));
     Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
