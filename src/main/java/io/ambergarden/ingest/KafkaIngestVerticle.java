@@ -132,6 +132,7 @@ public final class KafkaIngestVerticle extends VerticleBase {
         consumerMeters.assigned(tps.size());
         health.consumerJoined(true);
         LOG.info("assigned {}", tps);
+        maybeResume();
       }
 
       @Override
@@ -208,12 +209,14 @@ public final class KafkaIngestVerticle extends VerticleBase {
         .poll(POLL_TIMEOUT)
         .onComplete(
             (records, err) -> {
+              // the next poll is scheduled whatever happens here: a dead poll loop would leave
+              // the group after max.poll.interval.ms
+              vertx.runOnContext(v -> poll());
               if (err == null) {
                 records.forEach(this::onRecord);
               } else if (!stopping) {
                 LOG.warn("kafka poll failed: {}", err.toString());
               }
-              vertx.runOnContext(v -> poll());
             });
   }
 
@@ -268,6 +271,7 @@ public final class KafkaIngestVerticle extends VerticleBase {
     }
     health.consumerStalled(now - lastProgress > cfg.stallTimeout().toMillis());
     lag.observe(flow.assigned());
+    maybeResume(); // a safety net: every reason to pause also resumes on its own event
   }
 
   private void maybeResume() {
