@@ -89,8 +89,8 @@ class KafkaBrokerRestartIT {
       }
       long upAt = System.nanoTime();
       long outageMs = (upAt - downAt) / 1_000_000;
-      // a stop and a start take far longer than max.poll.interval.ms: the premise of this test
-      assertThat(outageMs).isGreaterThan(2 * MAX_POLL_INTERVAL_MS);
+      // a stop and a start take longer than max.poll.interval.ms: the premise of this test
+      assertThat(outageMs).isGreaterThan(MAX_POLL_INTERVAL_MS);
       // processing resumes: an event sent after the broker is back is stored
       int sentAfterRestart = sent.get();
       await()
