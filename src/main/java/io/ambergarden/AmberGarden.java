@@ -247,6 +247,11 @@ public final class AmberGarden {
     return vertx;
   }
 
+  /** This instance's meters (tests read counters from it, also after a stop). */
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
   public static void main(String[] args) throws Exception {
     AmberConfig config;
     try {

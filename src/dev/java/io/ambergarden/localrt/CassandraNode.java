@@ -232,6 +232,13 @@ public final class CassandraNode extends ServerProcess {
         commitlog_sync_period: 10000ms
         commitlog_segment_size: 32MiB
         commitlog_total_space: 1024MiB
+        # Largest mutation, and so (by default) largest CQL message, the node accepts; Cassandra's
+        # default is half a commitlog segment (16 MiB). Lowered so that a valid event with a large
+        # payload (event.max-payload-bytes raised towards 1 MiB) is one the store rejects, as a
+        # production cluster with its own limits would, and the StoreRejected path runs for real.
+        # Batches of events within the default limits stay below it; a bigger batch is refused and
+        # the Kafka consumer then writes its records one by one.
+        max_mutation_size: 768KiB
 
         # the default provider needs Amazon Corretto Crypto Provider, which ships only in the tarball
         crypto_provider:

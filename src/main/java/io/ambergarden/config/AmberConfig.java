@@ -122,7 +122,8 @@ public record AmberConfig(
       Duration producerDeliveryTimeout,
       Duration stallTimeout,
       int fetchMinBytes,
-      Duration fetchMaxWait) {}
+      Duration fetchMaxWait,
+      Duration retryTimeout) {}
 
   public record Counters(
       boolean enabled,

@@ -107,7 +107,8 @@ final class ConfigReader {
                 "kafka.producer.delivery-timeout", Duration.ofSeconds(1), Duration.ofMinutes(10)),
             c.duration("kafka.consumer.stall-timeout", Duration.ofSeconds(1), Duration.ofHours(1)),
             c.intIn("kafka.consumer.fetch-min-bytes", 1, 64 << 20),
-            c.duration("kafka.consumer.fetch-max-wait", Duration.ZERO, Duration.ofSeconds(30)));
+            c.duration("kafka.consumer.fetch-max-wait", Duration.ZERO, Duration.ofSeconds(30)),
+            c.duration("kafka.consumer.retry-timeout", Duration.ZERO, Duration.ofHours(24)));
     if (kafka.dlqGuardMinSamples() > kafka.dlqGuardWindow()) {
       throw new ConfigException(
           "kafka.dlq-guard.min-samples", "must not exceed kafka.dlq-guard.window");

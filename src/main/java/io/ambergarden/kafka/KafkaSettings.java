@@ -1,6 +1,7 @@
 package io.ambergarden.kafka;
 
 import io.ambergarden.config.AmberConfig;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -18,8 +19,21 @@ public final class KafkaSettings {
     m.put("fetch.min.bytes", Integer.toString(cfg.fetchMinBytes()));
     m.put("fetch.max.wait.ms", Long.toString(cfg.fetchMaxWait().toMillis()));
     m.put("max.poll.interval.ms", Long.toString(cfg.maxPollInterval().toMillis()));
+    // every blocking call on the consumer's thread (commit, close) delays the next poll by at most
+    // this; the default (60 s) let a broker outage stack them past max.poll.interval.ms
+    m.put("default.api.timeout.ms", Long.toString(consumerApiTimeout(cfg).toMillis()));
+    // incremental rebalances: a joining or leaving instance moves only the partitions it must
+    m.put(
+        "partition.assignment.strategy",
+        "org.apache.kafka.clients.consumer.CooperativeStickyAssignor");
     m.put("client.id", "amber-ingest");
     return m;
+  }
+
+  /** Bound of each blocking consumer call: 5 s, or a quarter of max.poll.interval if smaller. */
+  public static Duration consumerApiTimeout(AmberConfig.Kafka cfg) {
+    Duration quarter = cfg.maxPollInterval().dividedBy(4);
+    return quarter.compareTo(Duration.ofSeconds(5)) < 0 ? quarter : Duration.ofSeconds(5);
   }
 
   /** Durable producer: acks=all and idempotent, so a retry inside the client never duplicates. */

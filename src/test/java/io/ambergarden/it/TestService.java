@@ -29,6 +29,7 @@ public final class TestService implements AutoCloseable {
 
   private final AmberGarden app;
   private final AmberConfig config;
+  private boolean closed;
 
   private TestService(AmberGarden app) {
     this.app = app;
@@ -65,6 +66,17 @@ public final class TestService implements AutoCloseable {
 
   public AmberConfig config() {
     return config;
+  }
+
+  /** The value of a counter of this instance's meters (0 when it was never registered). */
+  public double counter(String name, String... tags) {
+    var c = app.registry().find(name).tags(tags).counter();
+    return c == null ? 0 : c.count();
+  }
+
+  /** Events this instance wrote from Kafka (each write of a redelivered record counts again). */
+  public double kafkaEventsWritten() {
+    return counter("amber.ingest.events", "path", "kafka");
   }
 
   public String topic() {
@@ -119,8 +131,13 @@ public final class TestService implements AutoCloseable {
     }
   }
 
+  /** Stops the instance; a second call does nothing. */
   @Override
-  public void close() {
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
     try {
       app.stop().await(60, TimeUnit.SECONDS);
     } catch (Exception e) {
