@@ -56,7 +56,7 @@ public final class AmberGarden {
 
   private final AmberConfig config;
   private final Vertx vertx;
-  private final HealthState health = new HealthState();
+  private final HealthState health;
   private final PrometheusMeterRegistry registry;
   private final Cursor cursor;
   private final LiveConnections liveConnections;
@@ -81,6 +81,7 @@ public final class AmberGarden {
     this.cursor = new Cursor(cursorKey(config));
     this.liveConnections = new LiveConnections(config.live().maxConnections(), registry);
     this.meters = new AmberMeters(registry, config.kafka().topic());
+    this.health = new HealthState(config.ingest().mode()).bindTo(registry);
     // heap, GC and CPU of the process: what an operator checks first when a pod is slow or grows
     new JvmMemoryMetrics().bindTo(registry);
     gcMetrics.bindTo(registry);

@@ -131,7 +131,9 @@ public record AmberConfig(
       Duration flushInterval,
       int flushMaxCells,
       int maxPendingCells,
-      int maxConcurrentFlushes) {}
+      int maxConcurrentFlushes,
+      int dedupWindow,
+      int maxOpenEvents) {}
 
   public record Rollups(
       boolean enabled,

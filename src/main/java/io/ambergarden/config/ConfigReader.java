@@ -146,7 +146,9 @@ final class ConfigReader {
             c.duration("counters.flush-interval", Duration.ZERO, Duration.ofSeconds(10)),
             c.intIn("counters.flush-max-cells", 1, 1_000_000),
             c.intIn("counters.max-pending-cells", 1, 10_000_000),
-            c.intIn("counters.max-concurrent-flushes", 1, 1024));
+            c.intIn("counters.max-concurrent-flushes", 1, 1024),
+            c.intIn("counters.dedup-window", 1, 100_000_000),
+            c.intIn("counters.max-open-events", 1, 10_000_000));
     if (counters.flushMaxCells() > counters.maxPendingCells()) {
       throw new ConfigException(
           "counters.flush-max-cells", "must not exceed counters.max-pending-cells");
@@ -164,10 +166,13 @@ final class ConfigReader {
     if (rollups.leaseTtl().compareTo(rollups.scanInterval().multipliedBy(2)) < 0) {
       throw new ConfigException("rollup.lease-ttl", "must be at least twice rollup.scan-interval");
     }
-    if (rollups.markSafety().compareTo(writer.requestTimeout()) < 0) {
+    // a mark is filed under the time its attempt is sent, and an attempt lasts at most the driver's
+    // request timeout: a bucket read mark-safety after its end can no longer receive a mark
+    if (rollups.markSafety().compareTo(cassandra.requestTimeout()) < 0) {
       throw new ConfigException(
           "rollup.mark-safety",
-          "must be at least writer.request-timeout, or a slow mark write can be missed");
+          "must be at least cassandra.request-timeout (plus the clock skew between instances), or"
+              + " a slow mark write can be missed");
     }
     AmberConfig.Live live =
         new AmberConfig.Live(

@@ -30,6 +30,7 @@ public final class AmberMeters {
   private final Counter speculative;
   private final AtomicInteger writesInFlight = new AtomicInteger();
   private final Map<String, Timer> writeTimers = new ConcurrentHashMap<>();
+  private final Map<String, Counter> writeFailures = new ConcurrentHashMap<>();
   private final Map<Integer, AtomicLong> lagByPartition = new ConcurrentHashMap<>();
   private final String lagTopic;
 
@@ -108,6 +109,22 @@ public final class AmberMeters {
                 .minimumExpectedValue(Duration.ofMillis(1))
                 .maximumExpectedValue(Duration.ofSeconds(10))
                 .register(registry));
+  }
+
+  /**
+   * A write of one statement kind that failed after its retries (the request then fails: 503 or a
+   * Kafka retry).
+   */
+  public void writeFailed(String kind) {
+    writeFailures
+        .computeIfAbsent(
+            kind,
+            k ->
+                Counter.builder("amber.write.failures")
+                    .tag("kind", k)
+                    .description("Write statements that failed after their retries, by kind")
+                    .register(registry))
+        .increment();
   }
 
   /** Sets the consumer lag of one input partition; the gauge is created on first use. */

@@ -79,7 +79,7 @@ public final class HttpVerticle extends VerticleBase {
         .post("/api/v1/events")
         .handler(BodyHandler.create(false).setBodyLimit(config.http().maxBodyBytes()))
         .handler(ingest::handle);
-    new ReadRoutes(vertx, config, cursor).mount(router);
+    new ReadRoutes(vertx, config, cursor, health).mount(router);
     if (config.live().enabled()) {
       live = new LiveSockets(vertx, config, liveConnections);
       router.get("/api/v1/live").handler(live::handle);

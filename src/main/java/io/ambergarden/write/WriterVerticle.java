@@ -35,6 +35,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
+import java.util.function.LongFunction;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,10 +63,21 @@ public final class WriterVerticle extends VerticleBase {
   private final RollupMarks marks;
   private final ReplicaLocator replicas;
 
-  /** A single-partition write and what to do once it is written. */
-  private record Row(String kind, BoundStatement statement, Runnable onWritten) {
+  /**
+   * A single-partition write and what to do once it is written. {@code at} is the time its
+   * successful attempt was sent; a row may be rebound for it ({@link #rebind}).
+   */
+  private record Row(
+      String kind,
+      BoundStatement statement,
+      LongFunction<BoundStatement> rebind,
+      LongConsumer onWritten) {
     Row(String kind, BoundStatement statement) {
-      this(kind, statement, () -> {});
+      this(kind, statement, at -> statement, at -> {});
+    }
+
+    Row(String kind, BoundStatement statement, Runnable onWritten) {
+      this(kind, statement, at -> statement, at -> onWritten.run());
     }
   }
 
@@ -111,8 +124,15 @@ public final class WriterVerticle extends VerticleBase {
     inFlightEvents += n;
     meters.writesInFlight().addAndGet(n);
     long now = System.currentTimeMillis();
+    Future<?> detail;
+    try {
+      detail = Future.join(writeAll(events, now));
+    } catch (RuntimeException e) {
+      // a bug or an event no row can hold: give the capacity back and answer now, not by timeout
+      detail = Future.failedFuture(new PlanException(e));
+    }
     // detail first: a rollup mark or counter increment is written only for events that are stored
-    Future.join(writeAll(events, now))
+    detail
         .compose(
             v -> {
               // the rows are durable now: the live feed need not wait for the counter window
@@ -130,7 +150,9 @@ public final class WriterVerticle extends VerticleBase {
                 msg.reply(new PersistResult(n));
               } else {
                 Throwable cause = ar.cause();
-                boolean invalid = causedBy(cause, QueryValidationException.class);
+                boolean invalid =
+                    causedBy(cause, QueryValidationException.class)
+                        || causedBy(cause, PlanException.class);
                 LOG.warn(
                     "write of {} events failed (request {}): {}",
                     n,
@@ -159,7 +181,14 @@ public final class WriterVerticle extends VerticleBase {
       List<Row> rows = new ArrayList<>();
       for (RollupMarks.Mark m : marks.of(events, now)) {
         if (!writtenMarks.containsKey(m)) {
-          rows.add(new Row("mark", binder.mark(m), () -> writtenMarks.put(m, Boolean.TRUE)));
+          // filed under the time each attempt is sent, so a retried mark never lands in a bucket
+          // the rollup already read (see RollupMarks.stampedAt)
+          rows.add(
+              new Row(
+                  "mark",
+                  binder.mark(m),
+                  at -> binder.mark(marks.stampedAt(m, at)),
+                  at -> writtenMarks.put(marks.stampedAt(m, at), Boolean.TRUE)));
         }
       }
       out.addAll(writeGrouped(rows));
@@ -242,15 +271,20 @@ public final class WriterVerticle extends VerticleBase {
             r -> ReplicaLocator.sizeOf(r.statement()),
             cfg.groupMaxPartitions(),
             cfg.groupMaxBytes())) {
-      Future<Void> written;
+      Future<Long> written;
       if (group.size() == 1) {
-        written = write(group.get(0).kind(), group.get(0).statement());
+        written = write(group.get(0).kind(), at -> group.get(0).rebind().apply(at));
       } else {
-        List<BatchableStatement<?>> statements = new ArrayList<>(group.size());
-        group.forEach(r -> statements.add(r.statement()));
-        written = write("grouped", BatchStatement.newInstance(BatchType.UNLOGGED, statements));
+        written =
+            write(
+                "grouped",
+                at -> {
+                  List<BatchableStatement<?>> statements = new ArrayList<>(group.size());
+                  group.forEach(r -> statements.add(r.rebind().apply(at)));
+                  return BatchStatement.newInstance(BatchType.UNLOGGED, statements);
+                });
       }
-      writes.add(written.onSuccess(v -> group.forEach(r -> r.onWritten().run())));
+      writes.add(written.onSuccess(at -> group.forEach(r -> r.onWritten().accept(at))));
     }
     return writes;
   }
@@ -259,14 +293,23 @@ public final class WriterVerticle extends VerticleBase {
    * Every write here is idempotent (same key, same cells), so the driver may speculate and we may
    * retry.
    */
-  private Future<Void> write(String kind, Statement<?> statement) {
-    Statement<?> s = statement.setIdempotent(true);
+  private Future<Long> write(String kind, Statement<?> statement) {
+    return write(kind, at -> statement);
+  }
+
+  /**
+   * {@code build} makes the statement for the time an attempt is sent (after any wait in the
+   * limiter's queue); the future holds the time of the attempt that succeeded. Each attempt is
+   * bounded by cassandra.request-timeout.
+   */
+  private Future<Long> write(String kind, LongFunction<Statement<?>> build) {
     Timer latency = meters.writeLatency(kind);
     return withRetry(
-        () ->
-            limiter
-                .submit(
+            () ->
+                limiter.submit(
                     () -> {
+                      long at = System.currentTimeMillis();
+                      Statement<?> s = build.apply(at).setIdempotent(true);
                       long t0 = System.nanoTime();
                       return client
                           .execute(s)
@@ -275,11 +318,18 @@ public final class WriterVerticle extends VerticleBase {
                                 latency.record(System.nanoTime() - t0, TimeUnit.NANOSECONDS);
                                 meters.speculativeExecutions(
                                     rs.getExecutionInfo().getSpeculativeExecutionCount());
-                                return rs;
+                                return at;
                               });
-                    })
-                .mapEmpty(),
-        1);
+                    }),
+            1)
+        .onFailure(err -> meters.writeFailed(kind));
+  }
+
+  /** The write plan could not be built: a bug or an event no row can hold; not worth a retry. */
+  static final class PlanException extends RuntimeException {
+    PlanException(Throwable cause) {
+      super("could not plan the write: " + cause, cause);
+    }
   }
 
   private <T> Future<T> withRetry(Supplier<Future<T>> attempt, int attemptNo) {

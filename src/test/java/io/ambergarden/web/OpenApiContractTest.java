@@ -113,7 +113,7 @@ class OpenApiContractTest {
         new HttpVerticle(
             config,
             parser,
-            new HealthState(),
+            new HealthState(config.ingest().mode()),
             registry,
             new Cursor(new byte[32]),
             new LiveConnections(config.live().maxConnections(), registry),
