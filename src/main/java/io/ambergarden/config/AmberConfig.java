@@ -41,10 +41,21 @@ public record AmberConfig(
     }
   }
 
-  public record Http(String host, int port, long maxBodyBytes, int instances) {}
+  public record Http(
+      String host,
+      int port,
+      long maxBodyBytes,
+      int instances,
+      int maxConnections,
+      Duration idleTimeout,
+      Duration bodyTimeout) {}
 
   public record Ingest(
-      IngestMode mode, int maxBatch, int maxInFlightRequests, int retryAfterSeconds) {}
+      IngestMode mode,
+      int maxBatch,
+      int maxInFlightRequests,
+      int retryAfterSeconds,
+      long maxInFlightBytes) {}
 
   public record Events(
       Duration retention,
@@ -153,7 +164,8 @@ public record AmberConfig(
       Duration heartbeatInterval,
       int maxReplayEvents,
       int maxFilterValues,
-      List<String> allowedOrigins) {}
+      List<String> allowedOrigins,
+      long replayMaxBytes) {}
 
   public record Simulator(boolean enabled, int devices, int eventsPerSecond) {}
 

@@ -29,13 +29,21 @@ final class ConfigReader {
             c.nonBlank("http.host"),
             c.intIn("http.port", 0, 65535),
             c.longIn("http.max-body-bytes", 1024, 256L * 1024 * 1024),
-            c.intIn("http.instances", 1, 64));
+            c.intIn("http.instances", 1, 64),
+            c.intIn("http.max-connections", 1, 1_000_000),
+            c.duration("http.idle-timeout", Duration.ofSeconds(1), Duration.ofHours(1)),
+            c.duration("http.body-timeout", Duration.ofSeconds(1), Duration.ofHours(1)));
     AmberConfig.Ingest ingest =
         new AmberConfig.Ingest(
             c.oneOf("ingest.mode", AmberConfig.IngestMode.class),
             c.intIn("ingest.max-batch", 1, 100_000),
             c.intIn("ingest.max-in-flight-requests", 1, 1_000_000),
-            c.intIn("ingest.retry-after-seconds", 1, 3600));
+            c.intIn("ingest.retry-after-seconds", 1, 3600),
+            c.longIn("ingest.max-in-flight-bytes", 1024, 64L << 30));
+    if (ingest.maxInFlightBytes() < http.maxBodyBytes()) {
+      throw new ConfigException(
+          "ingest.max-in-flight-bytes", "must be at least http.max-body-bytes, or no body fits");
+    }
     AmberConfig.Events events =
         new AmberConfig.Events(
             c.duration("event.retention", Duration.ofHours(1), TEN_YEARS),
@@ -183,7 +191,13 @@ final class ConfigReader {
             c.duration("live.heartbeat-interval", Duration.ofMillis(100), Duration.ofMinutes(10)),
             c.intIn("live.max-replay-events", 1, 1_000_000),
             c.intIn("live.max-filter-values", 1, 10_000),
-            c.list("live.allowed-origins"));
+            c.list("live.allowed-origins"),
+            c.longIn("live.replay-max-bytes", 1024, 64L << 30));
+    if (http.idleTimeout().compareTo(live.heartbeatInterval()) <= 0) {
+      throw new ConfigException(
+          "http.idle-timeout",
+          "must be longer than live.heartbeat-interval, or idle live clients are cut off");
+    }
     if (live.topic().equals(kafka.topic()) || live.topic().equals(kafka.dlqTopic())) {
       throw new ConfigException("live.topic", "must differ from kafka.topic and kafka.dlq-topic");
     }

@@ -203,6 +203,31 @@ class LiveFeedIT {
     }
   }
 
+  @Test
+  void testTheFeedIsPushOnlyDataFromTheClientClosesItWith1003() throws Exception {
+    int port = a.config().http().port();
+    try (Socket s = LiveClient.rawUpgrade(port, "/api/v1/live?devices=talker", null)) {
+      byte[] text = "{\"subscribe\":\"all\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      assertThat(LiveClient.closeCodeAfterSending(s, 0x1, text.length, text)).isEqualTo(1003);
+    }
+    try (Socket s = LiveClient.rawUpgrade(port, "/api/v1/live?devices=talker", null)) {
+      assertThat(LiveClient.closeCodeAfterSending(s, 0x2, 3, new byte[] {1, 2, 3})).isEqualTo(1003);
+    }
+  }
+
+  @Test
+  void testAFrameLargerThanTheLimitClosesWith1009() throws Exception {
+    int port = a.config().http().port();
+    try (Socket s = LiveClient.rawUpgrade(port, "/api/v1/live?devices=big", null)) {
+      // only the header and a little of the body: the limit is checked on the declared length
+      assertThat(LiveClient.closeCodeAfterSending(s, 0x1, 1 << 20, new byte[1024])).isEqualTo(1009);
+    }
+    // the feed itself is unharmed
+    try (LiveClient ok = LiveClient.connect(port, "devices=big")) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> ok.sawType("live"));
+    }
+  }
+
   static double metric(String name) {
     return PrometheusText.sum(a.get("/metrics").body(), name);
   }

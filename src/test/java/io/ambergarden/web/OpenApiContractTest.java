@@ -117,7 +117,8 @@ class OpenApiContractTest {
             registry,
             new Cursor(new byte[32]),
             new LiveConnections(config.live().maxConnections(), registry),
-            new AmberMeters(registry, config.kafka().topic()));
+            new AmberMeters(registry, config.kafka().topic()),
+            HttpBudgets.of(config, registry));
     LocalCodec.registerAll(vertx);
     client = WebClient.create(vertx);
     wsClient = vertx.createWebSocketClient();
