@@ -52,6 +52,11 @@ public final class AmberMeters {
     Gauge.builder("amber.writes.in.flight", writesInFlight, AtomicInteger::get)
         .description("Events being written by the writer verticles")
         .register(registry);
+    // exported from the start, so an alert on failures has a series before the first one
+    for (String kind :
+        java.util.List.of("detail", "by_type", "grouped", "latest", "bucket", "abnormal", "mark")) {
+      failureCounter(kind);
+    }
   }
 
   private Counter ingest(Path p) {
@@ -116,15 +121,17 @@ public final class AmberMeters {
    * Kafka retry).
    */
   public void writeFailed(String kind) {
-    writeFailures
-        .computeIfAbsent(
-            kind,
-            k ->
-                Counter.builder("amber.write.failures")
-                    .tag("kind", k)
-                    .description("Write statements that failed after their retries, by kind")
-                    .register(registry))
-        .increment();
+    failureCounter(kind).increment();
+  }
+
+  private Counter failureCounter(String kind) {
+    return writeFailures.computeIfAbsent(
+        kind,
+        k ->
+            Counter.builder("amber.write.failures")
+                .tag("kind", k)
+                .description("Write statements that failed after their retries, by kind")
+                .register(registry));
   }
 
   /** Sets the consumer lag of one input partition; the gauge is created on first use. */

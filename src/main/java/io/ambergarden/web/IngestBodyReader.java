@@ -14,15 +14,13 @@ import java.util.function.Consumer;
  * Admits an ingest request before its body is read and reads the body within the process-wide
  * budgets: one request and its body bytes (the Content-Length, or reserved in steps while a chunked
  * body streams), at most http.max-body-bytes, within http.body-timeout. A refused request is
- * answered at once; the rest of its body is read and dropped (up to the body limit, a few seconds)
- * before the connection is closed, so the client reads the answer instead of a reset.
+ * answered at once; the rest of its body is read and dropped (at most http.max-body-bytes, within
+ * http.body-timeout) before the connection is closed: closing while the client still sends would
+ * make the kernel reset the connection, and the client would lose the answer.
  */
 final class IngestBodyReader {
   /** Reservation step of a chunked body. */
   static final int CHUNK_STEP = 64 * 1024;
-
-  /** Longest a refused request's remaining body is drained before the connection closes. */
-  static final long DRAIN_MILLIS = 5_000;
 
   private final Vertx vertx;
   private final AmberConfig config;
@@ -190,7 +188,7 @@ final class IngestBodyReader {
       } else {
         long max = config.http().maxBodyBytes();
         long[] dropped = {0};
-        long timer = vertx.setTimer(DRAIN_MILLIS, id -> conn.close());
+        long timer = vertx.setTimer(config.http().bodyTimeout().toMillis(), id -> conn.close());
         req.handler(
             buf -> {
               dropped[0] += buf.length();

@@ -20,11 +20,10 @@ import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.Event;
 import io.ambergarden.metrics.AmberMeters;
+import io.ambergarden.metrics.LogThrottle;
 import io.ambergarden.rollup.RollupMarks;
-import io.micrometer.core.instrument.Timer;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
@@ -33,11 +32,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
 import java.util.function.LongFunction;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,12 +46,15 @@ import org.slf4j.LoggerFactory;
 public final class WriterVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(WriterVerticle.class);
 
+  /** During an outage every request fails the same way: a few lines a second say enough. */
+  private final LogThrottle failureLogs = new LogThrottle(2, java.time.Duration.ofSeconds(1));
+
   private final AmberConfig config;
   private final AmberMeters meters;
   private final AmberConfig.Writer cfg;
   private final TimeBuckets buckets;
   private CassandraClient client;
-  private StatementLimiter limiter;
+  private StatementWriter statements;
   private RowBinder binder;
   private MessageConsumer<PersistRequest> consumer;
   private int inFlightEvents;
@@ -95,7 +95,9 @@ public final class WriterVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     client = CassandraClients.shared(vertx, config.cassandra());
-    limiter = new StatementLimiter(cfg.maxConcurrentStatements());
+    statements =
+        new StatementWriter(
+            vertx, client, new StatementLimiter(cfg.maxConcurrentStatements()), meters, cfg);
     int cacheSize = cfg.bucketCacheSize();
     knownBuckets = lruSet(cacheSize);
     writtenMarks = lruSet(cacheSize);
@@ -151,13 +153,17 @@ public final class WriterVerticle extends VerticleBase {
               } else {
                 Throwable cause = ar.cause();
                 boolean invalid =
-                    causedBy(cause, QueryValidationException.class)
-                        || causedBy(cause, PlanException.class);
-                LOG.warn(
-                    "write of {} events failed (request {}): {}",
-                    n,
-                    RequestId.of(msg),
-                    cause.toString());
+                    StatementWriter.causedBy(cause, QueryValidationException.class)
+                        || StatementWriter.causedBy(cause, PlanException.class);
+                long skipped = invalid ? 0 : failureLogs.tryAcquire();
+                if (skipped != LogThrottle.SUPPRESS) {
+                  LOG.warn(
+                      "write of {} events failed (request {}; {} similar failures not logged): {}",
+                      n,
+                      RequestId.of(msg),
+                      skipped,
+                      cause.toString());
+                }
                 (invalid ? FailureCode.INTERNAL : FailureCode.UNAVAILABLE)
                     .fail(msg, "store write failed: " + cause.getMessage());
               }
@@ -289,40 +295,12 @@ public final class WriterVerticle extends VerticleBase {
     return writes;
   }
 
-  /**
-   * Every write here is idempotent (same key, same cells), so the driver may speculate and we may
-   * retry.
-   */
   private Future<Long> write(String kind, Statement<?> statement) {
-    return write(kind, at -> statement);
+    return statements.write(kind, at -> statement);
   }
 
-  /**
-   * {@code build} makes the statement for the time an attempt is sent (after any wait in the
-   * limiter's queue); the future holds the time of the attempt that succeeded. Each attempt is
-   * bounded by cassandra.request-timeout.
-   */
   private Future<Long> write(String kind, LongFunction<Statement<?>> build) {
-    Timer latency = meters.writeLatency(kind);
-    return withRetry(
-            () ->
-                limiter.submit(
-                    () -> {
-                      long at = System.currentTimeMillis();
-                      Statement<?> s = build.apply(at).setIdempotent(true);
-                      long t0 = System.nanoTime();
-                      return client
-                          .execute(s)
-                          .map(
-                              rs -> {
-                                latency.record(System.nanoTime() - t0, TimeUnit.NANOSECONDS);
-                                meters.speculativeExecutions(
-                                    rs.getExecutionInfo().getSpeculativeExecutionCount());
-                                return at;
-                              });
-                    }),
-            1)
-        .onFailure(err -> meters.writeFailed(kind));
+    return statements.write(kind, build);
   }
 
   /** The write plan could not be built: a bug or an event no row can hold; not worth a retry. */
@@ -330,30 +308,5 @@ public final class WriterVerticle extends VerticleBase {
     PlanException(Throwable cause) {
       super("could not plan the write: " + cause, cause);
     }
-  }
-
-  private <T> Future<T> withRetry(Supplier<Future<T>> attempt, int attemptNo) {
-    return attempt
-        .get()
-        .recover(
-            err -> {
-              if (attemptNo >= cfg.retryMaxAttempts()
-                  || causedBy(err, QueryValidationException.class)) {
-                return Future.failedFuture(err);
-              }
-              long delay = cfg.retryInitialBackoff().toMillis() << Math.min(attemptNo - 1, 16);
-              Promise<T> retried = Promise.promise();
-              vertx.setTimer(delay, id -> withRetry(attempt, attemptNo + 1).onComplete(retried));
-              return retried.future();
-            });
-  }
-
-  private static boolean causedBy(Throwable t, Class<? extends Throwable> type) {
-    for (Throwable c = t; c != null; c = c.getCause()) {
-      if (type.isInstance(c)) {
-        return true;
-      }
-    }
-    return false;
   }
 }
