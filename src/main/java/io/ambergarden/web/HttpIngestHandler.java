@@ -65,8 +65,7 @@ public final class HttpIngestHandler {
               "Unsupported Media Type",
               "send application/json (one event or an array) or application/x-ndjson",
               null,
-              null),
-          false);
+              null));
       return;
     }
     body.read(ctx, bytes -> handle(ctx, format, bytes));

@@ -94,8 +94,7 @@ public final class HttpVerticle extends VerticleBase {
                 refusals.refuse(
                     ctx,
                     ApiException.unavailable(
-                        "too many connections", config.ingest().retryAfterSeconds()),
-                    false);
+                        "too many connections", config.ingest().retryAfterSeconds()));
               } else {
                 ctx.next();
               }

@@ -6,6 +6,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Arrays;
 import java.util.function.Consumer;
@@ -38,7 +39,7 @@ final class IngestBodyReader {
     long max = config.http().maxBodyBytes();
     long declared = contentLength(req);
     if (declared > max) {
-      refuse(ctx, tooLarge(), false);
+      refuse(ctx, tooLarge());
       return;
     }
     if (!budgets.ingestRequests().tryAcquire(1)) {
@@ -100,8 +101,7 @@ final class IngestBodyReader {
                           "Request Timeout",
                           "the body did not arrive within " + config.http().bodyTimeout(),
                           null,
-                          null),
-                      true);
+                          null));
                 }
               });
       req.handler(this::chunk);
@@ -128,14 +128,14 @@ final class IngestBodyReader {
       long max = config.http().maxBodyBytes();
       if (total > max) {
         finish();
-        refuse(ctx, tooLarge(), false);
+        refuse(ctx, tooLarge());
         return;
       }
       if (total > bytes.held()
           && !bytes.growTo(Math.min(max, (total + CHUNK_STEP - 1) / CHUNK_STEP * CHUNK_STEP))) {
         finish();
         budgets.shed(HttpBudgets.Shed.BYTES);
-        refuse(ctx, unavailable("too many body bytes in flight"), false);
+        refuse(ctx, unavailable("too many body bytes in flight"));
         return;
       }
       if (total > data.length) {
@@ -158,7 +158,7 @@ final class IngestBodyReader {
 
   private void shed(RoutingContext ctx, HttpBudgets.Shed reason, String detail) {
     budgets.shed(reason);
-    refuse(ctx, unavailable(detail), false);
+    refuse(ctx, unavailable(detail));
   }
 
   private ApiException unavailable(String detail) {
@@ -175,37 +175,44 @@ final class IngestBodyReader {
   }
 
   /**
-   * Answers now. A body still on its way is read and dropped, bounded in bytes and time, then the
-   * connection is closed ({@code closeNow}: at once, for a client too slow to wait for).
+   * Answers now. On HTTP/1.x a body still on its way is read and dropped, at most
+   * http.max-body-bytes within http.body-timeout, then the connection is closed; on HTTP/2 only the
+   * stream ends (closing would take the connection's other streams down).
    */
-  void refuse(RoutingContext ctx, ApiException answer, boolean closeNow) {
+  void refuse(RoutingContext ctx, ApiException answer) {
     HttpServerRequest req = ctx.request();
-    HttpConnection conn = req.connection();
     if (!req.isEnded()) {
-      ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
-      if (closeNow) {
-        ctx.addEndHandler(ar -> conn.close());
-      } else {
-        long max = config.http().maxBodyBytes();
-        long[] dropped = {0};
-        long timer = vertx.setTimer(config.http().bodyTimeout().toMillis(), id -> conn.close());
-        req.handler(
-            buf -> {
-              dropped[0] += buf.length();
-              if (dropped[0] > max) {
-                conn.close();
-              }
-            });
-        req.endHandler(
-            v -> {
-              vertx.cancelTimer(timer);
-              conn.close();
-            });
-        req.exceptionHandler(err -> vertx.cancelTimer(timer));
+      if (req.version() == HttpVersion.HTTP_2) {
+        req.handler(buf -> {});
         req.resume();
+      } else {
+        drainThenClose(ctx);
       }
     }
     ctx.fail(answer);
+  }
+
+  private void drainThenClose(RoutingContext ctx) {
+    HttpServerRequest req = ctx.request();
+    HttpConnection conn = req.connection();
+    ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
+    long max = config.http().maxBodyBytes();
+    long[] dropped = {0};
+    long timer = vertx.setTimer(config.http().bodyTimeout().toMillis(), id -> conn.close());
+    req.handler(
+        buf -> {
+          dropped[0] += buf.length();
+          if (dropped[0] > max) {
+            conn.close();
+          }
+        });
+    req.endHandler(
+        v -> {
+          vertx.cancelTimer(timer);
+          conn.close();
+        });
+    req.exceptionHandler(err -> vertx.cancelTimer(timer));
+    req.resume();
   }
 
   /** -1 without the header; a malformed or negative value is a 400. */

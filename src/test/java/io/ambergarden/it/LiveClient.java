@@ -85,6 +85,11 @@ public final class LiveClient implements AutoCloseable {
     return closed.isDone();
   }
 
+  /** The close code the server sent, null while open (-1: closed without one). */
+  public Integer closeCode() {
+    return closed.getNow(null);
+  }
+
   /** Sends an upgrade request on a raw socket and returns it unread: a client that never reads. */
   public static Socket rawUpgrade(int port, String pathAndQuery, String origin) throws IOException {
     Socket s = new Socket();
