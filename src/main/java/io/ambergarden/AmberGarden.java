@@ -22,6 +22,7 @@ import io.ambergarden.query.QueryVerticle;
 import io.ambergarden.query.StatsVerticle;
 import io.ambergarden.rollup.RollupVerticle;
 import io.ambergarden.sim.SimulatorVerticle;
+import io.ambergarden.web.HttpBudgets;
 import io.ambergarden.web.HttpVerticle;
 import io.ambergarden.write.WriterVerticle;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -56,11 +57,14 @@ public final class AmberGarden {
 
   private final AmberConfig config;
   private final Vertx vertx;
-  private final HealthState health = new HealthState();
+  private final HealthState health;
   private final PrometheusMeterRegistry registry;
   private final Cursor cursor;
   private final LiveConnections liveConnections;
   private final AmberMeters meters;
+
+  /** Shared by every HTTP verticle instance: the limits hold per process. */
+  private final HttpBudgets httpBudgets;
 
   /** Names this process in rollup leases and on its live fan-out records. */
   private final String instanceId =
@@ -81,6 +85,8 @@ public final class AmberGarden {
     this.cursor = new Cursor(cursorKey(config));
     this.liveConnections = new LiveConnections(config.live().maxConnections(), registry);
     this.meters = new AmberMeters(registry, config.kafka().topic());
+    this.health = new HealthState(config.ingest().mode()).bindTo(registry);
+    this.httpBudgets = HttpBudgets.of(config, registry);
     // heap, GC and CPU of the process: what an operator checks first when a pod is slow or grows
     new JvmMemoryMetrics().bindTo(registry);
     gcMetrics.bindTo(registry);
@@ -155,7 +161,14 @@ public final class AmberGarden {
                 deploy(
                     () ->
                         new HttpVerticle(
-                            config, parser, health, registry, cursor, liveConnections, meters),
+                            config,
+                            parser,
+                            health,
+                            registry,
+                            cursor,
+                            liveConnections,
+                            meters,
+                            httpBudgets),
                     config.http().instances()))
         .compose(
             v ->

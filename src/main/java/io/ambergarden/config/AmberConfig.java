@@ -41,10 +41,21 @@ public record AmberConfig(
     }
   }
 
-  public record Http(String host, int port, long maxBodyBytes, int instances) {}
+  public record Http(
+      String host,
+      int port,
+      long maxBodyBytes,
+      int instances,
+      int maxConnections,
+      Duration idleTimeout,
+      Duration bodyTimeout) {}
 
   public record Ingest(
-      IngestMode mode, int maxBatch, int maxInFlightRequests, int retryAfterSeconds) {}
+      IngestMode mode,
+      int maxBatch,
+      int maxInFlightRequests,
+      int retryAfterSeconds,
+      long maxInFlightBytes) {}
 
   public record Events(
       Duration retention,
@@ -132,7 +143,9 @@ public record AmberConfig(
       Duration flushInterval,
       int flushMaxCells,
       int maxPendingCells,
-      int maxConcurrentFlushes) {}
+      int maxConcurrentFlushes,
+      int dedupWindow,
+      int maxOpenEvents) {}
 
   public record Rollups(
       boolean enabled,
@@ -152,7 +165,8 @@ public record AmberConfig(
       Duration heartbeatInterval,
       int maxReplayEvents,
       int maxFilterValues,
-      List<String> allowedOrigins) {}
+      List<String> allowedOrigins,
+      long replayMaxBytes) {}
 
   public record Simulator(boolean enabled, int devices, int eventsPerSecond) {}
 

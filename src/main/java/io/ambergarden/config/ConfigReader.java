@@ -29,13 +29,21 @@ final class ConfigReader {
             c.nonBlank("http.host"),
             c.intIn("http.port", 0, 65535),
             c.longIn("http.max-body-bytes", 1024, 256L * 1024 * 1024),
-            c.intIn("http.instances", 1, 64));
+            c.intIn("http.instances", 1, 64),
+            c.intIn("http.max-connections", 1, 1_000_000),
+            c.duration("http.idle-timeout", Duration.ofSeconds(1), Duration.ofHours(1)),
+            c.duration("http.body-timeout", Duration.ofSeconds(1), Duration.ofHours(1)));
     AmberConfig.Ingest ingest =
         new AmberConfig.Ingest(
             c.oneOf("ingest.mode", AmberConfig.IngestMode.class),
             c.intIn("ingest.max-batch", 1, 100_000),
             c.intIn("ingest.max-in-flight-requests", 1, 1_000_000),
-            c.intIn("ingest.retry-after-seconds", 1, 3600));
+            c.intIn("ingest.retry-after-seconds", 1, 3600),
+            c.longIn("ingest.max-in-flight-bytes", 1024, 64L << 30));
+    if (ingest.maxInFlightBytes() < http.maxBodyBytes()) {
+      throw new ConfigException(
+          "ingest.max-in-flight-bytes", "must be at least http.max-body-bytes, or no body fits");
+    }
     AmberConfig.Events events =
         new AmberConfig.Events(
             c.duration("event.retention", Duration.ofHours(1), TEN_YEARS),
@@ -147,7 +155,9 @@ final class ConfigReader {
             c.duration("counters.flush-interval", Duration.ZERO, Duration.ofSeconds(10)),
             c.intIn("counters.flush-max-cells", 1, 1_000_000),
             c.intIn("counters.max-pending-cells", 1, 10_000_000),
-            c.intIn("counters.max-concurrent-flushes", 1, 1024));
+            c.intIn("counters.max-concurrent-flushes", 1, 1024),
+            c.intIn("counters.dedup-window", 1, 100_000_000),
+            c.intIn("counters.max-open-events", 1, 10_000_000));
     if (counters.flushMaxCells() > counters.maxPendingCells()) {
       throw new ConfigException(
           "counters.flush-max-cells", "must not exceed counters.max-pending-cells");
@@ -165,10 +175,13 @@ final class ConfigReader {
     if (rollups.leaseTtl().compareTo(rollups.scanInterval().multipliedBy(2)) < 0) {
       throw new ConfigException("rollup.lease-ttl", "must be at least twice rollup.scan-interval");
     }
-    if (rollups.markSafety().compareTo(writer.requestTimeout()) < 0) {
+    // a mark is filed under the time its attempt is sent, and an attempt lasts at most the driver's
+    // request timeout: a bucket read mark-safety after its end can no longer receive a mark
+    if (rollups.markSafety().compareTo(cassandra.requestTimeout()) < 0) {
       throw new ConfigException(
           "rollup.mark-safety",
-          "must be at least writer.request-timeout, or a slow mark write can be missed");
+          "must be at least cassandra.request-timeout (plus the clock skew between instances), or"
+              + " a slow mark write can be missed");
     }
     AmberConfig.Live live =
         new AmberConfig.Live(
@@ -179,7 +192,13 @@ final class ConfigReader {
             c.duration("live.heartbeat-interval", Duration.ofMillis(100), Duration.ofMinutes(10)),
             c.intIn("live.max-replay-events", 1, 1_000_000),
             c.intIn("live.max-filter-values", 1, 10_000),
-            c.list("live.allowed-origins"));
+            c.list("live.allowed-origins"),
+            c.longIn("live.replay-max-bytes", 1024, 64L << 30));
+    if (http.idleTimeout().compareTo(live.heartbeatInterval()) <= 0) {
+      throw new ConfigException(
+          "http.idle-timeout",
+          "must be longer than live.heartbeat-interval, or idle live clients are cut off");
+    }
     if (live.topic().equals(kafka.topic()) || live.topic().equals(kafka.dlqTopic())) {
       throw new ConfigException("live.topic", "must differ from kafka.topic and kafka.dlq-topic");
     }

@@ -25,7 +25,7 @@ import java.util.Locale;
 /**
  * POST /api/v1/events. Validates the whole batch first; then, in kafka mode, answers 202 once the
  * broker acknowledged every event (acks=all), in direct mode once the writer wrote them to
- * Cassandra. One instance per HTTP verticle, so its counters are confined to one event loop.
+ * Cassandra. Admission and body reading: {@link IngestBodyReader}.
  */
 public final class HttpIngestHandler {
   private final AmberConfig config;
@@ -33,7 +33,7 @@ public final class HttpIngestHandler {
   private final Vertx vertx;
   private final KafkaProducer<byte[], byte[]> producer;
   private final AmberMeters meters;
-  private int inFlight;
+  private final IngestBodyReader body;
 
   /** {@code producer} is null in direct mode. */
   public HttpIngestHandler(
@@ -41,8 +41,10 @@ public final class HttpIngestHandler {
       AmberConfig config,
       EventParser parser,
       KafkaProducer<byte[], byte[]> producer,
-      AmberMeters meters) {
+      AmberMeters meters,
+      HttpBudgets budgets) {
     this.vertx = vertx;
+    this.body = new IngestBodyReader(vertx, config, budgets);
     this.meters = meters;
     this.config = config;
     this.parser = parser;
@@ -50,40 +52,37 @@ public final class HttpIngestHandler {
   }
 
   /**
-   * Runs before the body is read: a wrong content type or an overloaded service is refused at once.
+   * Runs before the body is read: a wrong content type is refused at once, then the request is
+   * admitted against the process-wide budgets (requests and body bytes) and its body read.
    */
   public void admit(RoutingContext ctx) {
-    if (format(ctx.request().getHeader("Content-Type")) == null) {
-      throw new ApiException(
-          415,
-          "Unsupported Media Type",
-          "send application/json (one event or an array) or application/x-ndjson",
-          null,
-          null);
+    BodyFormat format = format(ctx.request().getHeader("Content-Type"));
+    if (format == null) {
+      body.refuse(
+          ctx,
+          new ApiException(
+              415,
+              "Unsupported Media Type",
+              "send application/json (one event or an array) or application/x-ndjson",
+              null,
+              null));
+      return;
     }
-    if (inFlight >= config.ingest().maxInFlightRequests()) {
-      throw ApiException.unavailable(
-          "too many ingest requests in flight", config.ingest().retryAfterSeconds());
-    }
-    ctx.next();
+    body.read(ctx, bytes -> handle(ctx, format, bytes));
   }
 
-  public void handle(RoutingContext ctx) {
-    BodyFormat format = format(ctx.request().getHeader("Content-Type"));
-    byte[] body = ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
-    EventParser.BatchResult parsed = parser.parseBatch(body, format);
+  private void handle(RoutingContext ctx, BodyFormat format, byte[] bytes) {
+    EventParser.BatchResult parsed = parser.parseBatch(bytes, format);
     if (!parsed.ok()) {
       meters.invalid(AmberMeters.Path.HTTP);
       ctx.fail(invalid(parsed.errors()));
       return;
     }
     List<Event> events = parsed.events();
-    inFlight++;
     Future<Void> durable =
         producer != null ? produce(events, RequestIds.of(ctx)) : persist(events, ctx);
     durable.onComplete(
         ar -> {
-          inFlight--;
           if (ar.succeeded()) {
             meters.ingested(AmberMeters.Path.HTTP, events.size());
             ctx.response()

@@ -10,15 +10,18 @@ import io.ambergarden.query.Cursor;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.StaticHandler;
 import io.vertx.kafka.client.producer.KafkaProducer;
 import io.vertx.micrometer.PrometheusScrapingHandler;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -39,7 +42,11 @@ public final class HttpVerticle extends VerticleBase {
   private final Cursor cursor;
   private final AmberMeters meters;
   private final LiveConnections liveConnections;
+  private final HttpBudgets budgets;
   private LiveSockets live;
+
+  /** This instance's connections opened past http.max-connections: their requests get 503. */
+  private final Set<HttpConnection> overCap = new HashSet<>();
 
   public HttpVerticle(
       AmberConfig config,
@@ -48,8 +55,10 @@ public final class HttpVerticle extends VerticleBase {
       PrometheusMeterRegistry registry,
       Cursor cursor,
       LiveConnections liveConnections,
-      AmberMeters meters) {
+      AmberMeters meters,
+      HttpBudgets budgets) {
     this.meters = meters;
+    this.budgets = budgets;
     this.cursor = cursor;
     this.liveConnections = liveConnections;
     this.config = config;
@@ -69,19 +78,32 @@ public final class HttpVerticle extends VerticleBase {
               new ByteArraySerializer());
     }
     Problems problems = new Problems(config.ingest().retryAfterSeconds());
-    HttpIngestHandler ingest = new HttpIngestHandler(vertx, config, parser, producer, meters);
+    HttpIngestHandler ingest =
+        new HttpIngestHandler(vertx, config, parser, producer, meters, budgets);
+    IngestBodyReader refusals = new IngestBodyReader(vertx, config, budgets);
     router = Router.router(vertx);
-    // two routes: Vert.x wants the body handler first on a route, and admission must run before the
-    // body is read
     router.route().handler(RequestIds::assign);
-    router.post("/api/v1/events").handler(ingest::admit);
     router
-        .post("/api/v1/events")
-        .handler(BodyHandler.create(false).setBodyLimit(config.http().maxBodyBytes()))
-        .handler(ingest::handle);
-    new ReadRoutes(vertx, config, cursor).mount(router);
+        .route()
+        .handler(
+            ctx -> {
+              // probes still get through, so a full house never looks like a dead pod
+              if (!overCap.isEmpty()
+                  && overCap.contains(ctx.request().connection())
+                  && !ctx.request().path().startsWith("/health/")) {
+                refusals.refuse(
+                    ctx,
+                    ApiException.unavailable(
+                        "too many connections", config.ingest().retryAfterSeconds()));
+              } else {
+                ctx.next();
+              }
+            });
+    // admission runs before the body is read; the handler reads the body itself
+    router.post("/api/v1/events").handler(ingest::admit);
+    new ReadRoutes(vertx, config, cursor, health).mount(router);
     if (config.live().enabled()) {
-      live = new LiveSockets(vertx, config, liveConnections);
+      live = new LiveSockets(vertx, config, liveConnections, budgets, health::cassandraKnownDown);
       router.get("/api/v1/live").handler(live::handle);
     }
     router.get("/health/live").handler(ctx -> json(ctx, 200, new JsonObject().put("status", "UP")));
@@ -103,9 +125,31 @@ public final class HttpVerticle extends VerticleBase {
                 .setHost(config.http().host())
                 .setPort(config.http().port())
                 .setCompressionSupported(true)
-                .setMaxWebSocketFrameSize(65536));
+                .setMaxWebSocketFrameSize(65536)
+                .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
+                .setIdleTimeout((int) config.http().idleTimeout().toMillis()));
+    server.connectionHandler(this::onConnection);
     Future<Void> liveStarted = live == null ? Future.succeededFuture() : live.start();
     return liveStarted.compose(v -> server.requestHandler(router).listen());
+  }
+
+  /**
+   * Counts the connection against http.max-connections. One past the cap is kept just long enough
+   * to answer its request with 503 (a client sees an answer, not a reset); beyond twice the cap
+   * connections are closed at once.
+   */
+  private void onConnection(HttpConnection conn) {
+    if (budgets.connections().tryAcquire(1)) {
+      conn.closeHandler(v -> budgets.connections().release(1));
+      return;
+    }
+    budgets.shed(HttpBudgets.Shed.CONNECTIONS);
+    if (overCap.size() >= budgets.connections().max()) {
+      conn.close();
+      return;
+    }
+    overCap.add(conn);
+    conn.closeHandler(v -> overCap.remove(conn));
   }
 
   @Override
@@ -119,7 +163,7 @@ public final class HttpVerticle extends VerticleBase {
             v ->
                 server == null
                     ? Future.succeededFuture()
-                    : server.shutdown(drain, java.util.concurrent.TimeUnit.SECONDS));
+                    : server.shutdown(drain, TimeUnit.SECONDS));
     return producer == null ? closed : closed.eventually(() -> producer.close());
   }
 

@@ -12,6 +12,7 @@ import io.ambergarden.bus.StatusStatsQuery;
 import io.ambergarden.bus.TypeEventsQuery;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.Event;
+import io.ambergarden.health.HealthState;
 import io.ambergarden.query.Cursor;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -31,11 +32,13 @@ final class ReadRoutes {
   private final Vertx vertx;
   private final AmberConfig config;
   private final Cursor cursor;
+  private final HealthState health;
 
-  ReadRoutes(Vertx vertx, AmberConfig config, Cursor cursor) {
+  ReadRoutes(Vertx vertx, AmberConfig config, Cursor cursor, HealthState health) {
     this.vertx = vertx;
     this.config = config;
     this.cursor = cursor;
+    this.health = health;
   }
 
   void mount(Router router) {
@@ -178,6 +181,12 @@ final class ReadRoutes {
   /** Sends a typed request; renders the typed reply as 200 JSON, or the failure as problem+json. */
   private <R> void ask(
       RoutingContext ctx, String address, Object request, Function<R, JsonObject> render) {
+    if (health.cassandraKnownDown()) {
+      // the probe already saw the store fail: answer now instead of after a driver timeout
+      throw ApiException.unavailable(
+          "the store is unavailable; reads resume when it is back (ingest goes on)",
+          config.ingest().retryAfterSeconds());
+    }
     Future<R> reply =
         vertx
             .eventBus()

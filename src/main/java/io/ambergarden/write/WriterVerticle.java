@@ -20,11 +20,10 @@ import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.Event;
 import io.ambergarden.metrics.AmberMeters;
+import io.ambergarden.metrics.LogThrottle;
 import io.ambergarden.rollup.RollupMarks;
-import io.micrometer.core.instrument.Timer;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
@@ -33,9 +32,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.function.Supplier;
+import java.util.function.LongConsumer;
+import java.util.function.LongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,12 +46,15 @@ import org.slf4j.LoggerFactory;
 public final class WriterVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(WriterVerticle.class);
 
+  /** During an outage every request fails the same way: a few lines a second say enough. */
+  private final LogThrottle failureLogs = new LogThrottle(2, java.time.Duration.ofSeconds(1));
+
   private final AmberConfig config;
   private final AmberMeters meters;
   private final AmberConfig.Writer cfg;
   private final TimeBuckets buckets;
   private CassandraClient client;
-  private StatementLimiter limiter;
+  private StatementWriter statements;
   private RowBinder binder;
   private MessageConsumer<PersistRequest> consumer;
   private int inFlightEvents;
@@ -61,10 +63,21 @@ public final class WriterVerticle extends VerticleBase {
   private final RollupMarks marks;
   private final ReplicaLocator replicas;
 
-  /** A single-partition write and what to do once it is written. */
-  private record Row(String kind, BoundStatement statement, Runnable onWritten) {
+  /**
+   * A single-partition write and what to do once it is written. {@code at} is the time its
+   * successful attempt was sent; a row may be rebound for it ({@link #rebind}).
+   */
+  private record Row(
+      String kind,
+      BoundStatement statement,
+      LongFunction<BoundStatement> rebind,
+      LongConsumer onWritten) {
     Row(String kind, BoundStatement statement) {
-      this(kind, statement, () -> {});
+      this(kind, statement, at -> statement, at -> {});
+    }
+
+    Row(String kind, BoundStatement statement, Runnable onWritten) {
+      this(kind, statement, at -> statement, at -> onWritten.run());
     }
   }
 
@@ -82,7 +95,9 @@ public final class WriterVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     client = CassandraClients.shared(vertx, config.cassandra());
-    limiter = new StatementLimiter(cfg.maxConcurrentStatements());
+    statements =
+        new StatementWriter(
+            vertx, client, new StatementLimiter(cfg.maxConcurrentStatements()), meters, cfg);
     int cacheSize = cfg.bucketCacheSize();
     knownBuckets = lruSet(cacheSize);
     writtenMarks = lruSet(cacheSize);
@@ -111,8 +126,15 @@ public final class WriterVerticle extends VerticleBase {
     inFlightEvents += n;
     meters.writesInFlight().addAndGet(n);
     long now = System.currentTimeMillis();
+    Future<?> detail;
+    try {
+      detail = Future.join(writeAll(events, now));
+    } catch (RuntimeException e) {
+      // a bug or an event no row can hold: give the capacity back and answer now, not by timeout
+      detail = Future.failedFuture(new PlanException(e));
+    }
     // detail first: a rollup mark or counter increment is written only for events that are stored
-    Future.join(writeAll(events, now))
+    detail
         .compose(
             v -> {
               // the rows are durable now: the live feed need not wait for the counter window
@@ -130,12 +152,18 @@ public final class WriterVerticle extends VerticleBase {
                 msg.reply(new PersistResult(n));
               } else {
                 Throwable cause = ar.cause();
-                boolean invalid = causedBy(cause, QueryValidationException.class);
-                LOG.warn(
-                    "write of {} events failed (request {}): {}",
-                    n,
-                    RequestId.of(msg),
-                    cause.toString());
+                boolean invalid =
+                    StatementWriter.causedBy(cause, QueryValidationException.class)
+                        || StatementWriter.causedBy(cause, PlanException.class);
+                long skipped = invalid ? 0 : failureLogs.tryAcquire();
+                if (skipped != LogThrottle.SUPPRESS) {
+                  LOG.warn(
+                      "write of {} events failed (request {}; {} similar failures not logged): {}",
+                      n,
+                      RequestId.of(msg),
+                      skipped,
+                      cause.toString());
+                }
                 (invalid ? FailureCode.INTERNAL : FailureCode.UNAVAILABLE)
                     .fail(msg, "store write failed: " + cause.getMessage());
               }
@@ -159,7 +187,14 @@ public final class WriterVerticle extends VerticleBase {
       List<Row> rows = new ArrayList<>();
       for (RollupMarks.Mark m : marks.of(events, now)) {
         if (!writtenMarks.containsKey(m)) {
-          rows.add(new Row("mark", binder.mark(m), () -> writtenMarks.put(m, Boolean.TRUE)));
+          // filed under the time each attempt is sent, so a retried mark never lands in a bucket
+          // the rollup already read (see RollupMarks.stampedAt)
+          rows.add(
+              new Row(
+                  "mark",
+                  binder.mark(m),
+                  at -> binder.mark(marks.stampedAt(m, at)),
+                  at -> writtenMarks.put(marks.stampedAt(m, at), Boolean.TRUE)));
         }
       }
       out.addAll(writeGrouped(rows));
@@ -242,68 +277,36 @@ public final class WriterVerticle extends VerticleBase {
             r -> ReplicaLocator.sizeOf(r.statement()),
             cfg.groupMaxPartitions(),
             cfg.groupMaxBytes())) {
-      Future<Void> written;
+      Future<Long> written;
       if (group.size() == 1) {
-        written = write(group.get(0).kind(), group.get(0).statement());
+        written = write(group.get(0).kind(), at -> group.get(0).rebind().apply(at));
       } else {
-        List<BatchableStatement<?>> statements = new ArrayList<>(group.size());
-        group.forEach(r -> statements.add(r.statement()));
-        written = write("grouped", BatchStatement.newInstance(BatchType.UNLOGGED, statements));
+        written =
+            write(
+                "grouped",
+                at -> {
+                  List<BatchableStatement<?>> statements = new ArrayList<>(group.size());
+                  group.forEach(r -> statements.add(r.rebind().apply(at)));
+                  return BatchStatement.newInstance(BatchType.UNLOGGED, statements);
+                });
       }
-      writes.add(written.onSuccess(v -> group.forEach(r -> r.onWritten().run())));
+      writes.add(written.onSuccess(at -> group.forEach(r -> r.onWritten().accept(at))));
     }
     return writes;
   }
 
-  /**
-   * Every write here is idempotent (same key, same cells), so the driver may speculate and we may
-   * retry.
-   */
-  private Future<Void> write(String kind, Statement<?> statement) {
-    Statement<?> s = statement.setIdempotent(true);
-    Timer latency = meters.writeLatency(kind);
-    return withRetry(
-        () ->
-            limiter
-                .submit(
-                    () -> {
-                      long t0 = System.nanoTime();
-                      return client
-                          .execute(s)
-                          .map(
-                              rs -> {
-                                latency.record(System.nanoTime() - t0, TimeUnit.NANOSECONDS);
-                                meters.speculativeExecutions(
-                                    rs.getExecutionInfo().getSpeculativeExecutionCount());
-                                return rs;
-                              });
-                    })
-                .mapEmpty(),
-        1);
+  private Future<Long> write(String kind, Statement<?> statement) {
+    return statements.write(kind, at -> statement);
   }
 
-  private <T> Future<T> withRetry(Supplier<Future<T>> attempt, int attemptNo) {
-    return attempt
-        .get()
-        .recover(
-            err -> {
-              if (attemptNo >= cfg.retryMaxAttempts()
-                  || causedBy(err, QueryValidationException.class)) {
-                return Future.failedFuture(err);
-              }
-              long delay = cfg.retryInitialBackoff().toMillis() << Math.min(attemptNo - 1, 16);
-              Promise<T> retried = Promise.promise();
-              vertx.setTimer(delay, id -> withRetry(attempt, attemptNo + 1).onComplete(retried));
-              return retried.future();
-            });
+  private Future<Long> write(String kind, LongFunction<Statement<?>> build) {
+    return statements.write(kind, build);
   }
 
-  private static boolean causedBy(Throwable t, Class<? extends Throwable> type) {
-    for (Throwable c = t; c != null; c = c.getCause()) {
-      if (type.isInstance(c)) {
-        return true;
-      }
+  /** The write plan could not be built: a bug or an event no row can hold; not worth a retry. */
+  static final class PlanException extends RuntimeException {
+    PlanException(Throwable cause) {
+      super("could not plan the write: " + cause, cause);
     }
-    return false;
   }
 }

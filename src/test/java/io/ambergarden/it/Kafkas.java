@@ -159,6 +159,37 @@ public final class Kafkas {
     }
   }
 
+  /** The end offset of each partition of the topic. */
+  public static Map<Integer, Long> endOffsets(String topic) {
+    Properties p = new Properties();
+    p.put("bootstrap.servers", RealServers.kafkaBootstrap());
+    try (Admin admin = Admin.create(p)) {
+      var partitions =
+          admin
+              .describeTopics(List.of(topic))
+              .allTopicNames()
+              .get(10, TimeUnit.SECONDS)
+              .get(topic)
+              .partitions();
+      Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> ask =
+          new java.util.HashMap<>();
+      partitions.forEach(
+          pi ->
+              ask.put(
+                  new org.apache.kafka.common.TopicPartition(topic, pi.partition()),
+                  org.apache.kafka.clients.admin.OffsetSpec.latest()));
+      Map<Integer, Long> out = new java.util.TreeMap<>();
+      admin
+          .listOffsets(ask)
+          .all()
+          .get(10, TimeUnit.SECONDS)
+          .forEach((tp, info) -> out.put(tp.partition(), info.offset()));
+      return out;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** Sum over partitions of the group's committed offsets on the topic. */
   public static long committedTotal(String group, String topic) {
     return committed(group, topic).values().stream().mapToLong(Long::longValue).sum();

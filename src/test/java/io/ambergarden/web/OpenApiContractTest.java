@@ -113,11 +113,12 @@ class OpenApiContractTest {
         new HttpVerticle(
             config,
             parser,
-            new HealthState(),
+            new HealthState(config.ingest().mode()),
             registry,
             new Cursor(new byte[32]),
             new LiveConnections(config.live().maxConnections(), registry),
-            new AmberMeters(registry, config.kafka().topic()));
+            new AmberMeters(registry, config.kafka().topic()),
+            HttpBudgets.of(config, registry));
     LocalCodec.registerAll(vertx);
     client = WebClient.create(vertx);
     wsClient = vertx.createWebSocketClient();
