@@ -35,6 +35,11 @@ final class SliceRegistry {
   private final AmberConfig config;
   private final Map<HotBuckets.Key, Future<HotBuckets.State>> loading = new HashMap<>();
 
+  /**
+   * Splits being created: a request of the key waits for its split, so placement never races it.
+   */
+  private final Map<HotBuckets.Key, Future<?>> splitting = new HashMap<>();
+
   SliceRegistry(CassandraClient client, WriterStatements cql, HotBuckets hot, AmberConfig config) {
     this.client = client;
     this.cql = cql;
@@ -43,16 +48,23 @@ final class SliceRegistry {
     this.enabled = config.hot().enabled();
   }
 
-  /** The state of every key; loads the ones not known (one partition read each). */
+  /**
+   * The state of every key; loads the ones not known (one partition read each) and waits for a
+   * split in progress, so every event of a request is placed by the slices that will stay.
+   */
   Future<Map<HotBuckets.Key, HotBuckets.State>> states(Collection<HotBuckets.Key> keys) {
     Map<HotBuckets.Key, HotBuckets.State> out = new HashMap<>();
-    List<Future<HotBuckets.State>> loads = new ArrayList<>();
+    List<Future<?>> loads = new ArrayList<>();
     for (HotBuckets.Key k : keys) {
       HotBuckets.State s = hot.get(k);
       if (s != null) {
         out.put(k, s);
       } else {
         loads.add(loadOnce(k).onSuccess(st -> out.put(k, st)));
+      }
+      Future<?> split = splitting.get(k);
+      if (split != null) {
+        loads.add(split.recover(err -> Future.succeededFuture()));
       }
     }
     return loads.isEmpty() ? Future.succeededFuture(out) : Future.all(loads).map(out);
@@ -108,20 +120,26 @@ final class SliceRegistry {
             return;
           }
           s.splitPending = true;
-          create(k, split)
+          Future<Slice> created = create(k, split);
+          splitting.put(k, created);
+          created
               .onSuccess(
-                  created -> {
-                    s.addSlice(created);
+                  slice -> {
+                    s.addSlice(slice);
                     LOG.info(
                         "hot device {}: bucket {} split from {} into {} partitions",
                         k.deviceId(),
                         Instant.ofEpochMilli(k.bucket()),
-                        Instant.ofEpochMilli(created.start()),
-                        created.salts());
+                        Instant.ofEpochMilli(slice.start()),
+                        slice.salts());
                   })
               .onFailure(
                   err -> LOG.warn("slice of {} not created: {}", k.deviceId(), err.toString()))
-              .onComplete(ar -> s.splitPending = false);
+              .onComplete(
+                  ar -> {
+                    s.splitPending = false;
+                    splitting.remove(k, created);
+                  });
         });
   }
 
