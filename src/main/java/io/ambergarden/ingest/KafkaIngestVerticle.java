@@ -50,7 +50,7 @@ public final class KafkaIngestVerticle extends VerticleBase {
 
   private final AmberConfig config;
   private final AmberConfig.Kafka cfg;
-  private final EventParser parser;
+  private final RecordDecoder decoder;
   private final HealthState health;
   private final OffsetTracker<TopicPartition> tracker = new OffsetTracker<>();
   private final Set<TopicPartition> assigned = new HashSet<>();
@@ -78,7 +78,7 @@ public final class KafkaIngestVerticle extends VerticleBase {
     this.config = config;
     this.meters = meters;
     this.cfg = config.kafka();
-    this.parser = parser;
+    this.decoder = new RecordDecoder(parser);
     this.health = health;
     this.guard =
         new DeadLetterGuard(cfg.dlqGuardWindow(), cfg.dlqGuardMinSamples(), cfg.dlqGuardMaxRatio());
@@ -204,7 +204,7 @@ public final class KafkaIngestVerticle extends VerticleBase {
       return;
     }
     EventParser.SingleResult parsed =
-        parser.parseOne(rec.value() == null ? new byte[0] : rec.value());
+        decoder.decode(rec.value() == null ? new byte[0] : rec.value());
     if (!parsed.ok()) {
       meters.invalid(AmberMeters.Path.KAFKA);
       if (guard.record(true)) {
