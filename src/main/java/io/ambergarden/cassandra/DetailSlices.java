@@ -6,20 +6,21 @@ import java.util.TreeSet;
 
 /**
  * Partition keys of events_by_device when a hot device's bucket is split into slices (seed 000's
- * salting, only where needed). A slice starts on a whole minute inside its bucket and spreads its
- * events over {@code salts} partitions keyed {@code bucket = start + salt} milliseconds. An event
- * belongs to the latest slice that starts at or before its ts; before the first slice, or with no
- * slice at all, it lives in the bucket's own partition (key = the bucket start), as for every cold
- * device. Readers merge every partition of a bucket, so a row is found wherever it was placed.
+ * salting, only where needed). A slice starts on a whole second inside its bucket and spreads its
+ * events over {@code salts} partitions keyed {@code bucket = start + salt} milliseconds (salts stay
+ * under 1000, so keys of different slices never collide). An event belongs to the latest slice that
+ * starts at or before its ts; before the first slice, or with no slice at all, it lives in the
+ * bucket's own partition (key = the bucket start), as for every cold device. Readers merge every
+ * partition of a bucket, so a row is found wherever it was placed.
  */
 public final class DetailSlices {
-  public static final long MINUTE = 60_000L;
+  public static final long SECOND = 1000L;
 
-  /** One slice: from {@code start} (a whole minute) to the next slice or the bucket's end. */
+  /** One slice: from {@code start} (a whole second) to the next slice or the bucket's end. */
   public record Slice(long start, int salts) {
     public Slice {
-      if (salts < 1 || salts >= MINUTE) {
-        throw new IllegalArgumentException("salts must be in 1.." + (MINUTE - 1));
+      if (salts < 1 || salts >= SECOND) {
+        throw new IllegalArgumentException("salts must be in 1.." + (SECOND - 1));
       }
     }
   }
@@ -65,8 +66,8 @@ public final class DetailSlices {
     return new ArrayList<>(keys);
   }
 
-  /** The first whole minute strictly after {@code ts}. */
-  public static long nextMinute(long ts) {
-    return Math.floorDiv(ts, MINUTE) * MINUTE + MINUTE;
+  /** The first whole second strictly after {@code ts}. */
+  public static long nextSecond(long ts) {
+    return Math.floorDiv(ts, SECOND) * SECOND + SECOND;
   }
 }

@@ -85,59 +85,113 @@ final class DeviceHistory {
       }
       long bucket = starts.get(i);
       visited++;
+      List<Long> partitions =
+          DetailSlices.partitionsOf(bucket, slices.getOrDefault(bucket, List.of()));
+      PagePosition pos = q.position();
+      Event after =
+          pos != null && !pos.atBucketStart() && pos.bucket() == bucket
+              ? new Event(q.deviceId(), pos.ts(), pos.key2())
+              : null;
+      return fill(bucket, partitions, after).compose(v -> next(i + 1));
+    }
+
+    /**
+     * Adds the bucket's events after {@code after}. Several partitions are read with a share of the
+     * page each and merged; what is merged is complete only up to the oldest row every partition
+     * that filled its share has reached, so the rest comes in another round from there.
+     */
+    Future<Void> fill(long bucket, List<Long> partitions, Event after) {
       int want = q.limit() - items.size();
+      if (want <= 0) {
+        return Future.succeededFuture();
+      }
+      int share =
+          partitions.size() == 1
+              ? want
+              : Math.min(
+                  want, Math.max(16, 2 * ((want + partitions.size() - 1) / partitions.size())));
       List<Statement<?>> statements = new ArrayList<>();
-      for (long partition :
-          DetailSlices.partitionsOf(bucket, slices.getOrDefault(bucket, List.of()))) {
-        statements.addAll(partitionReads(bucket, partition, want));
+      for (long partition : partitions) {
+        statements.addAll(partitionReads(partition, after, share));
       }
       return reads
           .readEach(statements, PARALLELISM)
-          .map(
+          .compose(
               results -> {
                 List<Event> merged = new ArrayList<>();
-                results.forEach(
-                    rows -> rows.forEach(r -> merged.add(StoredEvents.ofDevice(q.deviceId(), r))));
+                Event bound = null;
+                int r = 0;
+                for (int p = 0; p < partitions.size(); p++) {
+                  // a partition's reads: [same ts after the position,] then older ts
+                  List<Event> same =
+                      after != null && statementsPerPartition(after) == 2
+                          ? events(results.get(r++))
+                          : List.of();
+                  List<Event> older = events(results.get(r++));
+                  List<Event> prefix = new ArrayList<>(same);
+                  boolean truncated = same.size() >= share;
+                  if (!truncated) {
+                    prefix.addAll(older);
+                    truncated = older.size() >= share;
+                  }
+                  merged.addAll(prefix);
+                  if (truncated) {
+                    Event last = prefix.get(prefix.size() - 1);
+                    bound = bound == null || ORDER.compare(last, bound) < 0 ? last : bound;
+                  }
+                }
                 merged.sort(ORDER);
                 Event previous = null;
                 for (Event e : merged) {
-                  if (items.size() >= q.limit()) {
+                  if (items.size() >= q.limit() || (bound != null && ORDER.compare(e, bound) > 0)) {
                     break;
                   }
                   // a redelivery racing a slice split can store an event twice; it is served once
-                  if (previous != null
-                      && previous.ts() == e.ts()
-                      && previous.eventId().equals(e.eventId())) {
-                    continue;
+                  if (previous == null || ORDER.compare(previous, e) != 0) {
+                    items.add(e);
+                    lastBucket = bucket;
                   }
-                  items.add(e);
                   previous = e;
-                  lastBucket = bucket;
                 }
-                return null;
-              })
-          .compose(x -> next(i + 1));
+                return bound != null && items.size() < q.limit()
+                    ? fill(bucket, partitions, bound)
+                    : Future.succeededFuture();
+              });
     }
 
-    /** The reads of one partition: after the cursor's row when the cursor is in this bucket. */
-    List<Statement<?>> partitionReads(long bucket, long partition, int want) {
+    private List<Event> events(List<Row> rows) {
+      List<Event> out = new ArrayList<>(rows.size());
+      rows.forEach(r -> out.add(StoredEvents.ofDevice(q.deviceId(), r)));
+      return out;
+    }
+
+    private int statementsPerPartition(Event after) {
+      return after.ts() >= q.from() && after.ts() < q.to() ? 2 : 1;
+    }
+
+    /** The reads of one partition: after {@code after} when given, else the whole range. */
+    List<Statement<?>> partitionReads(long partition, Event after, int limit) {
       Instant p = Instant.ofEpochMilli(partition);
       Instant from = Instant.ofEpochMilli(q.from());
-      PagePosition pos = q.position();
-      if (pos == null || pos.atBucketStart() || pos.bucket() != bucket) {
+      if (after == null) {
         return List.of(
-            cql.eventsInBucket().bind(q.deviceId(), p, from, Instant.ofEpochMilli(q.to()), want));
+            cql.eventsInBucket().bind(q.deviceId(), p, from, Instant.ofEpochMilli(q.to()), limit));
       }
       List<Statement<?>> out = new ArrayList<>(2);
-      // the rest of the cursor's bucket: same ts with a later event id, then older ts
-      if (pos.ts() >= q.from() && pos.ts() < q.to()) {
+      // same ts with a later event id, then older ts
+      if (statementsPerPartition(after) == 2) {
         out.add(
             cql.eventsSameTs()
-                .bind(q.deviceId(), p, Instant.ofEpochMilli(pos.ts()), pos.key2(), want));
+                .bind(q.deviceId(), p, Instant.ofEpochMilli(after.ts()), after.eventId(), limit));
       }
       out.add(
           cql.eventsInBucket()
-              .bind(q.deviceId(), p, from, Instant.ofEpochMilli(Math.min(q.to(), pos.ts())), want));
+              .bind(
+                  q.deviceId(),
+                  p,
+                  from,
+                  Instant.ofEpochMilli(Math.min(q.to(), after.ts())),
+                  limit));
       return out;
     }
 

@@ -89,7 +89,7 @@ final class HotBuckets {
     if (prev == null || prev.rows < 2) {
       return null;
     }
-    long span = Math.max(DetailSlices.MINUTE, prev.maxTs - prev.minTs);
+    long span = Math.max(DetailSlices.SECOND, prev.maxTs - prev.minTs);
     double expected = Math.max(prev.rows, prev.rows * (double) bucketMillis / span);
     int salts = saltsFor(expected);
     return salts > 1 ? new Slice(k.bucket(), salts) : null;
@@ -116,7 +116,7 @@ final class HotBuckets {
 
   /**
    * A split to create now, or null: when the slice holding the newest event has, per partition,
-   * half the row target, a new slice from the next whole minute after the newest event, salted for
+   * half the row target, a new slice from the next whole second after the newest event, salted for
    * the rest of the bucket at the rate seen so far. Nothing already placed moves.
    */
   Slice splitFor(State s) {
@@ -128,12 +128,12 @@ final class HotBuckets {
     if (s.rowsIn(current) < halfTarget * salts) {
       return null;
     }
-    long start = DetailSlices.nextMinute(s.maxTs);
+    long start = DetailSlices.nextSecond(s.maxTs);
     long end = s.bucket + bucketMillis;
     if (start >= end) {
       return null;
     }
-    long span = Math.max(DetailSlices.MINUTE, s.maxTs - s.minTs);
+    long span = Math.max(DetailSlices.SECOND, s.maxTs - s.minTs);
     double expected = s.rows * (double) (end - start) / span;
     return new Slice(start, Math.max(Math.min(maxSalts, salts * 2), saltsFor(expected)));
   }

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 class DetailSlicesTest {
   static final long B = 1_767_225_600_000L;
-  static final long MIN = DetailSlices.MINUTE;
+  static final long MIN = 60_000L;
 
   @Test
   void withoutSlicesEveryEventIsInTheBucketsOwnPartition() {
@@ -47,10 +47,10 @@ class DetailSlicesTest {
   }
 
   @Test
-  void aSliceHasAtLeastOneAndFewerThanAMinuteOfSalts() {
+  void aSliceHasAtLeastOneAndFewerThanASecondOfSalts() {
     assertThatThrownBy(() -> new Slice(B, 0)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new Slice(B, 60_000)).isInstanceOf(IllegalArgumentException.class);
-    assertThat(DetailSlices.nextMinute(B + 1)).isEqualTo(B + MIN);
-    assertThat(DetailSlices.nextMinute(B)).isEqualTo(B + MIN);
+    assertThatThrownBy(() -> new Slice(B, 1000)).isInstanceOf(IllegalArgumentException.class);
+    assertThat(DetailSlices.nextSecond(B + 1)).isEqualTo(B + 1000);
+    assertThat(DetailSlices.nextSecond(B)).isEqualTo(B + 1000);
   }
 }

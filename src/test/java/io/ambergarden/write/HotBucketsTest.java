@@ -117,14 +117,14 @@ class HotBucketsTest {
   }
 
   @Test
-  void aSplitStartsOnTheMinuteAfterTheNewestEventAndLeavesEarlierRowsAlone() {
+  void aSplitStartsOnTheSecondAfterTheNewestEventAndLeavesEarlierRowsAlone() {
     HotBuckets hot = new HotBuckets(HOUR, 1000, 64, 10);
     HotBuckets.State s = new HotBuckets.State(T0, List.of());
-    List<Event> burst = steady("d", T0 + 90_000, 100, 5); // 500 rows from 00:01:30
+    List<Event> burst = steady("d", T0 + 90_000, 100, 5); // 500 rows, 00:01:30.000 to :34.990
     burst.forEach(e -> hot.place(s, e));
     Slice split = hot.splitFor(s);
     assertThat(split).isNotNull();
-    assertThat(split.start()).isEqualTo(T0 + 2 * DetailSlices.MINUTE);
+    assertThat(split.start()).isEqualTo(T0 + 95_000);
     assertThat(split.salts()).isBetween(2, 64);
     s.splitPending = true;
     assertThat(hot.splitFor(s)).as("one split at a time").isNull();
