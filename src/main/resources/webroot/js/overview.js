@@ -8,6 +8,7 @@
   const REFRESH_MS = 5000;
   let timer = null;
   let lastDays = 0;
+  let lastActivity = 0; // activity reads every device row of two hours: every 30 s is enough
   let previous = null; // {at, total} of the last counter sample
   const eps = [];
 
@@ -102,7 +103,12 @@
     await Promise.all([
       step(A.api("/api/v1/stats/status"), showToday),
       step(A.api("/api/v1/stats/abnormal?minutes=60"), showAbnormal),
-      step(A.api("/api/v1/stats/activity?minutes=60"), showActivity),
+      Date.now() - lastActivity > 30000
+        ? step(A.api("/api/v1/stats/activity?minutes=60"), (r) => {
+            lastActivity = Date.now();
+            showActivity(r);
+          })
+        : null,
       Date.now() - lastDays > 60000 ? showDays().catch((e) => errors.push(e.message)) : null,
     ]);
     $("ov-updated").textContent = errors.length
@@ -114,6 +120,7 @@
   A.views.overview = {
     show() {
       lastDays = 0;
+      lastActivity = 0;
       refresh();
       timer = setInterval(refresh, REFRESH_MS);
     },

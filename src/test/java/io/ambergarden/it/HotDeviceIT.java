@@ -35,15 +35,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * One device pushed at a high rate: its detail partitions stay under the row target (scaled down
- * here to {@value #TARGET} rows, so a 30,000-event burst needs salted slices), by exact row counts
- * and by the table's own metrics, and paging over it returns every event once, in order.
+ * here to {@value #TARGET} rows, so a {@value #EVENTS}-event burst needs salted slices), by exact
+ * row counts and by the table's own metrics, and paging over it returns every event once, in order.
  */
 @ExtendWith(RealServers.class)
 @Timeout(300)
 class HotDeviceIT {
   static final String KEYSPACE = "amber_hot_it";
-  static final int TARGET = 4000;
-  static final int EVENTS = 30_000;
+  static final int TARGET = 2500;
+  static final int EVENTS = 20_000;
   static final String DEVICE = "hot-" + UUID.randomUUID().toString().substring(0, 8);
   static TestService s;
   static long t0;

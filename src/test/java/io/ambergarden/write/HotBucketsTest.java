@@ -22,7 +22,7 @@ class HotBucketsTest {
   static final class Writer {
     final HotBuckets hot = new HotBuckets(HOUR, TARGET, 64, 1000);
     final Map<Long, Long> rowsPerPartition = new HashMap<>();
-    final Map<Event, Long> placed = new HashMap<>();
+    final List<Long> placed = new ArrayList<>();
     int splits;
 
     void write(List<Event> batch) {
@@ -46,7 +46,7 @@ class HotBucketsTest {
                 });
         long partition = hot.place(s, e);
         rowsPerPartition.merge(partition, 1L, Long::sum);
-        placed.put(e, partition);
+        placed.add(partition);
       }
       touched
           .values()
@@ -100,10 +100,12 @@ class HotBucketsTest {
     writeInBatches(w, events, 300);
     List<Slice> slices = w.hot.get(new HotBuckets.Key("hot-2", T0)).slices();
     // a redelivery placed with the slices as they ended up lands on the same row
-    for (Event e : events) {
-      assertThat(DetailSlices.partitionOf(T0, slices, e.ts(), e.eventId()))
-          .as("partition of %s", e)
-          .isEqualTo(w.placed.get(e));
+    for (int i = 0; i < events.size(); i++) {
+      Event e = events.get(i);
+      long again = DetailSlices.partitionOf(T0, slices, e.ts(), e.eventId());
+      if (again != w.placed.get(i)) {
+        assertThat(again).as("partition of %s", e).isEqualTo(w.placed.get(i));
+      }
     }
   }
 
