@@ -26,7 +26,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * The Avro-against-JSON phase (g) on its own, in one run: {@code mvn -Pbench
  * -Dbench.main=io.ambergarden.bench.AvroJsonBench}. Starts the local Cassandra and Kafka, measures
  * {@link AvroJsonPhase} (bytes per event, decode and consumer CPU per 1000 events), then the whole
- * service (its own JVM, Kafka to Cassandra) on the same topic, first JSON then Avro records, as CPU
+ * service (its own JVM, Kafka to Cassandra) on one topic, JSON, Avro, Avro then JSON records, as CPU
  * ms per 1000 events of the service and of Cassandra. Settings: amber.bench.avro-events (100000),
  * amber.bench.devices (2000), amber.bench.avro-rounds (5), amber.bench.avro-service (true).
  * Results: .bench-results/&lt;timestamp&gt;-avro/results.md.
@@ -104,8 +104,6 @@ public final class AvroJsonBench {
     int warm = Math.max(1000, events / 4);
     List<BenchEvents.Spec> warmJson = BenchEvents.generate("avj", "wj", warm, devices, now, 8);
     List<BenchEvents.Spec> warmAvro = BenchEvents.generate("avj", "wa", warm, devices, now, 9);
-    List<BenchEvents.Spec> json = BenchEvents.generate("avj", "j", events, devices, now, 10);
-    List<BenchEvents.Spec> avro = BenchEvents.generate("avj", "a", events, devices, now, 11);
     CpuLedger ledger = new CpuLedger();
     List<String> out = new ArrayList<>();
     try (BenchService app =
@@ -123,28 +121,46 @@ public final class AvroJsonBench {
       offset = consumed(runtime, topic, group, offset, AvroJsonPhase.avro(warmAvro));
       out.add(
           String.format(
-              "The service (own JVM %s, Kafka -> Cassandra, same topic, one run): CPU ms per 1000"
-                  + " events",
+              "The service (own JVM %s, Kafka -> Cassandra, one topic, one run): CPU ms per 1000"
+                  + " events, in the order run (JSON, Avro, Avro, JSON, so that a drift of the"
+                  + " machine over the run weighs on both formats alike)",
               IngestBench.SERVICE_JVM));
       out.add("");
-      out.add("| records | service | Cassandra | wall s |");
-      out.add("|---|---:|---:|---:|");
-      for (String format : List.of(AvroJsonPhase.JSON, AvroJsonPhase.AVRO)) {
+      out.add("| round | records | service | Cassandra | wall s |");
+      out.add("|---:|---|---:|---:|---:|");
+      Map<String, double[]> sums = new HashMap<>();
+      List<String> order =
+          List.of(AvroJsonPhase.JSON, AvroJsonPhase.AVRO, AvroJsonPhase.AVRO, AvroJsonPhase.JSON);
+      for (int round = 0; round < order.size(); round++) {
+        String format = order.get(round);
         ledger.awaitQuiet("service", 0.3, Duration.ofSeconds(5), Duration.ofSeconds(120));
         ledger.awaitQuiet("Cassandra", 0.3, Duration.ofSeconds(5), Duration.ofSeconds(120));
+        List<BenchEvents.Spec> specs =
+            BenchEvents.generate("avj", "r" + round + "-", events, devices, now, 20 + round);
         List<byte[]> values =
-            format.equals(AvroJsonPhase.JSON) ? AvroJsonPhase.json(json) : AvroJsonPhase.avro(avro);
+            format.equals(AvroJsonPhase.JSON)
+                ? AvroJsonPhase.json(specs)
+                : AvroJsonPhase.avro(specs);
         System.out.printf("(g) the service: %,d %s events%n", events, format);
         CpuLedger.Span span = ledger.start(format);
         offset = consumed(runtime, topic, group, offset, values);
         CpuLedger.Phase p = span.end(events);
+        double[] sum = sums.computeIfAbsent(format, f -> new double[2]);
+        sum[0] += p.millisPer1000Events("service") / 2;
+        sum[1] += p.millisPer1000Events("Cassandra") / 2;
         out.add(
             String.format(
-                "| %s | %.1f | %.1f | %.1f |",
+                "| %d | %s | %.1f | %.1f | %.1f |",
+                round + 1,
                 format,
                 p.millisPer1000Events("service"),
                 p.millisPer1000Events("Cassandra"),
                 p.wallSeconds()));
+      }
+      for (String format : List.of(AvroJsonPhase.JSON, AvroJsonPhase.AVRO)) {
+        out.add(
+            String.format(
+                "| mean | %s | %.1f | %.1f | |", format, sums.get(format)[0], sums.get(format)[1]));
       }
     }
     return out;
