@@ -26,10 +26,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * The Avro-against-JSON phase (g) on its own, in one run: {@code mvn -Pbench
  * -Dbench.main=io.ambergarden.bench.AvroJsonBench}. Starts the local Cassandra and Kafka, measures
  * {@link AvroJsonPhase} (bytes per event, decode and consumer CPU per 1000 events), then the whole
- * service (its own JVM, Kafka to Cassandra) on one topic, JSON, Avro, Avro then JSON records, as CPU
- * ms per 1000 events of the service and of Cassandra. Settings: amber.bench.avro-events (100000),
- * amber.bench.devices (2000), amber.bench.avro-rounds (5), amber.bench.avro-service (true).
- * Results: .bench-results/&lt;timestamp&gt;-avro/results.md.
+ * service (its own JVM, Kafka to Cassandra) on one topic, JSON, Avro, Avro then JSON records, as
+ * CPU ms per 1000 events of the service and of Cassandra. Settings: amber.bench.avro-events
+ * (100000), amber.bench.devices (2000), amber.bench.avro-rounds (5), amber.bench.avro-service
+ * (true). Results: .bench-results/&lt;timestamp&gt;-avro/results.md.
  */
 public final class AvroJsonBench {
   private static final DateTimeFormatter DIR_NAME =
