@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class SchemaMigrator {
   /** Every file in schema/, in order. SchemaMigratorTest checks the list matches the folder. */
-  public static final List<String> SCRIPTS = List.of("001_core.cql", "002_counters_rollups.cql");
+  public static final List<String> SCRIPTS =
+      List.of("001_core.cql", "002_counters_rollups.cql", "003_fleet_hot_devices.cql");
 
   private static final Logger LOG = LoggerFactory.getLogger(SchemaMigrator.class);
 

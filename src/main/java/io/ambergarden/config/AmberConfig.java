@@ -19,6 +19,8 @@ public record AmberConfig(
     Rollups rollups,
     Live live,
     Simulator simulator,
+    Fleet fleet,
+    HotDevices hot,
     Duration shutdownGrace,
     RawConfig raw) {
 
@@ -171,5 +173,16 @@ public record AmberConfig(
   public record Simulator(boolean enabled, int devices, int eventsPerSecond) {}
 
   public record Query(
-      int instances, int defaultLimit, int maxLimit, int maxBucketsPerPage, String cursorKey) {}
+      int instances,
+      int defaultLimit,
+      int maxLimit,
+      int maxBucketsPerPage,
+      String cursorKey,
+      int statsMaxDays) {}
+
+  /** The fleet index (every device's current state, by type, status and abnormal). */
+  public record Fleet(int shards, int cacheSize, Duration refresh) {}
+
+  /** Detail partitions of hot devices: split into salted slices above a row target. */
+  public record HotDevices(boolean enabled, int partitionRows, int maxSalts) {}
 }

@@ -138,7 +138,8 @@ final class ConfigReader {
             c.intIn("query.default-limit", 1, 100_000),
             c.intIn("query.max-limit", 1, 100_000),
             c.intIn("query.max-buckets-per-page", 1, 10_000),
-            c.string("query.cursor-key"));
+            c.string("query.cursor-key"),
+            c.intIn("query.stats-max-days", 1, 3660));
     if (!query.cursorKey().isEmpty() && query.cursorKey().length() < 16) {
       throw new ConfigException(
           "query.cursor-key",
@@ -207,12 +208,26 @@ final class ConfigReader {
             c.bool("simulator.enabled"),
             c.intIn("simulator.devices", 1, 1_000_000),
             c.intIn("simulator.events-per-second", 1, 1_000_000));
+    AmberConfig.Fleet fleet =
+        new AmberConfig.Fleet(
+            c.intIn("fleet.shards", 1, 1024),
+            c.intIn("fleet.cache-size", 0, 100_000_000),
+            c.duration("fleet.refresh", Duration.ofMinutes(1), TEN_YEARS));
+    if (fleet.refresh().compareTo(events.retention().dividedBy(2)) > 0) {
+      throw new ConfigException(
+          "fleet.refresh", "must be at most half of event.retention, or index rows expire first");
+    }
+    AmberConfig.HotDevices hot =
+        new AmberConfig.HotDevices(
+            c.bool("hot.enabled"),
+            c.intIn("hot.partition-rows", 100, 10_000_000),
+            c.intIn("hot.max-salts", 2, 256));
     c.matching("log.format", Pattern.compile("text|json"), "text or json");
     Duration grace =
         c.duration("shutdown.grace-period", Duration.ofSeconds(1), Duration.ofMinutes(30));
     return new AmberConfig(
         http, ingest, events, cassandra, writer, kafka, query, counters, rollups, live, simulator,
-        grace, c);
+        fleet, hot, grace, c);
   }
 
   private static List<InetSocketAddress> contactPoints(RawConfig c, String key) {
