@@ -20,7 +20,9 @@ public record AmberConfig(
     Live live,
     Simulator simulator,
     Duration shutdownGrace,
-    RawConfig raw) {
+    RawConfig raw,
+    SecurityConfig.Access access,
+    int replicas) {
 
   static AmberConfig from(RawConfig c) {
     return ConfigReader.read(c);
@@ -75,14 +77,17 @@ public record AmberConfig(
       BucketSize bucket,
       int typeSalts,
       int abnormalSalts,
-      Duration abnormalRetention) {
+      Duration abnormalRetention,
+      SecurityConfig.CassandraSecurity security) {
     @Override
     public String toString() {
       return "Cassandra[contactPoints="
           + contactPoints
           + ", keyspace="
           + keyspace
-          + ", password=******]";
+          + ", password=******, "
+          + security
+          + "]";
     }
   }
 
@@ -122,7 +127,8 @@ public record AmberConfig(
       Duration producerDeliveryTimeout,
       Duration stallTimeout,
       int fetchMinBytes,
-      Duration fetchMaxWait) {}
+      Duration fetchMaxWait,
+      SecurityConfig.KafkaSecurity security) {}
 
   public record Counters(
       boolean enabled,

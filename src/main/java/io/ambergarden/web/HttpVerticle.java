@@ -1,5 +1,6 @@
 package io.ambergarden.web;
 
+import io.ambergarden.auth.Gatekeeper;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.EventParser;
 import io.ambergarden.health.HealthState;
@@ -39,7 +40,9 @@ public final class HttpVerticle extends VerticleBase {
   private final Cursor cursor;
   private final AmberMeters meters;
   private final LiveConnections liveConnections;
+  private final Gatekeeper gate;
   private LiveSockets live;
+  private long tlsWatch = -1;
 
   public HttpVerticle(
       AmberConfig config,
@@ -48,7 +51,9 @@ public final class HttpVerticle extends VerticleBase {
       PrometheusMeterRegistry registry,
       Cursor cursor,
       LiveConnections liveConnections,
-      AmberMeters meters) {
+      AmberMeters meters,
+      Gatekeeper gate) {
+    this.gate = gate;
     this.meters = meters;
     this.cursor = cursor;
     this.liveConnections = liveConnections;
@@ -74,14 +79,19 @@ public final class HttpVerticle extends VerticleBase {
     // two routes: Vert.x wants the body handler first on a route, and admission must run before the
     // body is read
     router.route().handler(RequestIds::assign);
+    // CORS, then credentials, rate and scope in front of every route below (README "Security")
+    AccessHandler access = new AccessHandler(vertx, gate, parser);
+    access.mount(router);
     router.post("/api/v1/events").handler(ingest::admit);
     router
         .post("/api/v1/events")
         .handler(BodyHandler.create(false).setBodyLimit(config.http().maxBodyBytes()))
+        .handler(access::checkBatchDevices)
         .handler(ingest::handle);
     new ReadRoutes(vertx, config, cursor).mount(router);
+    new AdminKeyRoutes(gate).mount(router);
     if (config.live().enabled()) {
-      live = new LiveSockets(vertx, config, liveConnections);
+      live = new LiveSockets(vertx, config, liveConnections, access);
       router.get("/api/v1/live").handler(live::handle);
     }
     router.get("/health/live").handler(ctx -> json(ctx, 200, new JsonObject().put("status", "UP")));
@@ -97,19 +107,23 @@ public final class HttpVerticle extends VerticleBase {
     for (int status : new int[] {404, 405, 413, 415, 500}) {
       router.errorHandler(status, problems::handle);
     }
-    server =
-        vertx.createHttpServer(
-            new HttpServerOptions()
-                .setHost(config.http().host())
-                .setPort(config.http().port())
-                .setCompressionSupported(true)
-                .setMaxWebSocketFrameSize(65536));
+    HttpServerOptions options =
+        new HttpServerOptions()
+            .setHost(config.http().host())
+            .setPort(config.http().port())
+            .setCompressionSupported(true)
+            .setMaxWebSocketFrameSize(65536);
+    HttpTls.apply(options, config.access().tls());
+    server = vertx.createHttpServer(options);
     Future<Void> liveStarted = live == null ? Future.succeededFuture() : live.start();
-    return liveStarted.compose(v -> server.requestHandler(router).listen());
+    return liveStarted
+        .compose(v -> server.requestHandler(router).listen())
+        .onSuccess(s -> tlsWatch = HttpTls.watch(vertx, server, config.access().tls()));
   }
 
   @Override
   public Future<?> stop() {
+    vertx.cancelTimer(tlsWatch);
     Future<Void> liveStopped = live == null ? Future.succeededFuture() : live.stop();
     // stop accepting at once; requests already in flight get a bounded time to finish (202 or
     // error)

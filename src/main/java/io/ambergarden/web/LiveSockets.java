@@ -18,7 +18,6 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -46,11 +45,13 @@ final class LiveSockets {
   private final Vertx vertx;
   private final AmberConfig config;
   private final LiveConnections connections;
+  private final AccessHandler access;
   private final Set<Session> sessions = new HashSet<>();
   private MessageConsumer<DurableEvents> live;
   private long heartbeat = -1;
 
-  LiveSockets(Vertx vertx, AmberConfig config, LiveConnections connections) {
+  LiveSockets(Vertx vertx, AmberConfig config, LiveConnections connections, AccessHandler access) {
+    this.access = access;
     this.vertx = vertx;
     this.config = config;
     this.connections = connections;
@@ -90,9 +91,14 @@ final class LiveSockets {
           "Upgrade",
           "this is a WebSocket endpoint: send Connection: Upgrade and Upgrade: websocket");
     }
-    if (!originAllowed(req.getHeader(HttpHeaders.ORIGIN), req.getHeader(HttpHeaders.HOST))) {
+    String origin = req.getHeader(HttpHeaders.ORIGIN);
+    if (origin == null && !AccessHandler.hasHeaderCredentials(ctx)) {
+      // not a browser (browsers always send Origin), so it must say who it is in a header
       throw new ApiException(
-          403, "Forbidden", "origin not allowed: " + req.getHeader(HttpHeaders.ORIGIN), null, null);
+          403, "Forbidden", "no Origin: send credentials in the Authorization header", null, null);
+    }
+    if (origin != null && !originAllowed(origin, req.getHeader(HttpHeaders.HOST))) {
+      throw new ApiException(403, "Forbidden", "origin not allowed: " + origin, null, null);
     }
     LiveFilter filter =
         LiveFilter.parse(
@@ -112,6 +118,7 @@ final class LiveSockets {
         .onSuccess(
             ws -> {
               ws.setWriteQueueMaxSize(config.live().maxBufferedBytes());
+              access.watch(ctx, ws);
               Session s = new Session(ws, filter);
               sessions.add(s);
               ws.closeHandler(
@@ -138,19 +145,8 @@ final class LiveSockets {
   }
 
   boolean originAllowed(String origin, String host) {
-    if (origin == null) {
-      return true; // not a browser; browsers always send Origin on WebSocket upgrades
-    }
-    if (config.live().allowedOrigins().contains(origin)) {
-      return true;
-    }
-    try {
-      URI u = URI.create(origin);
-      String authority = u.getPort() < 0 ? u.getHost() : u.getHost() + ":" + u.getPort();
-      return host != null && authority != null && authority.equalsIgnoreCase(host);
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
+    return config.live().allowedOrigins().contains(origin)
+        || AccessHandler.sameOrigin(origin, host);
   }
 
   private void dispatch(Event e) {
