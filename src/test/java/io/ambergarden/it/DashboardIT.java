@@ -55,6 +55,10 @@ class DashboardIT {
       try {
         browser.get(s.uri("/").toString());
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
+        // auth is on: the page asks for a key once (auth.js), as it does for a person
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("amber-key")))
+            .sendKeys(TestKeys.admin());
+        browser.findElement(By.id("amber-key-submit")).click();
         assertThat(browser.getTitle()).isEqualTo("Amber Garden");
         wait.until(ExpectedConditions.textToBe(By.id("status"), "live"));
 
