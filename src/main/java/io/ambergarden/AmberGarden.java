@@ -76,6 +76,7 @@ public final class AmberGarden {
   private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
   private CassandraClient cassandra;
   private Gatekeeper gate;
+  private ManagementVerticle management;
 
   /** One token-map view for every writer and the counter verticle. */
   private ReplicaLocator replicas;
@@ -173,7 +174,7 @@ public final class AmberGarden {
         .compose(
             v ->
                 config.access().managementPortEnabled()
-                    ? deploy(() -> new ManagementVerticle(config, health, registry), 1)
+                    ? deploy(() -> management = new ManagementVerticle(config, health, registry), 1)
                     : Future.succeededFuture())
         .compose(
             v ->
@@ -299,6 +300,11 @@ public final class AmberGarden {
 
   public Vertx vertx() {
     return vertx;
+  }
+
+  /** The port /metrics is served on without credentials, or -1 without a management port. */
+  public int managementPort() {
+    return management == null ? -1 : management.actualPort();
   }
 
   /** Credentials and keys; null until started. */

@@ -33,21 +33,8 @@ final class StartupFailure extends RuntimeException {
     if (err instanceof StartupFailure f) {
       return f;
     }
+    // Kafka first: its TLS failure wraps the same SSLException a Cassandra one would
     for (Throwable t : chain(err)) {
-      if (t instanceof AllNodesFailedException all) {
-        for (List<Throwable> errors : all.getAllErrors().values()) {
-          for (Throwable e : errors) {
-            StartupFailure f = cassandra(e, err);
-            if (f != null) {
-              return f;
-            }
-          }
-        }
-      }
-      StartupFailure f = cassandra(t, err);
-      if (f != null) {
-        return f;
-      }
       if (t instanceof SaslAuthenticationException) {
         return known(
             "Kafka refused the SASL credentials (kafka.sasl.username, kafka.sasl.password): "
@@ -66,6 +53,22 @@ final class StartupFailure extends RuntimeException {
         return known(
             "Kafka denied the operation to kafka.sasl.username (check its ACLs): " + t.getMessage(),
             err);
+      }
+    }
+    for (Throwable t : chain(err)) {
+      if (t instanceof AllNodesFailedException all) {
+        for (List<Throwable> errors : all.getAllErrors().values()) {
+          for (Throwable e : errors) {
+            StartupFailure f = cassandra(e, err);
+            if (f != null) {
+              return f;
+            }
+          }
+        }
+      }
+      StartupFailure f = cassandra(t, err);
+      if (f != null) {
+        return f;
       }
       if (t instanceof ConfigException) {
         return known("Configuration: " + t.getMessage(), err);

@@ -43,7 +43,9 @@ public final class ManagementVerticle extends VerticleBase {
         vertx.createHttpServer(
             new HttpServerOptions()
                 .setHost(config.http().host())
-                .setPort(config.access().managementPort()));
+                .setPort(config.access().managementPort())
+                // scrapers and probes speak HTTP/1.1; nothing to upgrade to
+                .setHttp2ClearTextEnabled(false));
     return server.requestHandler(router).listen();
   }
 

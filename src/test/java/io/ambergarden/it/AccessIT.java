@@ -46,7 +46,6 @@ class AccessIT {
     Path pem = Files.createTempFile("access-it-", ".pem");
     Files.writeString(pem, TestJwts.publicPem(JWT_KEY));
     pem.toFile().deleteOnExit();
-    managementPort = TestService.freePort();
     Map<String, String> cfg = new HashMap<>();
     cfg.put("ingest.mode", "direct");
     cfg.put("kafka.consumer.enabled", "false");
@@ -56,7 +55,9 @@ class AccessIT {
     cfg.put("auth.jwt.audience", TestJwts.AUDIENCE);
     cfg.put("auth.jwt.leeway", "0s");
     cfg.put("http.cors.allowed-origins", "https://ops.example.test");
-    a = TestService.start(with(cfg, "http.management-port", Integer.toString(managementPort)));
+    // port 0: bound at once by the server, so no other process can take it meanwhile
+    a = TestService.start(with(cfg, "http.management-port", "0"));
+    managementPort = a.app().managementPort();
     b = TestService.start(cfg);
   }
 
@@ -79,6 +80,7 @@ class AccessIT {
   private static HttpResponse<String> as(String credential, String method, URI uri, String body) {
     HttpRequest.Builder r =
         HttpRequest.newBuilder(uri)
+            .timeout(Duration.ofSeconds(30))
             .method(
                 method,
                 body == null
@@ -387,6 +389,7 @@ class AccessIT {
     HttpResponse<String> scrape =
         TestService.sendAs(
             HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + "/metrics"))
+                .timeout(Duration.ofSeconds(30))
                 .GET()
                 .build());
     assertThat(scrape.statusCode()).isEqualTo(200);
@@ -395,6 +398,7 @@ class AccessIT {
         TestService.sendAs(
             HttpRequest.newBuilder(
                     URI.create("http://127.0.0.1:" + managementPort + "/api/v1/stats/status"))
+                .timeout(Duration.ofSeconds(30))
                 .GET()
                 .build());
     assertThat(noApi.statusCode()).isEqualTo(404);
