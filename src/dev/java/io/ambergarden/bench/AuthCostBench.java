@@ -3,6 +3,9 @@ package io.ambergarden.bench;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.ambergarden.auth.ApiKeys;
+import io.ambergarden.auth.Credential;
+import io.ambergarden.auth.Gatekeeper;
+import io.ambergarden.auth.Principal;
 import io.ambergarden.auth.Scope;
 import io.ambergarden.localrt.LocalRuntime;
 import io.ambergarden.localrt.LocalRuntimeOptions;
@@ -83,6 +86,7 @@ public final class AuthCostBench {
       AuthCostBench bench = new AuthCostBench(runtime);
       Instance off = bench.start(false, options.baseDir());
       Instance on = bench.start(true, options.baseDir());
+      bench.checkCost(on.key(), options.baseDir());
       try {
         bench.run(off, on);
       } finally {
@@ -154,6 +158,82 @@ public final class AuthCostBench {
           round + 1, i[0].rate(), i[1].rate(), o[0].rate(), o[1].rate(), r[0].p99(), r[1].p99());
     }
     report(ingest, single, reads);
+  }
+
+  /**
+   * The credential check alone, in this process on one thread: CPU per request of {@link
+   * Gatekeeper#authenticate} plus the rate limiter, for a cached API key and for an RS256 JWT
+   * (verified every time). Thread CPU time, so other load on the machine does not count.
+   */
+  private void checkCost(String key, Path base) throws Exception {
+    java.security.KeyPairGenerator g = java.security.KeyPairGenerator.getInstance("RSA");
+    g.initialize(2048);
+    java.security.KeyPair rsa = g.generateKeyPair();
+    Path pem = java.nio.file.Files.createTempFile(base, "authbench-", ".pem");
+    java.nio.file.Files.writeString(
+        pem,
+        "-----BEGIN PUBLIC KEY-----\n"
+            + java.util.Base64.getMimeEncoder().encodeToString(rsa.getPublic().getEncoded())
+            + "\n-----END PUBLIC KEY-----\n");
+    io.ambergarden.config.AmberConfig config =
+        io.ambergarden.config.ConfigLoader.load(
+            Map.of(),
+            new java.util.Properties(),
+            Map.of(
+                "cassandra.contact-points",
+                runtime.cassandraContactPoint(),
+                "cassandra.keyspace",
+                KEYSPACE,
+                "auth.jwt.public-key-file",
+                pem.toString(),
+                "auth.jwt.issuer",
+                "https://id.bench",
+                "auth.jwt.audience",
+                "amber"));
+    io.vertx.cassandra.CassandraClient cassandra =
+        io.ambergarden.cassandra.CassandraClients.shared(vertx, config.cassandra());
+    Gatekeeper gate = Gatekeeper.start(vertx, config, cassandra).await(30, TimeUnit.SECONDS);
+    try {
+      Credential apiKey = Credential.from("Bearer " + key, null, null).orElseThrow();
+      long now = System.currentTimeMillis() / 1000;
+      String claims =
+          "{\"iss\":\"https://id.bench\",\"aud\":\"amber\",\"sub\":\"bench\",\"scope\":\"admin\","
+              + "\"exp\":"
+              + (now + 3600)
+              + "}";
+      java.util.Base64.Encoder b64 = java.util.Base64.getUrlEncoder().withoutPadding();
+      String input =
+          b64.encodeToString("{\"alg\":\"RS256\",\"typ\":\"JWT\"}".getBytes())
+              + "."
+              + b64.encodeToString(claims.getBytes());
+      java.security.Signature sig = java.security.Signature.getInstance("SHA256withRSA");
+      sig.initSign(rsa.getPrivate());
+      sig.update(input.getBytes());
+      Credential jwt =
+          Credential.from("Bearer " + input + "." + b64.encodeToString(sig.sign()), null, null)
+              .orElseThrow();
+      gate.authenticate(apiKey).await(30, TimeUnit.SECONDS); // loads the key once
+      System.out.printf(
+          "credential check CPU per request: API key (cached) %.2f us, RS256 JWT %.2f us%n",
+          checkMicros(gate, apiKey, 200_000), checkMicros(gate, jwt, 5_000));
+    } finally {
+      gate.close();
+      cassandra.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private static double checkMicros(Gatekeeper gate, Credential c, int n) throws Exception {
+    java.lang.management.ThreadMXBean threads =
+        java.lang.management.ManagementFactory.getThreadMXBean();
+    for (int i = 0; i < n / 10; i++) { // warm-up for the JIT
+      gate.authenticate(c).await(10, TimeUnit.SECONDS);
+    }
+    long cpu0 = threads.getCurrentThreadCpuTime();
+    for (int i = 0; i < n; i++) {
+      Principal p = gate.authenticate(c).await(10, TimeUnit.SECONDS);
+      gate.rateWait(p);
+    }
+    return (threads.getCurrentThreadCpuTime() - cpu0) / 1000.0 / n;
   }
 
   /** {off, on} from phases measured in {@code offFirst} order. */
