@@ -7,6 +7,8 @@ import io.ambergarden.auth.Principal;
 import io.ambergarden.auth.RouteRules;
 import io.ambergarden.event.Event;
 import io.ambergarden.event.EventParser;
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
@@ -129,25 +131,39 @@ final class AccessHandler {
     if (!req.isEnded()) {
       req.pause();
     }
+    Context here = vertx.getOrCreateContext();
     gate.authenticate(credential.get())
-        .onComplete(
-            ar -> {
-              if (!req.isEnded()) {
-                req.resume();
-              }
-              if (ar.failed()) {
-                ctx.fail(authFailure(ctx, ar.cause()));
-                return;
-              }
-              try {
-                admit(ctx, rule, ar.result());
-              } catch (ApiException e) {
-                ctx.fail(e);
-                return;
-              }
-              ctx.put(PRINCIPAL, ar.result());
-              ctx.next();
-            });
+        .onComplete(ar -> onContext(here, () -> decide(ctx, rule, ar)));
+  }
+
+  /**
+   * A key read that another event loop started completes there; each request goes on on its own.
+   */
+  private static void onContext(Context context, Runnable task) {
+    if (Vertx.currentContext() == context) {
+      task.run();
+    } else {
+      context.runOnContext(v -> task.run());
+    }
+  }
+
+  private void decide(RoutingContext ctx, RouteRules.Rule rule, AsyncResult<Principal> ar) {
+    HttpServerRequest req = ctx.request();
+    if (!req.isEnded()) {
+      req.resume();
+    }
+    if (ar.failed()) {
+      ctx.fail(authFailure(ctx, ar.cause()));
+      return;
+    }
+    try {
+      admit(ctx, rule, ar.result());
+    } catch (ApiException e) {
+      ctx.fail(e);
+      return;
+    }
+    ctx.put(PRINCIPAL, ar.result());
+    ctx.next();
   }
 
   private void admit(RoutingContext ctx, RouteRules.Rule rule, Principal p) {
@@ -245,6 +261,7 @@ final class AccessHandler {
       return;
     }
     long every = gate.config().keyCacheRefresh().toMillis();
+    Context here = vertx.getOrCreateContext();
     vertx.setPeriodic(
         every,
         id -> {
@@ -254,12 +271,15 @@ final class AccessHandler {
           }
           gate.stillValid(p)
               .onSuccess(
-                  valid -> {
-                    if (!valid && !ws.isClosed()) {
-                      vertx.cancelTimer(id);
-                      ws.close(POLICY_VIOLATION, "credentials expired or revoked");
-                    }
-                  });
+                  valid ->
+                      onContext(
+                          here,
+                          () -> {
+                            if (!valid && !ws.isClosed()) {
+                              vertx.cancelTimer(id);
+                              ws.close(POLICY_VIOLATION, "credentials expired or revoked");
+                            }
+                          }));
         });
   }
 
