@@ -113,6 +113,8 @@ public final class IngestBench {
     serverConfig.put("cassandra.contact-points", runtime.cassandraContactPoint());
     serverConfig.put("kafka.bootstrap-servers", runtime.kafkaBootstrap());
     serverConfig.put("cassandra.keyspace", KEYSPACE);
+    // this bench measures ingest; the cost of credentials is measured apart, by AuthCostBench
+    serverConfig.put("auth.enabled", "false");
     this.base = ConfigLoader.load(Map.of(), new Properties(), serverConfig);
     this.measured =
         BenchEvents.generate(measuredPrefix, settings.events(), settings.devices(), now, 2);

@@ -22,7 +22,9 @@ public record AmberConfig(
     Fleet fleet,
     HotDevices hot,
     Duration shutdownGrace,
-    RawConfig raw) {
+    RawConfig raw,
+    SecurityConfig.Access access,
+    int replicas) {
 
   static AmberConfig from(RawConfig c) {
     return ConfigReader.read(c);
@@ -88,14 +90,17 @@ public record AmberConfig(
       BucketSize bucket,
       int typeSalts,
       int abnormalSalts,
-      Duration abnormalRetention) {
+      Duration abnormalRetention,
+      SecurityConfig.CassandraSecurity security) {
     @Override
     public String toString() {
       return "Cassandra[contactPoints="
           + contactPoints
           + ", keyspace="
           + keyspace
-          + ", password=******]";
+          + ", password=******, "
+          + security
+          + "]";
     }
   }
 
@@ -136,7 +141,8 @@ public record AmberConfig(
       Duration stallTimeout,
       int fetchMinBytes,
       Duration fetchMaxWait,
-      Duration retryTimeout) {}
+      Duration retryTimeout,
+      SecurityConfig.KafkaSecurity security) {}
 
   public record Counters(
       boolean enabled,

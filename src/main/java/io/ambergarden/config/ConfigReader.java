@@ -71,7 +71,8 @@ final class ConfigReader {
             c.oneOf("cassandra.bucket", AmberConfig.BucketSize.class),
             c.intIn("cassandra.type-salts", 1, 256),
             c.intIn("cassandra.abnormal-salts", 1, 256),
-            c.duration("cassandra.abnormal-retention", Duration.ofHours(1), Duration.ofDays(365)));
+            c.duration("cassandra.abnormal-retention", Duration.ofHours(1), Duration.ofDays(365)),
+            SecurityConfigReader.cassandra(c));
     if (!cassandra.username().isEmpty() && cassandra.password().isEmpty()) {
       throw new ConfigException("cassandra.password", "must be set when cassandra.username is set");
     }
@@ -116,7 +117,8 @@ final class ConfigReader {
             c.duration("kafka.consumer.stall-timeout", Duration.ofSeconds(1), Duration.ofHours(1)),
             c.intIn("kafka.consumer.fetch-min-bytes", 1, 64 << 20),
             c.duration("kafka.consumer.fetch-max-wait", Duration.ZERO, Duration.ofSeconds(30)),
-            c.duration("kafka.consumer.retry-timeout", Duration.ZERO, Duration.ofHours(24)));
+            c.duration("kafka.consumer.retry-timeout", Duration.ZERO, Duration.ofHours(24)),
+            SecurityConfigReader.kafka(c));
     if (kafka.dlqGuardMinSamples() > kafka.dlqGuardWindow()) {
       throw new ConfigException(
           "kafka.dlq-guard.min-samples", "must not exceed kafka.dlq-guard.window");
@@ -225,9 +227,11 @@ final class ConfigReader {
     c.matching("log.format", Pattern.compile("text|json"), "text or json");
     Duration grace =
         c.duration("shutdown.grace-period", Duration.ofSeconds(1), Duration.ofMinutes(30));
+    SecurityConfig.Access access = SecurityConfigReader.access(c, http.port());
+    int replicas = SecurityConfigReader.replicas(c, query.cursorKey());
     return new AmberConfig(
         http, ingest, events, cassandra, writer, kafka, query, counters, rollups, live, simulator,
-        fleet, hot, grace, c);
+        fleet, hot, grace, c, access, replicas);
   }
 
   private static List<InetSocketAddress> contactPoints(RawConfig c, String key) {

@@ -64,6 +64,7 @@ class DashboardIT {
   static TestService s;
   static WebDriver browser;
   static WebDriverWait wait;
+  static boolean keyEntered;
   static long now;
   static int chartEventsLastHour;
   static int chartEventsBefore;
@@ -203,6 +204,14 @@ class DashboardIT {
   static void open(String hash) {
     browser.get(s.uri("/" + hash).toString());
     assertThat(browser.getTitle()).isEqualTo("Amber Garden");
+    if (!keyEntered) {
+      // auth is on: the page asks for a key once (auth.js) and keeps it for the tab
+      wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("amber-key")))
+          .sendKeys(TestKeys.admin());
+      browser.findElement(By.id("amber-key-submit")).click();
+      wait.until(ExpectedConditions.invisibilityOfElementLocated(By.id("amber-auth")));
+      keyEntered = true;
+    }
   }
 
   static String text(String id) {
