@@ -114,6 +114,9 @@
 
   document.addEventListener("amber:device", ev => ev.detail && show(ev.detail.deviceId));
   window.AmberImages = {show: show, refresh: () => shown && show(shown)};
+  // the console's device page (js/device.js) calls this each time it shows a device
+  window.Amber = window.Amber || {};
+  window.Amber.onDevicePage = (deviceId) => show(deviceId);
   if (!watch()) {
     // the page may build its device view after this script ran
     const late = new MutationObserver(() => { if (watch()) late.disconnect(); });

@@ -1,5 +1,7 @@
 package io.ambergarden;
 
+import io.ambergarden.auth.Gatekeeper;
+import io.ambergarden.auth.Scope;
 import io.ambergarden.bus.LocalCodec;
 import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.cassandra.ReplicaLocator;
@@ -23,7 +25,9 @@ import io.ambergarden.query.QueryVerticle;
 import io.ambergarden.query.StatsVerticle;
 import io.ambergarden.rollup.RollupVerticle;
 import io.ambergarden.sim.SimulatorVerticle;
+import io.ambergarden.web.HttpBudgets;
 import io.ambergarden.web.HttpVerticle;
+import io.ambergarden.web.ManagementVerticle;
 import io.ambergarden.write.WriterVerticle;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -42,6 +46,7 @@ import io.vertx.micrometer.MicrometerMetricsOptions;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -57,11 +62,14 @@ public final class AmberGarden {
 
   private final AmberConfig config;
   private final Vertx vertx;
-  private final HealthState health = new HealthState();
+  private final HealthState health;
   private final PrometheusMeterRegistry registry;
   private final Cursor cursor;
   private final LiveConnections liveConnections;
   private final AmberMeters meters;
+
+  /** Shared by every HTTP verticle instance: the limits hold per process. */
+  private final HttpBudgets httpBudgets;
 
   /** Names this process in rollup leases and on its live fan-out records. */
   private final String instanceId =
@@ -72,6 +80,8 @@ public final class AmberGarden {
   private final Deque<String> deployments = new ArrayDeque<>();
   private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
   private CassandraClient cassandra;
+  private Gatekeeper gate;
+  private ManagementVerticle management;
 
   /** One token-map view for every writer and the counter verticle. */
   private ReplicaLocator replicas;
@@ -82,6 +92,8 @@ public final class AmberGarden {
     this.cursor = new Cursor(cursorKey(config));
     this.liveConnections = new LiveConnections(config.live().maxConnections(), registry);
     this.meters = new AmberMeters(registry, config.kafka().topic());
+    this.health = new HealthState(config.ingest().mode()).bindTo(registry);
+    this.httpBudgets = HttpBudgets.of(config, registry);
     // heap, GC and CPU of the process: what an operator checks first when a pod is slow or grows
     new JvmMemoryMetrics().bindTo(registry);
     gcMetrics.bindTo(registry);
@@ -101,7 +113,8 @@ public final class AmberGarden {
         new AmberGarden(config, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
     return app.boot()
         .map(app)
-        .recover(err -> app.stop().transform(ignored -> Future.failedFuture(err)));
+        .recover(
+            err -> app.stop().transform(ignored -> Future.failedFuture(StartupFailure.of(err))));
   }
 
   private Future<Void> boot() {
@@ -109,12 +122,12 @@ public final class AmberGarden {
     EventParser parser = EventParsers.create(config, Clock.systemUTC());
     // held for the life of the service so the shared driver session stays open between verticles
     cassandra = CassandraClients.shared(vertx, config.cassandra());
-    Future<?> schema =
-        config.cassandra().applySchema()
-            ? new SchemaMigrator(cassandra, config).migrate()
-            : Future.succeededFuture();
+    LOG.info("configuration (secrets redacted): {}", config.raw().redacted());
+    Future<?> schema = config.cassandra().applySchema() ? migrate() : Future.succeededFuture();
     return schema
+        .compose(v -> checkKafka())
         .compose(v -> config.kafka().createTopics() ? createTopics() : Future.succeededFuture())
+        .compose(v -> Gatekeeper.start(vertx, config, cassandra).onSuccess(g -> gate = g))
         .compose(
             v ->
                 ReplicaLocator.start(vertx, cassandra, config.cassandra().keyspace())
@@ -157,12 +170,31 @@ public final class AmberGarden {
                 deploy(
                     () ->
                         new HttpVerticle(
-                            config, parser, health, registry, cursor, liveConnections, meters),
+                            config,
+                            parser,
+                            health,
+                            registry,
+                            cursor,
+                            liveConnections,
+                            meters,
+                            httpBudgets,
+                            gate),
                     config.http().instances()))
         .compose(
             v ->
+                config.access().managementPortEnabled()
+                    ? deploy(() -> management = new ManagementVerticle(config, health, registry), 1)
+                    : Future.succeededFuture())
+        .compose(
+            v ->
                 config.simulator().enabled()
-                    ? deploy(() -> new SimulatorVerticle(config, config.http().port()), 1)
+                    ? deploy(
+                        () ->
+                            new SimulatorVerticle(
+                                config,
+                                config.http().port(),
+                                gate.localKey("simulator", Set.of(Scope.EVENTS_WRITE))),
+                        1)
                     : Future.succeededFuture())
         .onSuccess(
             v ->
@@ -172,6 +204,33 @@ public final class AmberGarden {
                     config.http().port(),
                     config.ingest().mode()))
         .mapEmpty();
+  }
+
+  /** The schema, with the schema applier's own role when one is configured. */
+  private Future<?> migrate() {
+    CassandraClient applier = CassandraClients.schemaApplier(vertx, config.cassandra());
+    return new SchemaMigrator(applier, config).migrate().eventually(applier::close);
+  }
+
+  /**
+   * Refused credentials or an untrusted broker certificate stop startup at once; an unreachable
+   * broker does not (readiness waits for it, as before).
+   */
+  private Future<Void> checkKafka() {
+    KafkaAdminClient admin = KafkaAdminClient.create(vertx, KafkaSettings.admin(config.kafka()));
+    return admin
+        .describeCluster()
+        .<Void>mapEmpty()
+        .recover(
+            err -> {
+              StartupFailure f = StartupFailure.of(err);
+              if (f.known()) {
+                return Future.failedFuture(f);
+              }
+              LOG.warn("Kafka not reachable yet ({}); readiness waits for it", err.toString());
+              return Future.succeededFuture();
+            })
+        .eventually(() -> admin.close(2000));
   }
 
   private Future<Void> createTopics() {
@@ -222,6 +281,9 @@ public final class AmberGarden {
               if (replicas != null) {
                 replicas.close();
               }
+              if (gate != null) {
+                gate.close();
+              }
               return cassandra == null ? Future.succeededFuture() : cassandra.close();
             })
         .eventually(vertx::close)
@@ -257,6 +319,21 @@ public final class AmberGarden {
     return vertx;
   }
 
+  /** This instance's meters (tests read counters from it, also after a stop). */
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  /** The port /metrics is served on without credentials, or -1 without a management port. */
+  public int managementPort() {
+    return management == null ? -1 : management.actualPort();
+  }
+
+  /** Credentials and keys; null until started. */
+  public Gatekeeper gatekeeper() {
+    return gate;
+  }
+
   public static void main(String[] args) throws Exception {
     AmberConfig config;
     try {
@@ -269,11 +346,20 @@ public final class AmberGarden {
     if (args.length > 0 && args[0].equals("schema")) {
       System.exit(applySchemaOnly(config));
     }
+    if (args.length > 0 && args[0].equals("keys")) {
+      System.exit(KeysCommand.run(config, args, System.out, System.err));
+    }
     AmberGarden app;
     try {
       app = start(config).await(5, TimeUnit.MINUTES);
     } catch (Exception e) {
-      LOG.error("startup failed: {}", e.toString(), e);
+      StartupFailure f = StartupFailure.of(e);
+      if (f.known()) {
+        LOG.error("startup failed: {}", f.getMessage());
+        LOG.debug("startup failure details", e);
+      } else {
+        LOG.error("startup failed: {}", f.getMessage(), e);
+      }
       System.exit(1);
       return;
     }
@@ -294,12 +380,12 @@ public final class AmberGarden {
 
   private static int applySchemaOnly(AmberConfig config) {
     Vertx vertx = Vertx.vertx();
-    CassandraClient client = CassandraClients.shared(vertx, config.cassandra());
+    CassandraClient client = CassandraClients.schemaApplier(vertx, config.cassandra());
     try {
       new SchemaMigrator(client, config).migrate().await(5, TimeUnit.MINUTES);
       return 0;
     } catch (Exception e) {
-      System.err.println("schema migration failed: " + e);
+      System.err.println("schema migration failed: " + StartupFailure.of(e).getMessage());
       return 1;
     } finally {
       client.close().eventually(vertx::close);

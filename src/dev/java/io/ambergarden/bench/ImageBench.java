@@ -106,6 +106,8 @@ public final class ImageBench {
     cfg.put("kafka.consumer.enabled", "false");
     cfg.put("kafka.create-topics", "false");
     cfg.put("live.enabled", "false");
+    // this bench measures images; the cost of credentials is measured apart, by AuthCostBench
+    cfg.put("auth.enabled", "false");
     cfg.put("http.port", Integer.toString(port));
     cfg.put("media.s3.endpoint", store.endpoint());
     cfg.put("media.s3.access-key", store.accessKey());

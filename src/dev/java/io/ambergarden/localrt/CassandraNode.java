@@ -49,8 +49,30 @@ public final class CassandraNode extends ServerProcess {
           "--add-opens", "java.base/java.lang=ALL-UNNAMED",
           "--add-opens", "java.base/java.util=ALL-UNNAMED");
 
+  /** The default superuser of a node with PasswordAuthenticator. */
+  public static final String SUPERUSER = "cassandra";
+
+  /** Null: no authentication, plain CQL. */
+  private final Security security;
+
+  /**
+   * A node with PasswordAuthenticator, CassandraAuthorizer and client TLS only (no plain CQL), its
+   * certificate signed by a throw-away CA: {@code node} is the node's keystore, {@code truststore}
+   * what clients trust. The superuser is cassandra/cassandra, there at once.
+   */
+  public record Security(Certificates.Issued node, Path truststore, String storePassword) {}
+
   public CassandraNode(LocalRuntimeOptions options) {
+    this(options, null);
+  }
+
+  public CassandraNode(LocalRuntimeOptions options, Security security) {
     super(options, options.cassandraDir());
+    this.security = security;
+  }
+
+  public java.util.Optional<Security> security() {
+    return java.util.Optional.ofNullable(security);
   }
 
   @Override
@@ -104,7 +126,9 @@ public final class CassandraNode extends ServerProcess {
       Files.createDirectories(dir().resolve(sub));
     }
     // rewritten on every start so a port change in the options takes effect
-    Files.writeString(conf.resolve("cassandra.yaml"), cassandraYaml(options, dir()));
+    String yaml = cassandraYaml(options, dir());
+    Files.writeString(
+        conf.resolve("cassandra.yaml"), security == null ? yaml : yaml + securedYaml(security));
     Files.writeString(conf.resolve("logback.xml"), logbackXml());
   }
 
@@ -156,6 +180,10 @@ public final class CassandraNode extends ServerProcess {
             "-Dcassandra.memtable.row_overhead_size=125",
             "-Dcassandra.jmx.local.port=" + options.jmxPort(),
             "-Djava.rmi.server.hostname=127.0.0.1"));
+    if (security != null) {
+      // the default superuser is created at once instead of after 10 s
+      jvm.add("-Dcassandra.superuser_setup_delay_ms=0");
+    }
     return jvm;
   }
 
@@ -170,7 +198,10 @@ public final class CassandraNode extends ServerProcess {
     if (!Ports.accepts(options.cqlPort(), 500)) {
       throw new IllegalStateException("CQL port " + options.cqlPort() + " not open yet");
     }
-    try (CqlSession session = openSession(Duration.ofSeconds(5))) {
+    try (CqlSession session =
+        security == null
+            ? openSession(Duration.ofSeconds(5))
+            : openSession(Duration.ofSeconds(5), SUPERUSER, SUPERUSER)) {
       Row row = session.execute("SELECT release_version FROM system.local").one();
       if (row == null) {
         throw new IllegalStateException("system.local returned no row");
@@ -181,6 +212,11 @@ public final class CassandraNode extends ServerProcess {
 
   /** A driver session to this node; used by the probe, handy in tests. Caller closes it. */
   public CqlSession openSession(Duration requestTimeout) {
+    return openSession(requestTimeout, null, null);
+  }
+
+  /** A session as {@code user} (over TLS when the node is secured); caller closes it. */
+  public CqlSession openSession(Duration requestTimeout, String user, String password) {
     DriverConfigLoader config =
         DriverConfigLoader.programmaticBuilder()
             .withDuration(DefaultDriverOption.CONNECTION_CONNECT_TIMEOUT, Duration.ofSeconds(2))
@@ -192,11 +228,59 @@ public final class CassandraNode extends ServerProcess {
             .withInt(DefaultDriverOption.NETTY_IO_SHUTDOWN_QUIET_PERIOD, 0)
             .withInt(DefaultDriverOption.NETTY_ADMIN_SHUTDOWN_QUIET_PERIOD, 0)
             .build();
-    return CqlSession.builder()
-        .addContactPoint(new InetSocketAddress("127.0.0.1", options.cqlPort()))
-        .withLocalDatacenter(LOCAL_DATACENTER)
-        .withConfigLoader(config)
-        .build();
+    var builder =
+        CqlSession.builder()
+            .addContactPoint(new InetSocketAddress("127.0.0.1", options.cqlPort()))
+            .withLocalDatacenter(LOCAL_DATACENTER)
+            .withConfigLoader(config);
+    if (user != null) {
+      builder.withAuthCredentials(user, password);
+    }
+    if (security != null) {
+      builder.withSslContext(clientTls(security));
+    }
+    return builder.build();
+  }
+
+  private static javax.net.ssl.SSLContext clientTls(Security s) {
+    try (var in = Files.newInputStream(s.truststore())) {
+      java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
+      trust.load(in, s.storePassword().toCharArray());
+      javax.net.ssl.TrustManagerFactory tmf =
+          javax.net.ssl.TrustManagerFactory.getInstance(
+              javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+      tmf.init(trust);
+      javax.net.ssl.SSLContext ctx = javax.net.ssl.SSLContext.getInstance("TLS");
+      ctx.init(null, tmf.getTrustManagers(), null);
+      return ctx;
+    } catch (IOException | java.security.GeneralSecurityException e) {
+      throw new LocalRuntimeException("cannot read " + s.truststore() + ": " + e, e);
+    }
+  }
+
+  /** Authentication, authorization and client TLS (PKCS12), for a secured node. */
+  static String securedYaml(Security s) {
+    return """
+
+        # secured node: passwords, roles and permissions, and TLS only for clients
+        authenticator: PasswordAuthenticator
+        authorizer: CassandraAuthorizer
+        role_manager: CassandraRoleManager
+        client_encryption_options:
+          enabled: true
+          optional: false
+          keystore: '%1$s'
+          keystore_password: '%2$s'
+          truststore: '%3$s'
+          truststore_password: '%2$s'
+          store_type: PKCS12
+          require_client_auth: false
+          accepted_protocols: [TLSv1.3, TLSv1.2]
+        """
+        .formatted(
+            s.node().keystore().toAbsolutePath().toString().replace("'", "''"),
+            s.storePassword().replace("'", "''"),
+            s.truststore().toAbsolutePath().toString().replace("'", "''"));
   }
 
   /**
@@ -232,6 +316,13 @@ public final class CassandraNode extends ServerProcess {
         commitlog_sync_period: 10000ms
         commitlog_segment_size: 32MiB
         commitlog_total_space: 1024MiB
+        # Largest mutation, and so (by default) largest CQL message, the node accepts; Cassandra's
+        # default is half a commitlog segment (16 MiB). Lowered so that a valid event with a large
+        # payload (event.max-payload-bytes raised towards 1 MiB) is one the store rejects, as a
+        # production cluster with its own limits would, and the StoreRejected path runs for real.
+        # Batches of events within the default limits stay below it; a bigger batch is refused and
+        # the Kafka consumer then writes its records one by one.
+        max_mutation_size: 768KiB
 
         # the default provider needs Amazon Corretto Crypto Provider, which ships only in the tarball
         crypto_provider:

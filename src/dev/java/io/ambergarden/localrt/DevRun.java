@@ -3,6 +3,7 @@ package io.ambergarden.localrt;
 import io.ambergarden.AmberGarden;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.config.ConfigLoader;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
@@ -61,12 +62,24 @@ public final class DevRun {
                 "media.s3.access-key", runtime.objectStore().accessKey(),
                 "media.s3.secret-key", runtime.objectStore().secretKey()));
     app[0] = AmberGarden.start(config).await(5, TimeUnit.MINUTES);
-    String base = "http://localhost:" + config.http().port();
+    Path keyFile = options.baseDir().resolve("admin.key");
+    String adminKey =
+        config.access().enabled() ? LocalAdminKey.ensure(app[0], keyFile) : "(auth.enabled=false)";
+    String base =
+        (config.access().tls().enabled() ? "https" : "http")
+            + "://localhost:"
+            + config.http().port();
     System.out.printf("%n  Amber Garden is ready in %.1f s%n", (System.nanoTime() - t0) / 1e9);
     System.out.println("  Dashboard:  " + base + "/");
     System.out.println(
         "  API:        " + base + "/api/v1/events (POST), " + base + "/api/v1/devices/{id}/events");
-    System.out.println("  Health:     " + base + "/health/ready   Metrics: " + base + "/metrics");
+    System.out.println(
+        "  Health:     " + base + "/health/ready   Metrics: " + base + "/metrics (admin key)");
+    System.out.println("  Admin key:  " + adminKey);
+    System.out.println(
+        "              (in "
+            + keyFile
+            + "; send it as Authorization: Bearer <key>, or paste it into the dashboard)");
     System.out.println(
         "  Cassandra:  "
             + runtime.cassandraContactPoint()

@@ -27,10 +27,20 @@ public final class LocalRuntime implements AutoCloseable {
   private final KafkaBroker kafka;
   private S3ProxyServer objectStore;
 
+  /**
+   * {@code amber.localrt.kafka.secure.port}: a SASL_SSL listener on the broker (0 or unset: none).
+   */
+  public static final String KAFKA_SECURE_PORT = LocalRuntimeOptions.PREFIX + "kafka.secure.port";
+
   public LocalRuntime(LocalRuntimeOptions options) {
+    this(options, Integer.getInteger(KAFKA_SECURE_PORT, 0));
+  }
+
+  /** With a SASL_SSL listener on {@code kafkaSecurePort} unless it is 0. */
+  public LocalRuntime(LocalRuntimeOptions options, int kafkaSecurePort) {
     this.options = options;
     this.cassandra = new CassandraNode(options);
-    this.kafka = new KafkaBroker(options);
+    this.kafka = new KafkaBroker(options, kafkaSecurePort);
     this.objectStore = new S3ProxyServer(options, S3ProxyOptions.fromEnvironment());
   }
 
@@ -91,6 +101,9 @@ public final class LocalRuntime implements AutoCloseable {
               : new LocalRuntimeException("Local runtime failed to start", failures.get(0));
       failures.stream().skip(1).forEach(e::addSuppressed);
       throw e;
+    }
+    if (kafka.secureAccess().isPresent()) {
+      kafka.ensureScramUser();
     }
     LOG.info(
         "Local runtime ready: Cassandra {} ({} ms, RSS {} MiB), Kafka {} ({} ms, RSS {} MiB)",

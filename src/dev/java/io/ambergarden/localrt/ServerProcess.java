@@ -24,6 +24,7 @@ import org.slf4j.LoggerFactory;
  * directory survives both.
  */
 public abstract class ServerProcess {
+  private boolean paused;
   private static final Duration POLL_INTERVAL = Duration.ofMillis(250);
   private static final int TAIL_LINES = 40;
   private static final String RUN_MARKER = "===== localrt: starting ";
@@ -153,6 +154,39 @@ public abstract class ServerProcess {
         logFile());
   }
 
+  /**
+   * SIGSTOP: the server freezes with its sockets open, so clients see a slow server rather than a
+   * dead one (fault injection). Undo with {@link #resume()}.
+   */
+  public synchronized void pause() {
+    signal("STOP");
+    paused = true;
+  }
+
+  /** SIGCONT after {@link #pause()}. */
+  public synchronized void resume() {
+    signal("CONT");
+    paused = false;
+  }
+
+  private void signal(String name) {
+    if (!isRunning()) {
+      throw failed("is not running: cannot send SIG" + name, null);
+    }
+    try {
+      Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
+      if (!kill.waitFor(10, java.util.concurrent.TimeUnit.SECONDS) || kill.exitValue() != 0) {
+        throw failed("kill -" + name + " " + process.pid() + " failed", null);
+      }
+    } catch (IOException e) {
+      throw failed("could not run kill -" + name + ": " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw failed("interrupted while sending SIG" + name, e);
+    }
+    log.info("{} (pid {}) got SIG{}", name(), process.pid(), name);
+  }
+
   /** SIGTERM, wait up to the stop deadline, then SIGKILL; descendants too. A no-op when stopped. */
   public void stop() {
     Thread starter = startingThread;
@@ -164,6 +198,9 @@ public abstract class ServerProcess {
         return;
       }
       Instant t0 = Instant.now();
+      if (paused && process.isAlive()) {
+        resume(); // a stopped process would only take SIGTERM once continued
+      }
       Procs.terminate(process.toHandle(), options.stopTimeout(), name(), log);
       String exit = process.isAlive() ? "still alive!" : "exit code " + process.exitValue();
       process = null;

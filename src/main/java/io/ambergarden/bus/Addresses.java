@@ -32,6 +32,8 @@ public final class Addresses {
   public static final String QUERY_DEVICE_COUNTERS = DeviceCountersQuery.ADDRESS;
   public static final String QUERY_ABNORMAL = AbnormalQuery.ADDRESS;
   public static final String QUERY_ROLLUPS = RollupsQuery.ADDRESS;
+  public static final String QUERY_FLEET = FleetQuery.ADDRESS;
+  public static final String QUERY_ACTIVITY = ActivityQuery.ADDRESS;
   public static final String MEDIA_SAVE = ImageSave.ADDRESS;
   public static final String MEDIA_GET = ImageGet.ADDRESS;
   public static final String MEDIA_DELETE = ImageDelete.ADDRESS;

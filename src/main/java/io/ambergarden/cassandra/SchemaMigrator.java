@@ -22,7 +22,12 @@ import org.slf4j.LoggerFactory;
 public final class SchemaMigrator {
   /** Every file in schema/, in order. SchemaMigratorTest checks the list matches the folder. */
   public static final List<String> SCRIPTS =
-      List.of("001_core.cql", "002_counters_rollups.cql", "003_media.cql");
+      List.of(
+          "001_core.cql",
+          "002_counters_rollups.cql",
+          "003_fleet_hot_devices.cql",
+          "004_access.cql",
+          "005_media.cql");
 
   private static final Logger LOG = LoggerFactory.getLogger(SchemaMigrator.class);
 
@@ -75,8 +80,24 @@ public final class SchemaMigrator {
               }
               return chain.map(v -> missing.stream().map(SchemaScript::version).toList());
             })
+        .compose(applied -> grants().map(applied))
         .onSuccess(
             v -> LOG.info("schema of keyspace {} is current; applied now: {}", cfg.keyspace(), v));
+  }
+
+  /**
+   * The service's role gets only SELECT and MODIFY on the keyspace (cassandra.schema.grant-to);
+   * granting again is harmless. Role names are validated identifiers from config.
+   */
+  private Future<Void> grants() {
+    Future<Void> chain = Future.succeededFuture();
+    for (String role : cfg.security().grantTo()) {
+      for (String permission : List.of("SELECT", "MODIFY")) {
+        String cql = "GRANT " + permission + " ON KEYSPACE " + cfg.keyspace() + " TO " + role;
+        chain = chain.compose(v -> client.execute(ddl(cql)).mapEmpty());
+      }
+    }
+    return chain;
   }
 
   private Future<Void> apply(SchemaScript s) {

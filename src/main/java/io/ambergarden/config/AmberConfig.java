@@ -19,9 +19,13 @@ public record AmberConfig(
     Rollups rollups,
     Live live,
     Simulator simulator,
+    Fleet fleet,
+    HotDevices hot,
     Media media,
     Duration shutdownGrace,
-    RawConfig raw) {
+    RawConfig raw,
+    SecurityConfig.Access access,
+    int replicas) {
 
   static AmberConfig from(RawConfig c) {
     return ConfigReader.read(c);
@@ -42,10 +46,21 @@ public record AmberConfig(
     }
   }
 
-  public record Http(String host, int port, long maxBodyBytes, int instances) {}
+  public record Http(
+      String host,
+      int port,
+      long maxBodyBytes,
+      int instances,
+      int maxConnections,
+      Duration idleTimeout,
+      Duration bodyTimeout) {}
 
   public record Ingest(
-      IngestMode mode, int maxBatch, int maxInFlightRequests, int retryAfterSeconds) {}
+      IngestMode mode,
+      int maxBatch,
+      int maxInFlightRequests,
+      int retryAfterSeconds,
+      long maxInFlightBytes) {}
 
   public record Events(
       Duration retention,
@@ -76,14 +91,17 @@ public record AmberConfig(
       BucketSize bucket,
       int typeSalts,
       int abnormalSalts,
-      Duration abnormalRetention) {
+      Duration abnormalRetention,
+      SecurityConfig.CassandraSecurity security) {
     @Override
     public String toString() {
       return "Cassandra[contactPoints="
           + contactPoints
           + ", keyspace="
           + keyspace
-          + ", password=******]";
+          + ", password=******, "
+          + security
+          + "]";
     }
   }
 
@@ -123,7 +141,9 @@ public record AmberConfig(
       Duration producerDeliveryTimeout,
       Duration stallTimeout,
       int fetchMinBytes,
-      Duration fetchMaxWait) {}
+      Duration fetchMaxWait,
+      Duration retryTimeout,
+      SecurityConfig.KafkaSecurity security) {}
 
   public record Counters(
       boolean enabled,
@@ -132,7 +152,9 @@ public record AmberConfig(
       Duration flushInterval,
       int flushMaxCells,
       int maxPendingCells,
-      int maxConcurrentFlushes) {}
+      int maxConcurrentFlushes,
+      int dedupWindow,
+      int maxOpenEvents) {}
 
   public record Rollups(
       boolean enabled,
@@ -152,7 +174,8 @@ public record AmberConfig(
       Duration heartbeatInterval,
       int maxReplayEvents,
       int maxFilterValues,
-      List<String> allowedOrigins) {}
+      List<String> allowedOrigins,
+      long replayMaxBytes) {}
 
   public record Simulator(boolean enabled, int devices, int eventsPerSecond) {}
 
@@ -186,5 +209,16 @@ public record AmberConfig(
   }
 
   public record Query(
-      int instances, int defaultLimit, int maxLimit, int maxBucketsPerPage, String cursorKey) {}
+      int instances,
+      int defaultLimit,
+      int maxLimit,
+      int maxBucketsPerPage,
+      String cursorKey,
+      int statsMaxDays) {}
+
+  /** The fleet index (every device's current state, by type, status and abnormal). */
+  public record Fleet(int shards, int cacheSize, Duration refresh) {}
+
+  /** Detail partitions of hot devices: split into salted slices above a row target. */
+  public record HotDevices(boolean enabled, int partitionRows, int maxSalts) {}
 }

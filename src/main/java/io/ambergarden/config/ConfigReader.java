@@ -29,13 +29,21 @@ final class ConfigReader {
             c.nonBlank("http.host"),
             c.intIn("http.port", 0, 65535),
             c.longIn("http.max-body-bytes", 1024, 256L * 1024 * 1024),
-            c.intIn("http.instances", 1, 64));
+            c.intIn("http.instances", 1, 64),
+            c.intIn("http.max-connections", 1, 1_000_000),
+            c.duration("http.idle-timeout", Duration.ofSeconds(1), Duration.ofHours(1)),
+            c.duration("http.body-timeout", Duration.ofSeconds(1), Duration.ofHours(1)));
     AmberConfig.Ingest ingest =
         new AmberConfig.Ingest(
             c.oneOf("ingest.mode", AmberConfig.IngestMode.class),
             c.intIn("ingest.max-batch", 1, 100_000),
             c.intIn("ingest.max-in-flight-requests", 1, 1_000_000),
-            c.intIn("ingest.retry-after-seconds", 1, 3600));
+            c.intIn("ingest.retry-after-seconds", 1, 3600),
+            c.longIn("ingest.max-in-flight-bytes", 1024, 64L << 30));
+    if (ingest.maxInFlightBytes() < http.maxBodyBytes()) {
+      throw new ConfigException(
+          "ingest.max-in-flight-bytes", "must be at least http.max-body-bytes, or no body fits");
+    }
     AmberConfig.Events events =
         new AmberConfig.Events(
             c.duration("event.retention", Duration.ofHours(1), TEN_YEARS),
@@ -63,7 +71,8 @@ final class ConfigReader {
             c.oneOf("cassandra.bucket", AmberConfig.BucketSize.class),
             c.intIn("cassandra.type-salts", 1, 256),
             c.intIn("cassandra.abnormal-salts", 1, 256),
-            c.duration("cassandra.abnormal-retention", Duration.ofHours(1), Duration.ofDays(365)));
+            c.duration("cassandra.abnormal-retention", Duration.ofHours(1), Duration.ofDays(365)),
+            SecurityConfigReader.cassandra(c));
     if (!cassandra.username().isEmpty() && cassandra.password().isEmpty()) {
       throw new ConfigException("cassandra.password", "must be set when cassandra.username is set");
     }
@@ -107,7 +116,9 @@ final class ConfigReader {
                 "kafka.producer.delivery-timeout", Duration.ofSeconds(1), Duration.ofMinutes(10)),
             c.duration("kafka.consumer.stall-timeout", Duration.ofSeconds(1), Duration.ofHours(1)),
             c.intIn("kafka.consumer.fetch-min-bytes", 1, 64 << 20),
-            c.duration("kafka.consumer.fetch-max-wait", Duration.ZERO, Duration.ofSeconds(30)));
+            c.duration("kafka.consumer.fetch-max-wait", Duration.ZERO, Duration.ofSeconds(30)),
+            c.duration("kafka.consumer.retry-timeout", Duration.ZERO, Duration.ofHours(24)),
+            SecurityConfigReader.kafka(c));
     if (kafka.dlqGuardMinSamples() > kafka.dlqGuardWindow()) {
       throw new ConfigException(
           "kafka.dlq-guard.min-samples", "must not exceed kafka.dlq-guard.window");
@@ -129,7 +140,8 @@ final class ConfigReader {
             c.intIn("query.default-limit", 1, 100_000),
             c.intIn("query.max-limit", 1, 100_000),
             c.intIn("query.max-buckets-per-page", 1, 10_000),
-            c.string("query.cursor-key"));
+            c.string("query.cursor-key"),
+            c.intIn("query.stats-max-days", 1, 3660));
     if (!query.cursorKey().isEmpty() && query.cursorKey().length() < 16) {
       throw new ConfigException(
           "query.cursor-key",
@@ -146,7 +158,9 @@ final class ConfigReader {
             c.duration("counters.flush-interval", Duration.ZERO, Duration.ofSeconds(10)),
             c.intIn("counters.flush-max-cells", 1, 1_000_000),
             c.intIn("counters.max-pending-cells", 1, 10_000_000),
-            c.intIn("counters.max-concurrent-flushes", 1, 1024));
+            c.intIn("counters.max-concurrent-flushes", 1, 1024),
+            c.intIn("counters.dedup-window", 1, 100_000_000),
+            c.intIn("counters.max-open-events", 1, 10_000_000));
     if (counters.flushMaxCells() > counters.maxPendingCells()) {
       throw new ConfigException(
           "counters.flush-max-cells", "must not exceed counters.max-pending-cells");
@@ -164,10 +178,13 @@ final class ConfigReader {
     if (rollups.leaseTtl().compareTo(rollups.scanInterval().multipliedBy(2)) < 0) {
       throw new ConfigException("rollup.lease-ttl", "must be at least twice rollup.scan-interval");
     }
-    if (rollups.markSafety().compareTo(writer.requestTimeout()) < 0) {
+    // a mark is filed under the time its attempt is sent, and an attempt lasts at most the driver's
+    // request timeout: a bucket read mark-safety after its end can no longer receive a mark
+    if (rollups.markSafety().compareTo(cassandra.requestTimeout()) < 0) {
       throw new ConfigException(
           "rollup.mark-safety",
-          "must be at least writer.request-timeout, or a slow mark write can be missed");
+          "must be at least cassandra.request-timeout (plus the clock skew between instances), or"
+              + " a slow mark write can be missed");
     }
     AmberConfig.Live live =
         new AmberConfig.Live(
@@ -178,7 +195,13 @@ final class ConfigReader {
             c.duration("live.heartbeat-interval", Duration.ofMillis(100), Duration.ofMinutes(10)),
             c.intIn("live.max-replay-events", 1, 1_000_000),
             c.intIn("live.max-filter-values", 1, 10_000),
-            c.list("live.allowed-origins"));
+            c.list("live.allowed-origins"),
+            c.longIn("live.replay-max-bytes", 1024, 64L << 30));
+    if (http.idleTimeout().compareTo(live.heartbeatInterval()) <= 0) {
+      throw new ConfigException(
+          "http.idle-timeout",
+          "must be longer than live.heartbeat-interval, or idle live clients are cut off");
+    }
     if (live.topic().equals(kafka.topic()) || live.topic().equals(kafka.dlqTopic())) {
       throw new ConfigException("live.topic", "must differ from kafka.topic and kafka.dlq-topic");
     }
@@ -187,13 +210,29 @@ final class ConfigReader {
             c.bool("simulator.enabled"),
             c.intIn("simulator.devices", 1, 1_000_000),
             c.intIn("simulator.events-per-second", 1, 1_000_000));
+    AmberConfig.Fleet fleet =
+        new AmberConfig.Fleet(
+            c.intIn("fleet.shards", 1, 1024),
+            c.intIn("fleet.cache-size", 0, 100_000_000),
+            c.duration("fleet.refresh", Duration.ofMinutes(1), TEN_YEARS));
+    if (fleet.refresh().compareTo(events.retention().dividedBy(2)) > 0) {
+      throw new ConfigException(
+          "fleet.refresh", "must be at most half of event.retention, or index rows expire first");
+    }
+    AmberConfig.HotDevices hot =
+        new AmberConfig.HotDevices(
+            c.bool("hot.enabled"),
+            c.intIn("hot.partition-rows", 100, 10_000_000),
+            c.intIn("hot.max-salts", 2, 256));
     AmberConfig.Media media = MediaConfigReader.read(c);
     c.matching("log.format", Pattern.compile("text|json"), "text or json");
     Duration grace =
         c.duration("shutdown.grace-period", Duration.ofSeconds(1), Duration.ofMinutes(30));
+    SecurityConfig.Access access = SecurityConfigReader.access(c, http.port());
+    int replicas = SecurityConfigReader.replicas(c, query.cursorKey());
     return new AmberConfig(
         http, ingest, events, cassandra, writer, kafka, query, counters, rollups, live, simulator,
-        media, grace, c);
+        fleet, hot, media, grace, c, access, replicas);
   }
 
   private static List<InetSocketAddress> contactPoints(RawConfig c, String key) {

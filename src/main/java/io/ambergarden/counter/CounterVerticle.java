@@ -14,9 +14,11 @@ import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.cassandra.ReplicaBatches;
 import io.ambergarden.cassandra.ReplicaLocator;
 import io.ambergarden.config.AmberConfig;
-import io.ambergarden.event.Event;
+import io.ambergarden.metrics.LogThrottle;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
@@ -24,6 +26,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,13 +37,16 @@ import org.slf4j.LoggerFactory;
  * Applies counter increments. Increments wait in a bounded {@link CounterCoalescer} for at most
  * counters.flush-interval, then go out as counter batches: one partition's updates, or small
  * partitions owned by the same replicas together ({@link ReplicaBatches}, writer.group-* limits). A
- * request is answered when the flush holding its increments is written. Counter updates are not
+ * request is answered when every cell of its events is written. {@link CounterLedger} makes an
+ * event count once when it is asked for again (a retry after an event-bus timeout, a redelivery):
+ * pending cells are waited for, applied ones are not sent again. Counter updates are not
  * idempotent: the driver never retries or speculates them (the counter profile), and a timeout is
- * an unknown outcome, counted.
+ * an unknown outcome, counted; its cells may be sent again by the source's retry.
  */
 public final class CounterVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(CounterVerticle.class);
   private static final int MAX_BATCH_UPDATES = 100;
+  private final LogThrottle failureLogs = new LogThrottle(2, Duration.ofSeconds(1));
 
   private final AmberConfig config;
   private final AmberConfig.Counters cfg;
@@ -49,10 +55,11 @@ public final class CounterVerticle extends VerticleBase {
   private CassandraClient client;
   private final ReplicaLocator replicas;
   private CounterCoalescer coalescer;
-  private List<Message<CountRequest>> waiting = new ArrayList<>();
+  private CounterLedger<Message<CountRequest>> ledger;
   private CounterStatements cql;
   private MessageConsumer<CountRequest> consumer;
   private long flushTimer = -1;
+  private long janitorTimer = -1;
   private int flushesInFlight;
   private Promise<Void> drained;
   private Counter updates;
@@ -73,6 +80,14 @@ public final class CounterVerticle extends VerticleBase {
   public Future<?> start() {
     client = CassandraClients.shared(vertx, config.cassandra());
     coalescer = new CounterCoalescer(cfg.coalesce(), cfg.maxPendingCells());
+    ledger = new CounterLedger<>(coalescer, cfg.dedupWindow(), cfg.maxOpenEvents());
+    FunctionCounter.builder("amber.counter.duplicates", ledger, CounterLedger::duplicates)
+        .description(
+            "Events whose increments were not sent again: already applied (in the window) or pending")
+        .register(registry);
+    Gauge.builder("amber.counter.open.events", ledger, CounterLedger::openEvents)
+        .description("Events whose increments are pending or partly applied")
+        .register(registry);
     updates =
         Counter.builder("amber.counter.updates")
             .description("Counter cells updated")
@@ -98,6 +113,14 @@ public final class CounterVerticle extends VerticleBase {
         .compose(
             prepared -> {
               cql = prepared;
+              janitorTimer =
+                  new CounterJanitor()
+                      .schedule(
+                          vertx,
+                          client,
+                          cql.deleteDay(),
+                          cfg.shards(),
+                          config.events().retention());
               consumer = vertx.eventBus().consumer(Addresses.COUNTERS_INCREMENT, this::onRequest);
               return consumer.completion();
             });
@@ -109,6 +132,7 @@ public final class CounterVerticle extends VerticleBase {
    */
   @Override
   public Future<?> stop() {
+    vertx.cancelTimer(janitorTimer);
     Future<Void> unregistered = consumer == null ? Future.succeededFuture() : consumer.unregister();
     return unregistered.compose(
         v -> {
@@ -122,23 +146,36 @@ public final class CounterVerticle extends VerticleBase {
   }
 
   private void onRequest(Message<CountRequest> msg) {
-    List<CounterCell> cells = new ArrayList<>();
-    for (Event e : msg.body().events()) {
-      cells.addAll(CounterCells.of(e, cfg.shards()));
-    }
-    if (!coalescer.add(cells)) {
-      refused.increment();
-      FailureCode.OVERLOADED.fail(
-          msg, "counter buffer full (" + coalescer.pending() + " pending cells)");
+    CounterLedger.Admission admission;
+    try {
+      admission = ledger.admit(msg, msg.body().events(), e -> CounterCells.of(e, cfg.shards()));
+    } catch (RuntimeException e) {
+      // nothing was taken (admission is all or nothing); answer rather than let the caller time out
+      LOG.error("count request of {} events refused: {}", msg.body().events().size(), e, e);
+      FailureCode.INTERNAL.fail(msg, "counter request failed: " + e);
       return;
     }
-    waiting.add(msg);
-    if (coalescer.pending() >= cfg.flushMaxCells()
-        || cfg.flushInterval().isZero()
-        || !cfg.coalesce()) {
-      flush();
-    } else {
-      armFlushTimer();
+    switch (admission) {
+      case DONE -> msg.reply(msg.body().events().size());
+      case REFUSED -> {
+        refused.increment();
+        FailureCode.OVERLOADED.fail(
+            msg,
+            "counter buffer full ("
+                + coalescer.pending()
+                + " pending cells, "
+                + ledger.openEvents()
+                + " open events)");
+      }
+      case WAITING -> {
+        if (coalescer.pending() >= cfg.flushMaxCells()
+            || cfg.flushInterval().isZero()
+            || !cfg.coalesce()) {
+          flush();
+        } else {
+          armFlushTimer();
+        }
+      }
     }
   }
 
@@ -166,56 +203,21 @@ public final class CounterVerticle extends VerticleBase {
     if (flushesInFlight >= cfg.maxConcurrentFlushes()) {
       return; // retried when a flush completes; pending stays bounded by max-pending-cells
     }
-    List<Message<CountRequest>> answer = waiting;
-    waiting = new ArrayList<>();
-    Map<Object, List<CounterCoalescer.Update>> byPartition = coalescer.drain();
+    Map<Object, List<CounterLedger.Tracked>> byPartition = ledger.drain();
     List<Future<?>> writes = new ArrayList<>();
-    List<List<BoundStatement>> chunks = new ArrayList<>();
-    int total = 0;
-    for (List<CounterCoalescer.Update> partitionUpdates : byPartition.values()) {
-      total += partitionUpdates.size();
-      if (cfg.coalesce()) {
-        for (int i = 0; i < partitionUpdates.size(); i += MAX_BATCH_UPDATES) {
-          chunks.add(
-              partitionUpdates
-                  .subList(i, Math.min(partitionUpdates.size(), i + MAX_BATCH_UPDATES))
-                  .stream()
-                  .map(this::bind)
-                  .toList());
-        }
-      } else {
-        partitionUpdates.forEach(u -> writes.add(write(List.of(bind(u)))));
-      }
+    try {
+      plan(byPartition).forEach(st -> writes.add(send(st)));
+    } catch (RuntimeException e) {
+      // a statement that cannot be built is a failed write for every cell it carried
+      LOG.error("counter flush could not be built: {}", e.toString(), e);
+      byPartition.values().forEach(t -> answer(ledger.settle(t, false)));
+      return;
     }
-    // chunks of different partitions owned by the same replicas share one counter batch
-    for (List<List<BoundStatement>> group :
-        ReplicaBatches.group(
-            chunks,
-            c -> replicas.replicasOf(c.get(0)),
-            c -> c.stream().mapToInt(ReplicaLocator::sizeOf).sum(),
-            writer.groupMaxPartitions(),
-            writer.groupMaxBytes())) {
-      writes.add(
-          write(group.size() == 1 ? group.get(0) : group.stream().flatMap(List::stream).toList()));
-    }
-    flushSize.record(total);
     flushesInFlight++;
     Future.join(writes)
         .onComplete(
             ar -> {
               flushesInFlight--;
-              if (ar.succeeded()) {
-                answer.forEach(m -> m.reply(m.body().events().size()));
-              } else {
-                LOG.warn(
-                    "counter flush of {} updates failed: {}",
-                    byPartition.size(),
-                    ar.cause().toString());
-                answer.forEach(
-                    m ->
-                        FailureCode.UNAVAILABLE.fail(
-                            m, "counter write failed: " + ar.cause().getMessage()));
-              }
               if (coalescer.pending() > 0
                   && (coalescer.pending() >= cfg.flushMaxCells() || drained != null)) {
                 flush();
@@ -226,6 +228,74 @@ public final class CounterVerticle extends VerticleBase {
                 drained.tryComplete();
               }
             });
+  }
+
+  /** One counter statement: its bound updates and the event cells they carry. */
+  private record CounterStatement(
+      List<CounterLedger.Tracked> updates, List<BoundStatement> bound) {}
+
+  /**
+   * A partition's updates in batches of at most MAX_BATCH_UPDATES (or one by one without
+   * coalescing); batches of partitions owned by the same replicas share one counter batch.
+   */
+  private List<CounterStatement> plan(Map<Object, List<CounterLedger.Tracked>> byPartition) {
+    List<CounterStatement> chunks = new ArrayList<>();
+    List<CounterStatement> out = new ArrayList<>();
+    int total = 0;
+    for (List<CounterLedger.Tracked> partitionUpdates : byPartition.values()) {
+      total += partitionUpdates.size();
+      int step = cfg.coalesce() ? MAX_BATCH_UPDATES : 1;
+      for (int i = 0; i < partitionUpdates.size(); i += step) {
+        List<CounterLedger.Tracked> chunk =
+            partitionUpdates.subList(i, Math.min(partitionUpdates.size(), i + step));
+        CounterStatement t =
+            new CounterStatement(chunk, chunk.stream().map(u -> bind(u.update())).toList());
+        (cfg.coalesce() ? chunks : out).add(t);
+      }
+    }
+    for (List<CounterStatement> group :
+        ReplicaBatches.group(
+            chunks,
+            c -> replicas.replicasOf(c.bound().get(0)),
+            c -> c.bound().stream().mapToInt(ReplicaLocator::sizeOf).sum(),
+            writer.groupMaxPartitions(),
+            writer.groupMaxBytes())) {
+      out.add(
+          group.size() == 1
+              ? group.get(0)
+              : new CounterStatement(
+                  group.stream().flatMap(t -> t.updates().stream()).toList(),
+                  group.stream().flatMap(t -> t.bound().stream()).toList()));
+    }
+    flushSize.record(total);
+    return out;
+  }
+
+  /** Each statement settles its own cells: a failure elsewhere in the flush does not touch them. */
+  private Future<?> send(CounterStatement st) {
+    return write(st.bound())
+        .onComplete(
+            ar -> {
+              long skipped = ar.failed() ? failureLogs.tryAcquire() : LogThrottle.SUPPRESS;
+              if (skipped != LogThrottle.SUPPRESS) {
+                LOG.warn(
+                    "counter statement of {} updates failed ({} more failures not logged): {}",
+                    st.bound().size(),
+                    skipped,
+                    ar.cause().toString());
+              }
+              answer(ledger.settle(st.updates(), ar.succeeded()));
+            });
+  }
+
+  private void answer(CounterLedger.Outcome<Message<CountRequest>> outcome) {
+    outcome.succeeded().forEach(m -> m.reply(m.body().events().size()));
+    outcome
+        .failed()
+        .forEach(
+            m ->
+                FailureCode.UNAVAILABLE.fail(
+                    m, "counter write failed; the increments not applied may be sent again"));
   }
 
   private Future<?> write(List<BoundStatement> batch) {

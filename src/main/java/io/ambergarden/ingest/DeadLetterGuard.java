@@ -3,7 +3,8 @@ package io.ambergarden.ingest;
 /**
  * Stops a bad deploy from dead-lettering everything: once the share of poison records among the
  * last {@code window} records exceeds {@code maxRatio} (after at least {@code minSamples}), it
- * trips and stays tripped until the process restarts.
+ * trips and stays tripped until the process restarts. It also trips at once when a dead letter
+ * cannot be written at all ({@link #trip()}).
  */
 public final class DeadLetterGuard {
   private final boolean[] ring;
@@ -42,6 +43,11 @@ public final class DeadLetterGuard {
     next = (next + 1) % ring.length;
     tripped = samples >= minSamples && (double) poison / samples > maxRatio;
     return tripped;
+  }
+
+  /** Trips now: a dead letter could not be written, so no record may be skipped any more. */
+  public void trip() {
+    tripped = true;
   }
 
   public boolean tripped() {

@@ -1,33 +1,57 @@
 package io.ambergarden.ingest;
 
+import io.ambergarden.event.AvroEvents;
 import io.ambergarden.event.FieldError;
+import io.vertx.core.eventbus.ReplyException;
 import java.util.List;
 import java.util.stream.Collectors;
 
-/** Header names and values of a dead letter. The value of the dead letter is the original bytes. */
+/**
+ * Header names and values of a dead letter. The value of the dead letter is the original bytes, and
+ * the original record's headers come first, followed by these.
+ */
 public final class DeadLetterHeaders {
   public static final String SOURCE_TOPIC = "amber.source.topic";
   public static final String SOURCE_PARTITION = "amber.source.partition";
   public static final String SOURCE_OFFSET = "amber.source.offset";
   public static final String ERROR_CLASS = "amber.error.class";
   public static final String ERROR_MESSAGE = "amber.error.message";
+
+  /** Error class of a valid event that the store refused to write (or kept failing to). */
+  public static final String STORE_REJECTED = "StoreRejected";
+
   private static final int MAX_MESSAGE_CHARS = 1000;
 
   private DeadLetterHeaders() {}
 
   /**
-   * InvalidDocument when the bytes are not one JSON object (bad UTF-8, bad JSON); InvalidEvent
-   * otherwise.
+   * UnknownSchema for an Avro record whose schema fingerprint is not in schema/avro/;
+   * InvalidDocument when the bytes are not one JSON object or Avro record (bad UTF-8, bad JSON,
+   * undecodable Avro); InvalidEvent otherwise.
    */
   public static String errorClass(List<FieldError> errors) {
+    if (errors.stream().anyMatch(e -> AvroEvents.SCHEMA_FIELD.equals(e.field()))) {
+      return "UnknownSchema";
+    }
     return errors.stream().anyMatch(e -> "$".equals(e.field()))
         ? "InvalidDocument"
         : "InvalidEvent";
   }
 
   public static String message(List<FieldError> errors) {
-    String all =
-        errors.stream().map(e -> e.field() + ": " + e.message()).collect(Collectors.joining("; "));
+    return truncated(
+        errors.stream().map(e -> e.field() + ": " + e.message()).collect(Collectors.joining("; ")));
+  }
+
+  /** The message of a store error: its text (a writer's answer) or its type and text, bounded. */
+  public static String message(Throwable error) {
+    return truncated(
+        error instanceof ReplyException
+            ? error.getMessage()
+            : error.getClass().getSimpleName() + ": " + error.getMessage());
+  }
+
+  private static String truncated(String all) {
     return all.length() <= MAX_MESSAGE_CHARS ? all : all.substring(0, MAX_MESSAGE_CHARS) + "...";
   }
 }

@@ -30,6 +30,7 @@ public final class AmberMeters {
   private final Counter speculative;
   private final AtomicInteger writesInFlight = new AtomicInteger();
   private final Map<String, Timer> writeTimers = new ConcurrentHashMap<>();
+  private final Map<String, Counter> writeFailures = new ConcurrentHashMap<>();
   private final Map<Integer, AtomicLong> lagByPartition = new ConcurrentHashMap<>();
   private final String lagTopic;
 
@@ -51,6 +52,11 @@ public final class AmberMeters {
     Gauge.builder("amber.writes.in.flight", writesInFlight, AtomicInteger::get)
         .description("Events being written by the writer verticles")
         .register(registry);
+    // exported from the start, so an alert on failures has a series before the first one
+    for (String kind :
+        java.util.List.of("detail", "by_type", "grouped", "latest", "bucket", "abnormal", "mark")) {
+      failureCounter(kind);
+    }
   }
 
   private Counter ingest(Path p) {
@@ -107,6 +113,24 @@ public final class AmberMeters {
                 .publishPercentileHistogram()
                 .minimumExpectedValue(Duration.ofMillis(1))
                 .maximumExpectedValue(Duration.ofSeconds(10))
+                .register(registry));
+  }
+
+  /**
+   * A write of one statement kind that failed after its retries (the request then fails: 503 or a
+   * Kafka retry).
+   */
+  public void writeFailed(String kind) {
+    failureCounter(kind).increment();
+  }
+
+  private Counter failureCounter(String kind) {
+    return writeFailures.computeIfAbsent(
+        kind,
+        k ->
+            Counter.builder("amber.write.failures")
+                .tag("kind", k)
+                .description("Write statements that failed after their retries, by kind")
                 .register(registry));
   }
 

@@ -49,6 +49,19 @@ public final class RollupMarks {
     return marks;
   }
 
+  /**
+   * The mark as it must be written by an attempt sent at {@code attemptAt}: in its due bucket, or
+   * in the bucket of {@code attemptAt} if that is later. The attempt is acknowledged within
+   * cassandra.request-timeout; the bucket of {@code attemptAt} is read no earlier than its end plus
+   * mark-safety, which is later than that as long as mark-safety is at least the request timeout
+   * (checked at startup) plus the clock skew between instances. So however often the write is
+   * retried or however long it queued, it never lands in a bucket that was already read.
+   */
+  public Mark stampedAt(Mark m, long attemptAt) {
+    long bucket = Math.max(m.dueBucket(), bucketOf(attemptAt));
+    return bucket == m.dueBucket() ? m : new Mark(m.shard(), bucket, m.hour(), m.deviceId());
+  }
+
   /** True when a bucket may be processed: it ended at least {@code safety} ago. */
   public boolean processable(long dueBucket, long now, Duration safety) {
     return dueBucket + bucketMillis + safety.toMillis() <= now;

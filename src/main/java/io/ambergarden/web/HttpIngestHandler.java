@@ -21,11 +21,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.BiFunction;
 
 /**
  * POST /api/v1/events. Validates the whole batch first; then, in kafka mode, answers 202 once the
  * broker acknowledged every event (acks=all), in direct mode once the writer wrote them to
- * Cassandra. One instance per HTTP verticle, so its counters are confined to one event loop.
+ * Cassandra. Admission and body reading: {@link IngestBodyReader}.
  */
 public final class HttpIngestHandler {
   private final AmberConfig config;
@@ -33,16 +34,24 @@ public final class HttpIngestHandler {
   private final Vertx vertx;
   private final KafkaProducer<byte[], byte[]> producer;
   private final AmberMeters meters;
-  private int inFlight;
+  private final IngestBodyReader body;
+  private final BiFunction<RoutingContext, List<Event>, ApiException> deviceCheck;
 
-  /** {@code producer} is null in direct mode. */
+  /**
+   * {@code producer} is null in direct mode; {@code deviceCheck} refuses a batch with events for
+   * devices the caller's credential does not cover (null: allowed).
+   */
   public HttpIngestHandler(
       Vertx vertx,
       AmberConfig config,
       EventParser parser,
       KafkaProducer<byte[], byte[]> producer,
-      AmberMeters meters) {
+      AmberMeters meters,
+      HttpBudgets budgets,
+      BiFunction<RoutingContext, List<Event>, ApiException> deviceCheck) {
     this.vertx = vertx;
+    this.deviceCheck = deviceCheck;
+    this.body = new IngestBodyReader(vertx, config, budgets);
     this.meters = meters;
     this.config = config;
     this.parser = parser;
@@ -50,40 +59,42 @@ public final class HttpIngestHandler {
   }
 
   /**
-   * Runs before the body is read: a wrong content type or an overloaded service is refused at once.
+   * Runs before the body is read: a wrong content type is refused at once, then the request is
+   * admitted against the process-wide budgets (requests and body bytes) and its body read.
    */
   public void admit(RoutingContext ctx) {
-    if (format(ctx.request().getHeader("Content-Type")) == null) {
-      throw new ApiException(
-          415,
-          "Unsupported Media Type",
-          "send application/json (one event or an array) or application/x-ndjson",
-          null,
-          null);
+    BodyFormat format = format(ctx.request().getHeader("Content-Type"));
+    if (format == null) {
+      body.refuse(
+          ctx,
+          new ApiException(
+              415,
+              "Unsupported Media Type",
+              "send application/json (one event or an array) or application/x-ndjson",
+              null,
+              null));
+      return;
     }
-    if (inFlight >= config.ingest().maxInFlightRequests()) {
-      throw ApiException.unavailable(
-          "too many ingest requests in flight", config.ingest().retryAfterSeconds());
-    }
-    ctx.next();
+    body.read(ctx, bytes -> handle(ctx, format, bytes));
   }
 
-  public void handle(RoutingContext ctx) {
-    BodyFormat format = format(ctx.request().getHeader("Content-Type"));
-    byte[] body = ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
-    EventParser.BatchResult parsed = parser.parseBatch(body, format);
+  private void handle(RoutingContext ctx, BodyFormat format, byte[] bytes) {
+    EventParser.BatchResult parsed = parser.parseBatch(bytes, format);
     if (!parsed.ok()) {
       meters.invalid(AmberMeters.Path.HTTP);
       ctx.fail(invalid(parsed.errors()));
       return;
     }
     List<Event> events = parsed.events();
-    inFlight++;
+    ApiException refused = deviceCheck.apply(ctx, events);
+    if (refused != null) {
+      ctx.fail(refused);
+      return;
+    }
     Future<Void> durable =
         producer != null ? produce(events, RequestIds.of(ctx)) : persist(events, ctx);
     durable.onComplete(
         ar -> {
-          inFlight--;
           if (ar.succeeded()) {
             meters.ingested(AmberMeters.Path.HTTP, events.size());
             ctx.response()

@@ -1,5 +1,6 @@
 package io.ambergarden.web;
 
+import io.ambergarden.auth.Gatekeeper;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.EventParser;
 import io.ambergarden.health.HealthState;
@@ -10,15 +11,18 @@ import io.ambergarden.query.Cursor;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.StaticHandler;
 import io.vertx.kafka.client.producer.KafkaProducer;
 import io.vertx.micrometer.PrometheusScrapingHandler;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -39,8 +43,14 @@ public final class HttpVerticle extends VerticleBase {
   private final Cursor cursor;
   private final AmberMeters meters;
   private final LiveConnections liveConnections;
+  private final HttpBudgets budgets;
+  private final Gatekeeper gate;
   private LiveSockets live;
   private ImageRoutes images;
+  private long tlsWatch = -1;
+
+  /** This instance's connections opened past http.max-connections: their requests get 503. */
+  private final Set<HttpConnection> overCap = new HashSet<>();
 
   public HttpVerticle(
       AmberConfig config,
@@ -49,8 +59,12 @@ public final class HttpVerticle extends VerticleBase {
       PrometheusMeterRegistry registry,
       Cursor cursor,
       LiveConnections liveConnections,
-      AmberMeters meters) {
+      AmberMeters meters,
+      HttpBudgets budgets,
+      Gatekeeper gate) {
+    this.gate = gate;
     this.meters = meters;
+    this.budgets = budgets;
     this.cursor = cursor;
     this.liveConnections = liveConnections;
     this.config = config;
@@ -70,21 +84,41 @@ public final class HttpVerticle extends VerticleBase {
               new ByteArraySerializer());
     }
     Problems problems = new Problems(config.ingest().retryAfterSeconds());
-    HttpIngestHandler ingest = new HttpIngestHandler(vertx, config, parser, producer, meters);
+    AccessHandler access = new AccessHandler(vertx, gate);
+    HttpIngestHandler ingest =
+        new HttpIngestHandler(
+            vertx, config, parser, producer, meters, budgets, access::deviceRefusal);
+    IngestBodyReader refusals = new IngestBodyReader(vertx, config, budgets);
     router = Router.router(vertx);
-    // two routes: Vert.x wants the body handler first on a route, and admission must run before the
-    // body is read
     router.route().handler(RequestIds::assign);
-    router.post("/api/v1/events").handler(ingest::admit);
     router
-        .post("/api/v1/events")
-        .handler(BodyHandler.create(false).setBodyLimit(config.http().maxBodyBytes()))
-        .handler(ingest::handle);
-    new ReadRoutes(vertx, config, cursor).mount(router);
+        .route()
+        .handler(
+            ctx -> {
+              // probes still get through, so a full house never looks like a dead pod
+              if (!overCap.isEmpty()
+                  && overCap.contains(ctx.request().connection())
+                  && !ctx.request().path().startsWith("/health/")) {
+                refusals.refuse(
+                    ctx,
+                    ApiException.unavailable(
+                        "too many connections", config.ingest().retryAfterSeconds()));
+              } else {
+                ctx.next();
+              }
+            });
+    // CORS, then credentials, rate and scope in front of every route below (README "Security")
+    access.mount(router);
+    // admission runs before the body is read; the handler reads the body itself
+    router.post("/api/v1/events").handler(ingest::admit);
+    new ReadRoutes(vertx, config, cursor, health).mount(router);
+    new AdminKeyRoutes(gate).mount(router);
     images = new ImageRoutes(vertx, config, cursor, registry);
     images.mount(router);
     if (config.live().enabled()) {
-      live = new LiveSockets(vertx, config, liveConnections);
+      live =
+          new LiveSockets(
+              vertx, config, liveConnections, budgets, health::cassandraKnownDown, access);
       router.get("/api/v1/live").handler(live::handle);
     }
     router.get("/health/live").handler(ctx -> json(ctx, 200, new JsonObject().put("status", "UP")));
@@ -100,19 +134,45 @@ public final class HttpVerticle extends VerticleBase {
     for (int status : new int[] {404, 405, 413, 415, 500}) {
       router.errorHandler(status, problems::handle);
     }
-    server =
-        vertx.createHttpServer(
-            new HttpServerOptions()
-                .setHost(config.http().host())
-                .setPort(config.http().port())
-                .setCompressionSupported(true)
-                .setMaxWebSocketFrameSize(65536));
+    HttpServerOptions options =
+        new HttpServerOptions()
+            .setHost(config.http().host())
+            .setPort(config.http().port())
+            .setCompressionSupported(true)
+            .setMaxWebSocketFrameSize(65536)
+            .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
+            .setIdleTimeout((int) config.http().idleTimeout().toMillis());
+    HttpTls.apply(options, config.access().tls());
+    server = vertx.createHttpServer(options);
+    server.connectionHandler(this::onConnection);
     Future<Void> liveStarted = live == null ? Future.succeededFuture() : live.start();
-    return liveStarted.compose(v -> server.requestHandler(router).listen());
+    return liveStarted
+        .compose(v -> server.requestHandler(router).listen())
+        .onSuccess(s -> tlsWatch = HttpTls.watch(vertx, server, config.access().tls()));
+  }
+
+  /**
+   * Counts the connection against http.max-connections. One past the cap is kept just long enough
+   * to answer its request with 503 (a client sees an answer, not a reset); beyond twice the cap
+   * connections are closed at once.
+   */
+  private void onConnection(HttpConnection conn) {
+    if (budgets.connections().tryAcquire(1)) {
+      conn.closeHandler(v -> budgets.connections().release(1));
+      return;
+    }
+    budgets.shed(HttpBudgets.Shed.CONNECTIONS);
+    if (overCap.size() >= budgets.connections().max()) {
+      conn.close();
+      return;
+    }
+    overCap.add(conn);
+    conn.closeHandler(v -> overCap.remove(conn));
   }
 
   @Override
   public Future<?> stop() {
+    vertx.cancelTimer(tlsWatch);
     Future<Void> liveStopped = live == null ? Future.succeededFuture() : live.stop();
     // stop accepting at once; requests already in flight get a bounded time to finish (202 or
     // error)
@@ -122,7 +182,7 @@ public final class HttpVerticle extends VerticleBase {
             v ->
                 server == null
                     ? Future.succeededFuture()
-                    : server.shutdown(drain, java.util.concurrent.TimeUnit.SECONDS));
+                    : server.shutdown(drain, TimeUnit.SECONDS));
     Future<Void> imagesClosed =
         closed.eventually(() -> images == null ? Future.succeededFuture() : images.close());
     return producer == null ? imagesClosed : imagesClosed.eventually(() -> producer.close());

@@ -15,7 +15,6 @@ import io.ambergarden.media.ObjectStore;
 import io.ambergarden.query.Cursor;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
-import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
@@ -30,13 +29,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The device-image endpoints. Every route but the share link passes {@link #scope} first: the one
- * place where the media:read / media:write check goes once credentials exist. A share link needs no
- * credentials: its token is the credential.
+ * The device-image endpoints. Scopes (media:read, media:write) are checked in front of every route
+ * by {@link AccessHandler}; a share link needs no credentials: its token is the credential.
  */
 final class ImageRoutes {
-  static final String READ = "media:read";
-  static final String WRITE = "media:write";
   private static final Logger LOG = LoggerFactory.getLogger(ImageRoutes.class);
   private static final java.util.regex.Pattern UUID_TEXT =
       java.util.regex.Pattern.compile(
@@ -66,29 +62,18 @@ final class ImageRoutes {
     this.uploads = new ImageUploads(vertx, config, client, store, registry);
   }
 
-  /**
-   * Passes every request today. The security work puts the scope check (and a device-bound key's
-   * device check) here, for every image route at once.
-   */
-  static Handler<RoutingContext> scope(String scope) {
-    return RoutingContext::next;
-  }
-
   void mount(Router router) {
     String deviceImages = "/api/v1/devices/:id/images";
     String image = "/api/v1/images/:imageId";
-    router.post(deviceImages).handler(scope(WRITE)).handler(this::enabled).handler(uploads::handle);
-    router.get(deviceImages).handler(scope(READ)).handler(this::enabled).handler(this::byDevice);
-    router
-        .get("/api/v1/tags/:tag/images")
-        .handler(scope(READ))
-        .handler(this::enabled)
-        .handler(this::byTag);
-    router.get(image).handler(scope(READ)).handler(this::enabled).handler(this::metadata);
-    router.get(image + "/content").handler(scope(READ)).handler(this::enabled).handler(this::bytes);
-    router.delete(image).handler(scope(WRITE)).handler(this::enabled).handler(this::delete);
-    // two routes: Vert.x wants the body handler first on a route, the scope check comes before it
-    router.post(image + "/shares").handler(scope(WRITE)).handler(this::enabled);
+    router.post(deviceImages).handler(this::enabled).handler(uploads::handle);
+    router.get(deviceImages).handler(this::enabled).handler(this::byDevice);
+    router.get("/api/v1/tags/:tag/images").handler(this::enabled).handler(this::byTag);
+
+    router.get(image).handler(this::enabled).handler(this::metadata);
+    router.get(image + "/content").handler(this::enabled).handler(this::bytes);
+    router.delete(image).handler(this::enabled).handler(this::delete);
+    // two routes: Vert.x wants the body handler first on a route, the enabled check comes before it
+    router.post(image + "/shares").handler(this::enabled);
     router
         .post(image + "/shares")
         .handler(BodyHandler.create(false).setBodyLimit(4096))

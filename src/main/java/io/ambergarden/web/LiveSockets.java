@@ -10,6 +10,7 @@ import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.Event;
 import io.ambergarden.event.EventJson;
 import io.ambergarden.live.LiveConnections;
+import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -18,11 +19,11 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 /**
@@ -34,6 +35,8 @@ import java.util.function.Function;
 final class LiveSockets {
   static final short SLOW_CONSUMER = 1013;
   static final short POLICY = 1008;
+  static final short UNSUPPORTED_DATA = 1003;
+  static final short NORMAL = 1000;
 
   /**
    * Longer than the live topic's fan-out lag, so a replayed event's live copy is never shown twice.
@@ -46,14 +49,27 @@ final class LiveSockets {
   private final Vertx vertx;
   private final AmberConfig config;
   private final LiveConnections connections;
+  private final AccessHandler access;
   private final Set<Session> sessions = new HashSet<>();
   private MessageConsumer<DurableEvents> live;
   private long heartbeat = -1;
 
-  LiveSockets(Vertx vertx, AmberConfig config, LiveConnections connections) {
+  private final HttpBudgets budgets;
+  private final BooleanSupplier storeDown;
+
+  LiveSockets(
+      Vertx vertx,
+      AmberConfig config,
+      LiveConnections connections,
+      HttpBudgets budgets,
+      BooleanSupplier storeDown,
+      AccessHandler access) {
+    this.access = access;
     this.vertx = vertx;
     this.config = config;
     this.connections = connections;
+    this.budgets = budgets;
+    this.storeDown = storeDown;
   }
 
   Future<Void> start() {
@@ -84,15 +100,22 @@ final class LiveSockets {
   void handle(RoutingContext ctx) {
     long now = System.currentTimeMillis();
     var req = ctx.request();
-    if (!isUpgrade(req.getHeader(HttpHeaders.CONNECTION), req.getHeader(HttpHeaders.UPGRADE))) {
+    if (!LiveHandshake.isUpgrade(
+        req.getHeader(HttpHeaders.CONNECTION), req.getHeader(HttpHeaders.UPGRADE))) {
       // Vert.x would answer a bare 400 without a body; every error here is a problem
       throw ApiException.invalidParameter(
           "Upgrade",
           "this is a WebSocket endpoint: send Connection: Upgrade and Upgrade: websocket");
     }
-    if (!originAllowed(req.getHeader(HttpHeaders.ORIGIN), req.getHeader(HttpHeaders.HOST))) {
+    String origin = req.getHeader(HttpHeaders.ORIGIN);
+    if (origin == null && !AccessHandler.hasHeaderCredentials(ctx)) {
+      // not a browser (browsers always send Origin), so it must say who it is in a header
       throw new ApiException(
-          403, "Forbidden", "origin not allowed: " + req.getHeader(HttpHeaders.ORIGIN), null, null);
+          403, "Forbidden", "no Origin: send credentials in the Authorization header", null, null);
+    }
+    if (!LiveHandshake.originAllowed(
+        origin, req.getHeader(HttpHeaders.HOST), config.live().allowedOrigins())) {
+      throw new ApiException(403, "Forbidden", "origin not allowed: " + origin, null, null);
     }
     LiveFilter filter =
         LiveFilter.parse(
@@ -103,6 +126,12 @@ final class LiveSockets {
             config.live().maxFilterValues(),
             now,
             config.events().retention().toMillis());
+    if (filter.since() != null && storeDown.getAsBoolean()) {
+      throw ApiException.unavailable(
+          "the store is unavailable: since= cannot be replayed now (connect without since= for"
+              + " live events)",
+          config.ingest().retryAfterSeconds());
+    }
     if (!connections.tryOpen()) {
       throw ApiException.unavailable(
           "too many live-feed clients", config.ingest().retryAfterSeconds());
@@ -112,45 +141,31 @@ final class LiveSockets {
         .onSuccess(
             ws -> {
               ws.setWriteQueueMaxSize(config.live().maxBufferedBytes());
+              access.watch(ctx, ws);
               Session s = new Session(ws, filter);
               sessions.add(s);
               ws.closeHandler(
                   v -> {
                     sessions.remove(s);
+                    s.releaseReplay();
                     connections.closed();
                   });
-              ws.exceptionHandler(err -> ws.close());
-              // text from the client is not part of the protocol; it is read and dropped so it
-              // cannot pile up
-              ws.handler(buf -> {});
+              // an oversized frame arrives here as a protocol violation carrying 1009
+              ws.exceptionHandler(
+                  err ->
+                      s.close(
+                          err instanceof CorruptedWebSocketFrameException c
+                              ? (short) c.closeStatus().code()
+                              : NORMAL,
+                          err instanceof CorruptedWebSocketFrameException ? "bad frame" : ""));
+              // the feed is push-only: data from the client is refused, never buffered
+              ws.handler(buf -> s.close(UNSUPPORTED_DATA, "push-only feed: send no data"));
               if (filter.since() != null) {
                 s.replay(now);
               } else {
                 s.sendText(new JsonObject().put("type", "live").encode());
               }
             });
-  }
-
-  static boolean isUpgrade(String connection, String upgrade) {
-    return connection != null
-        && connection.toLowerCase(java.util.Locale.ROOT).contains("upgrade")
-        && "websocket".equalsIgnoreCase(upgrade);
-  }
-
-  boolean originAllowed(String origin, String host) {
-    if (origin == null) {
-      return true; // not a browser; browsers always send Origin on WebSocket upgrades
-    }
-    if (config.live().allowedOrigins().contains(origin)) {
-      return true;
-    }
-    try {
-      URI u = URI.create(origin);
-      String authority = u.getPort() < 0 ? u.getHost() : u.getHost() + ":" + u.getPort();
-      return host != null && authority != null && authority.equalsIgnoreCase(host);
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
   }
 
   private void dispatch(Event e) {
@@ -169,6 +184,9 @@ final class LiveSockets {
 
     /** Live events that arrived during the replay; bounded by live.max-replay-events. */
     List<Event> held;
+
+    /** The replay's share of live.replay-max-bytes: events read and held, then the dedup set. */
+    AdmissionBudget.Reservation replayBytes;
 
     /**
      * Identities replayed from the store; their live copies may still be on their way, for a while.
@@ -189,6 +207,10 @@ final class LiveSockets {
       if (held != null) {
         if (held.size() >= config.live().maxReplayEvents()) {
           slow();
+          return;
+        }
+        if (!replayBytes.growTo(replayBytes.held() + ReplayMemory.heapBytes(e))) {
+          busy();
           return;
         }
         held.add(e);
@@ -217,9 +239,36 @@ final class LiveSockets {
 
     void slow() {
       if (!closed) {
-        closed = true;
         connections.slowConsumerClosed();
-        ws.close(SLOW_CONSUMER, "client too slow: outbound buffer full");
+        close(SLOW_CONSUMER, "client too slow: outbound buffer full");
+      }
+    }
+
+    /** Refuses the replay: the client may come back later (1013, try again later). */
+    void busy() {
+      if (!closed) {
+        budgets.shed(HttpBudgets.Shed.REPLAY_BYTES);
+        sendText(
+            new JsonObject()
+                .put("type", "error")
+                .put("message", new ReplayMemory.Busy().getMessage())
+                .encode());
+        held = null;
+        releaseReplay();
+        close(SLOW_CONSUMER, "replay memory at its limit; try again later");
+      }
+    }
+
+    void releaseReplay() {
+      if (replayBytes != null) {
+        replayBytes.release();
+      }
+    }
+
+    void close(short code, String reason) {
+      if (!closed) {
+        closed = true;
+        ws.close(code, reason);
       }
     }
 
@@ -228,6 +277,7 @@ final class LiveSockets {
      * between.
      */
     void replay(long now) {
+      replayBytes = budgets.replayBytes().reserve(0);
       held = new ArrayList<>();
       List<Event> stored = new ArrayList<>();
       long to = now + config.events().futureSkew().toMillis() + 1;
@@ -256,7 +306,12 @@ final class LiveSockets {
                 if (closed) {
                   return;
                 }
+                if (ar.failed() && ar.cause() instanceof ReplayMemory.Busy) {
+                  busy();
+                  return;
+                }
                 if (ar.failed()) {
+                  releaseReplay();
                   sendText(
                       new JsonObject()
                           .put("type", "error")
@@ -286,9 +341,15 @@ final class LiveSockets {
                   }
                 }
                 // the live copy of a replayed event can arrive after the switch; it is dropped for
-                // this window
+                // this window, while the identities stay counted in the replay memory
                 replayed = sent;
-                vertx.setTimer(REPLAY_DEDUP_MILLIS, id -> replayed = null);
+                replayBytes.shrinkTo(ReplayMemory.identityBytes(sent));
+                vertx.setTimer(
+                    REPLAY_DEDUP_MILLIS,
+                    id -> {
+                      replayed = null;
+                      releaseReplay();
+                    });
               });
     }
 
@@ -302,6 +363,13 @@ final class LiveSockets {
           .<EventPage>request(address, request.apply(pos), opts)
           .compose(
               reply -> {
+                long bytes = 0;
+                for (Event e : reply.body().items()) {
+                  bytes += ReplayMemory.heapBytes(e);
+                }
+                if (!replayBytes.growTo(replayBytes.held() + bytes)) {
+                  return Future.failedFuture(new ReplayMemory.Busy());
+                }
                 out.addAll(reply.body().items());
                 if (out.size() > config.live().maxReplayEvents()) {
                   return Future.failedFuture(

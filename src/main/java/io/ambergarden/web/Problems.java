@@ -1,10 +1,12 @@
 package io.ambergarden.web;
 
 import io.ambergarden.bus.FailureCode;
+import io.ambergarden.metrics.LogThrottle;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,6 +14,9 @@ import org.slf4j.LoggerFactory;
 public final class Problems {
   public static final String CONTENT_TYPE = "application/problem+json";
   private static final Logger LOG = LoggerFactory.getLogger(Problems.class);
+
+  /** Process-wide: a few shed-answer lines per second at most, whatever the instance count. */
+  private static final LogThrottle SHED_LOGS = new LogThrottle(5, Duration.ofSeconds(1));
 
   private final int retryAfterSeconds;
 
@@ -22,14 +27,17 @@ public final class Problems {
   /** The router's failure handler. */
   public void handle(RoutingContext ctx) {
     ApiException e = toApi(ctx.failure(), ctx.statusCode());
-    if (e.status() >= 500) {
+    // shed answers come in floods during an outage or overload: rate-limited; bugs (500) never
+    long skipped = e.status() == 503 ? SHED_LOGS.tryAcquire() : 0;
+    if (e.status() >= 500 && skipped != LogThrottle.SUPPRESS) {
       LOG.warn(
-          "{} {} (request {}) -> {}: {}",
+          "{} {} (request {}) -> {}: {}{}",
           ctx.request().method(),
           ctx.request().path(),
           RequestIds.of(ctx),
           e.status(),
           e.getMessage(),
+          skipped > 0 ? " (" + skipped + " more 503 answers not logged)" : "",
           ctx.failure() instanceof ApiException ? null : ctx.failure());
     }
     send(ctx, e);
@@ -50,6 +58,9 @@ public final class Problems {
             .put("requestId", RequestIds.of(ctx));
     if (e.errors() != null) {
       body.put("errors", e.errors());
+    }
+    if (e.status() == 401 && ctx.response().headers().get("WWW-Authenticate") == null) {
+      ctx.response().putHeader("WWW-Authenticate", AccessHandler.REALM);
     }
     if (e.retryAfterSeconds() != null) {
       ctx.response().putHeader("Retry-After", Integer.toString(e.retryAfterSeconds()));

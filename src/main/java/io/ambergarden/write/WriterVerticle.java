@@ -3,7 +3,6 @@ package io.ambergarden.write;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BatchableStatement;
-import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import com.datastax.oss.driver.api.core.servererrors.QueryValidationException;
 import io.ambergarden.bus.Addresses;
@@ -20,22 +19,20 @@ import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.Event;
 import io.ambergarden.metrics.AmberMeters;
+import io.ambergarden.metrics.LogThrottle;
 import io.ambergarden.rollup.RollupMarks;
-import io.micrometer.core.instrument.Timer;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
-import java.util.function.Supplier;
+import java.util.Set;
+import java.util.function.LongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,26 +44,24 @@ import org.slf4j.LoggerFactory;
 public final class WriterVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(WriterVerticle.class);
 
+  /** During an outage every request fails the same way: a few lines a second say enough. */
+  private final LogThrottle failureLogs = new LogThrottle(2, java.time.Duration.ofSeconds(1));
+
   private final AmberConfig config;
   private final AmberMeters meters;
   private final AmberConfig.Writer cfg;
   private final TimeBuckets buckets;
   private CassandraClient client;
-  private StatementLimiter limiter;
+  private StatementWriter statements;
   private RowBinder binder;
   private MessageConsumer<PersistRequest> consumer;
   private int inFlightEvents;
-  private Map<WritePlan.DetailKey, Boolean> knownBuckets;
+  private Map<WritePlan.BucketKey, Boolean> knownTypeBuckets;
   private Map<RollupMarks.Mark, Boolean> writtenMarks;
+  private SliceRegistry slices;
+  private FleetMembership fleet;
   private final RollupMarks marks;
   private final ReplicaLocator replicas;
-
-  /** A single-partition write and what to do once it is written. */
-  private record Row(String kind, BoundStatement statement, Runnable onWritten) {
-    Row(String kind, BoundStatement statement) {
-      this(kind, statement, () -> {});
-    }
-  }
 
   public WriterVerticle(AmberConfig config, AmberMeters meters, ReplicaLocator replicas) {
     this.config = config;
@@ -82,14 +77,24 @@ public final class WriterVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     client = CassandraClients.shared(vertx, config.cassandra());
-    limiter = new StatementLimiter(cfg.maxConcurrentStatements());
+    statements =
+        new StatementWriter(
+            vertx, client, new StatementLimiter(cfg.maxConcurrentStatements()), meters, cfg);
     int cacheSize = cfg.bucketCacheSize();
-    knownBuckets = lruSet(cacheSize);
-    writtenMarks = lruSet(cacheSize);
+    knownTypeBuckets = RequestRows.lruSet(cacheSize);
+    writtenMarks = RequestRows.lruSet(cacheSize);
+    fleet = new FleetMembership(config.fleet().refresh().toMillis(), config.fleet().cacheSize());
     return WriterStatements.prepare(client, config.cassandra().keyspace())
         .compose(
             prepared -> {
               binder = new RowBinder(prepared, config, buckets);
+              HotBuckets hot =
+                  new HotBuckets(
+                      buckets.lengthMillis(),
+                      config.hot().partitionRows(),
+                      config.hot().maxSalts(),
+                      cacheSize);
+              slices = new SliceRegistry(client, prepared, hot, config);
               consumer = vertx.eventBus().consumer(Addresses.WRITER_PERSIST, this::persist);
               return consumer.completion();
             });
@@ -111,8 +116,15 @@ public final class WriterVerticle extends VerticleBase {
     inFlightEvents += n;
     meters.writesInFlight().addAndGet(n);
     long now = System.currentTimeMillis();
+    Future<Void> detail;
+    try {
+      detail = writeAll(events, now);
+    } catch (RuntimeException e) {
+      // a bug or an event no row can hold: give the capacity back and answer now, not by timeout
+      detail = Future.failedFuture(new PlanException(e));
+    }
     // detail first: a rollup mark or counter increment is written only for events that are stored
-    Future.join(writeAll(events, now))
+    detail
         .compose(
             v -> {
               // the rows are durable now: the live feed need not wait for the counter window
@@ -130,36 +142,39 @@ public final class WriterVerticle extends VerticleBase {
                 msg.reply(new PersistResult(n));
               } else {
                 Throwable cause = ar.cause();
-                boolean invalid = causedBy(cause, QueryValidationException.class);
-                LOG.warn(
-                    "write of {} events failed (request {}): {}",
-                    n,
-                    RequestId.of(msg),
-                    cause.toString());
+                boolean invalid =
+                    StatementWriter.causedBy(cause, QueryValidationException.class)
+                        || StatementWriter.causedBy(cause, PlanException.class);
+                long skipped = invalid ? 0 : failureLogs.tryAcquire();
+                if (skipped != LogThrottle.SUPPRESS) {
+                  LOG.warn(
+                      "write of {} events failed (request {}; {} similar failures not logged): {}",
+                      n,
+                      RequestId.of(msg),
+                      skipped,
+                      cause.toString());
+                }
                 (invalid ? FailureCode.INTERNAL : FailureCode.UNAVAILABLE)
                     .fail(msg, "store write failed: " + cause.getMessage());
               }
             });
   }
 
-  /** A bounded access-ordered map used as an LRU set of rows already written. */
-  private static <K> Map<K, Boolean> lruSet(int maxSize) {
-    return new LinkedHashMap<>(16, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<K, Boolean> eldest) {
-        return size() > maxSize;
-      }
-    };
-  }
-
   private List<Future<?>> afterStored(List<Event> events) {
     List<Future<?>> out = new ArrayList<>();
     if (config.rollups().enabled()) {
       long now = System.currentTimeMillis();
-      List<Row> rows = new ArrayList<>();
+      List<WriteRow.Single> rows = new ArrayList<>();
       for (RollupMarks.Mark m : marks.of(events, now)) {
         if (!writtenMarks.containsKey(m)) {
-          rows.add(new Row("mark", binder.mark(m), () -> writtenMarks.put(m, Boolean.TRUE)));
+          // filed under the time each attempt is sent, so a retried mark never lands in a bucket
+          // the rollup already read (see RollupMarks.stampedAt)
+          rows.add(
+              new WriteRow.Single(
+                  "mark",
+                  binder.mark(m),
+                  at -> binder.mark(marks.stampedAt(m, at)),
+                  at -> writtenMarks.put(marks.stampedAt(m, at), Boolean.TRUE)));
         }
       }
       out.addAll(writeGrouped(rows));
@@ -176,134 +191,96 @@ public final class WriterVerticle extends VerticleBase {
     return out;
   }
 
-  private List<Future<?>> writeAll(List<Event> events, long now) {
-    AmberConfig.Cassandra c = config.cassandra();
-    WritePlan plan =
-        new WritePlan(events, buckets, config.events(), c.typeSalts(), c.abnormalSalts());
-    List<Future<?>> writes = new ArrayList<>();
-    List<Row> singles = new ArrayList<>();
-    plan.detailChunks(cfg.batchMaxRows())
-        .forEach(
-            (key, chunks) ->
-                chunks.forEach(
-                    chunk ->
-                        batchOrSingle(
-                            "detail",
-                            chunk,
-                            e -> binder.detail(e, key.bucket(), now),
-                            writes,
-                            singles)));
-    for (WritePlan.DetailKey key : plan.detailPartitions()) {
-      if (!knownBuckets.containsKey(key)) {
-        BoundStatement s = binder.bucket(key, now);
-        singles.add(new Row("bucket", s, () -> knownBuckets.put(key, Boolean.TRUE)));
-      }
-    }
-    plan.latest().values().forEach(e -> singles.add(new Row("latest", binder.latest(e, now))));
-    plan.typeChunks(cfg.batchMaxRows())
-        .forEach(
-            (key, chunks) ->
-                chunks.forEach(
-                    chunk ->
-                        batchOrSingle(
-                            "by_type", chunk, e -> binder.byType(e, key, now), writes, singles)));
-    plan.abnormal()
-        .forEach((key, e) -> singles.add(new Row("abnormal", binder.abnormal(key, e, now))));
-    writes.addAll(writeGrouped(singles));
-    return writes;
+  /**
+   * Learns the slices of every (device, bucket) of the request first (hot devices), then writes
+   * every row; completes when all are written.
+   */
+  private Future<Void> writeAll(List<Event> events, long now) {
+    Set<HotBuckets.Key> keys = new LinkedHashSet<>();
+    events.forEach(e -> keys.add(new HotBuckets.Key(e.deviceId(), buckets.bucketOf(e.ts()))));
+    return slices
+        .states(keys)
+        .compose(
+            states -> {
+              RequestRows rows;
+              try {
+                rows = plan(events, states, now);
+              } catch (RuntimeException e) {
+                // a bug or an event no row can hold: answered now, not after retries
+                return Future.failedFuture(new PlanException(e));
+              }
+              List<Future<?>> writes = new ArrayList<>();
+              rows.batches.forEach(
+                  b ->
+                      writes.add(
+                          write(
+                              b.kind(),
+                              BatchStatement.newInstance(BatchType.UNLOGGED, b.statements()))));
+              writes.addAll(writeGrouped(rows.singles));
+              return Future.join(writes)
+                  .<Void>mapEmpty()
+                  .onFailure(err -> rows.fleetChanges.forEach(fleet::failed));
+            });
   }
 
-  /** Rows of one partition: a batch of them when there are several, else one row for grouping. */
-  private void batchOrSingle(
-      String kind,
-      List<Event> rows,
-      Function<Event, BoundStatement> row,
-      List<Future<?>> writes,
-      List<Row> singles) {
-    if (rows.size() == 1) {
-      singles.add(new Row(kind, row.apply(rows.get(0))));
-      return;
-    }
-    List<BatchableStatement<?>> statements = new ArrayList<>(rows.size());
-    rows.forEach(e -> statements.add(row.apply(e)));
-    writes.add(write(kind, BatchStatement.newInstance(BatchType.UNLOGGED, statements)));
+  private RequestRows plan(
+      List<Event> events, Map<HotBuckets.Key, HotBuckets.State> states, long now) {
+    AmberConfig.Cassandra c = config.cassandra();
+    WritePlan plan =
+        new WritePlan(
+            events,
+            buckets,
+            config.events(),
+            c.typeSalts(),
+            c.abnormalSalts(),
+            slices.placement(buckets.lengthMillis(), states));
+    slices.splitIfHot(states);
+    return new RequestRows(plan, binder, config, states, knownTypeBuckets, fleet, now);
   }
 
   /**
    * Single-partition rows grouped by their replicas ({@link ReplicaBatches}); a group of one goes
    * as it is.
    */
-  private List<Future<?>> writeGrouped(List<Row> rows) {
+  private List<Future<?>> writeGrouped(List<WriteRow.Single> rows) {
     List<Future<?>> writes = new ArrayList<>();
-    for (List<Row> group :
+    for (List<WriteRow.Single> group :
         ReplicaBatches.group(
             rows,
             r -> replicas.replicasOf(r.statement()),
             r -> ReplicaLocator.sizeOf(r.statement()),
             cfg.groupMaxPartitions(),
             cfg.groupMaxBytes())) {
-      Future<Void> written;
+      Future<Long> written;
       if (group.size() == 1) {
-        written = write(group.get(0).kind(), group.get(0).statement());
+        written = write(group.get(0).kind(), at -> group.get(0).rebind().apply(at));
       } else {
-        List<BatchableStatement<?>> statements = new ArrayList<>(group.size());
-        group.forEach(r -> statements.add(r.statement()));
-        written = write("grouped", BatchStatement.newInstance(BatchType.UNLOGGED, statements));
+        written =
+            write(
+                "grouped",
+                at -> {
+                  List<BatchableStatement<?>> statements = new ArrayList<>(group.size());
+                  group.forEach(r -> statements.add(r.rebind().apply(at)));
+                  return BatchStatement.newInstance(BatchType.UNLOGGED, statements);
+                });
       }
-      writes.add(written.onSuccess(v -> group.forEach(r -> r.onWritten().run())));
+      writes.add(written.onSuccess(at -> group.forEach(r -> r.onWritten().accept(at))));
     }
     return writes;
   }
 
-  /**
-   * Every write here is idempotent (same key, same cells), so the driver may speculate and we may
-   * retry.
-   */
-  private Future<Void> write(String kind, Statement<?> statement) {
-    Statement<?> s = statement.setIdempotent(true);
-    Timer latency = meters.writeLatency(kind);
-    return withRetry(
-        () ->
-            limiter
-                .submit(
-                    () -> {
-                      long t0 = System.nanoTime();
-                      return client
-                          .execute(s)
-                          .map(
-                              rs -> {
-                                latency.record(System.nanoTime() - t0, TimeUnit.NANOSECONDS);
-                                meters.speculativeExecutions(
-                                    rs.getExecutionInfo().getSpeculativeExecutionCount());
-                                return rs;
-                              });
-                    })
-                .mapEmpty(),
-        1);
+  private Future<Long> write(String kind, Statement<?> statement) {
+    return statements.write(kind, at -> statement);
   }
 
-  private <T> Future<T> withRetry(Supplier<Future<T>> attempt, int attemptNo) {
-    return attempt
-        .get()
-        .recover(
-            err -> {
-              if (attemptNo >= cfg.retryMaxAttempts()
-                  || causedBy(err, QueryValidationException.class)) {
-                return Future.failedFuture(err);
-              }
-              long delay = cfg.retryInitialBackoff().toMillis() << Math.min(attemptNo - 1, 16);
-              Promise<T> retried = Promise.promise();
-              vertx.setTimer(delay, id -> withRetry(attempt, attemptNo + 1).onComplete(retried));
-              return retried.future();
-            });
+  private Future<Long> write(String kind, LongFunction<Statement<?>> build) {
+    return statements.write(kind, build);
   }
 
-  private static boolean causedBy(Throwable t, Class<? extends Throwable> type) {
-    for (Throwable c = t; c != null; c = c.getCause()) {
-      if (type.isInstance(c)) {
-        return true;
-      }
+  /** The write plan could not be built: a bug or an event no row can hold; not worth a retry. */
+  static final class PlanException extends RuntimeException {
+    PlanException(Throwable cause) {
+      super("could not plan the write: " + cause, cause);
     }
-    return false;
   }
 }

@@ -53,6 +53,22 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void aMarkSafetyShorterThanTheDriverRequestTimeoutIsRefused() {
+    assertThatThrownBy(
+            () ->
+                load(
+                    Map.of(
+                        "AMBER_ROLLUP_MARK_SAFETY", "4s", "AMBER_CASSANDRA_REQUEST_TIMEOUT", "5s")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("rollup.mark-safety:");
+    assertThat(
+            load(Map.of("AMBER_ROLLUP_MARK_SAFETY", "5s", "AMBER_CASSANDRA_REQUEST_TIMEOUT", "5s"))
+                .rollups()
+                .markSafety())
+        .isEqualTo(Duration.ofSeconds(5));
+  }
+
+  @Test
   void anUnknownAmberEnvironmentVariableIsRejectedAsATypo() {
     assertThatThrownBy(() -> load(Map.of("AMBER_HTTP_PROT", "1")))
         .isInstanceOf(ConfigException.class)

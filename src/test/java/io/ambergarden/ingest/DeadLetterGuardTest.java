@@ -43,4 +43,13 @@ class DeadLetterGuardTest {
     assertThat(g.record(false)).isTrue();
     assertThat(g.tripped()).isTrue();
   }
+
+  @Test
+  void aDeadLetterThatCannotBeWrittenTripsItAtOnceForGood() {
+    DeadLetterGuard g = new DeadLetterGuard(100, 50, 0.5);
+    g.record(false);
+    g.trip();
+    assertThat(g.tripped()).isTrue();
+    assertThat(g.record(false)).isTrue();
+  }
 }

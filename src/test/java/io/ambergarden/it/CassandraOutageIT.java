@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import com.datastax.oss.driver.api.core.CqlSession;
 import io.ambergarden.localrt.CassandraNode;
 import io.ambergarden.localrt.RealServers;
+import io.ambergarden.metrics.PrometheusText;
+import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -17,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.Test;
@@ -25,7 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Cassandra stops mid-ingest while Kafka and the service stay up; nothing acknowledged may be lost
- * or doubled.
+ * or doubled, and kafka-mode HTTP ingest goes on.
  */
 @ExtendWith(RealServers.class)
 @Timeout(400)
@@ -33,19 +36,31 @@ class CassandraOutageIT {
   private static final int BEFORE = 100;
   private static final int DURING = 150;
 
+  /**
+   * F1 and F13 in one outage. The kafka-mode instance keeps answering 202 to HTTP ingest and stays
+   * ready, its reads answer 503 with Retry-After at once, and its consumer stops committing; the
+   * direct-mode instance answers 503 (never a 2xx for unpersisted data). After Cassandra returns,
+   * every accepted event has exactly one row and the lag is back to 0.
+   */
   @Test
-  void testOutageStallsOffsetsFailsFastAndLosesNothing() throws Exception {
+  void testOutageKeepsKafkaIngestReadyAndLosesNothing() throws Exception {
     CassandraNode cassandra = RealServers.runtime().cassandra();
     String kafkaDevice = "outage-k-" + UUID.randomUUID();
     String httpDevice = "outage-h-" + UUID.randomUUID();
+    String bufferedDevice = "outage-b-" + UUID.randomUUID();
     long base = System.currentTimeMillis() - 60_000;
     Map<String, String> fast =
         Map.of("cassandra.request-timeout", "2s", "writer.request-timeout", "5s");
     Map<String, String> directCfg = new HashMap<>(fast);
     directCfg.putAll(Map.of("ingest.mode", "direct", "kafka.consumer.enabled", "false"));
     Set<String> acked = ConcurrentHashMap.newKeySet();
+    Set<String> buffered = ConcurrentHashMap.newKeySet();
     Map<Integer, Integer> answers = new ConcurrentHashMap<>();
-    ScheduledExecutorService poster = Executors.newSingleThreadScheduledExecutor();
+    Map<Integer, Integer> bufferedAnswers = new ConcurrentHashMap<>();
+    AtomicInteger notReady = new AtomicInteger();
+    AtomicBoolean outage = new AtomicBoolean();
+    AtomicInteger bufferedDuringOutage = new AtomicInteger();
+    ScheduledExecutorService poster = Executors.newScheduledThreadPool(3);
 
     try (TestService consumer = TestService.start(fast);
         TestService direct = TestService.start(directCfg);
@@ -58,39 +73,44 @@ class CassandraOutageIT {
           .atMost(Duration.ofSeconds(30))
           .until(() -> Kafkas.committedTotal(group, consumer.topic()) == BEFORE);
 
-      // an HTTP client keeps posting, 20 requests/s, through the whole outage and remembers what
-      // got a 202
+      // an HTTP client keeps posting to each instance, 20 requests/s each, through the whole
+      // outage and remembers what got a 202; a probe watches the kafka-mode instance's readiness
       AtomicInteger seq = new AtomicInteger();
       poster.scheduleAtFixedRate(
+          () -> post(direct, httpDevice, base, "h" + seq.getAndIncrement(), answers, acked),
+          0,
+          50,
+          TimeUnit.MILLISECONDS);
+      AtomicInteger bufferedSeq = new AtomicInteger();
+      poster.scheduleAtFixedRate(
           () -> {
-            int n = seq.getAndIncrement();
-            String id = "h" + n;
-            HttpResponse<String> r;
-            try {
-              r =
-                  direct.postEvents(
-                      new String(event(httpDevice, base + n, id), StandardCharsets.UTF_8));
-            } catch (RuntimeException e) {
-              answers.merge(-1, 1, Integer::sum);
-              return;
-            }
-            boolean shedWithHint =
-                (r.statusCode() == 503 || r.statusCode() == 429)
-                    && r.headers().firstValue("Retry-After").isPresent();
-            answers.merge(
-                r.statusCode() == 202 || shedWithHint ? r.statusCode() : -r.statusCode(),
-                1,
-                Integer::sum);
-            if (r.statusCode() == 202) {
-              acked.add(id);
+            String id = "b" + bufferedSeq.getAndIncrement();
+            if (post(consumer, bufferedDevice, base, id, bufferedAnswers, buffered)
+                && outage.get()) {
+              bufferedDuringOutage.incrementAndGet();
             }
           },
           0,
           50,
           TimeUnit.MILLISECONDS);
-      await().atMost(Duration.ofSeconds(10)).until(() -> acked.size() >= 5);
+      poster.scheduleAtFixedRate(
+          () -> {
+            try {
+              if (consumer.get("/health/ready").statusCode() != 200) {
+                notReady.incrementAndGet();
+              }
+            } catch (RuntimeException e) {
+              notReady.incrementAndGet();
+            }
+          },
+          0,
+          200,
+          TimeUnit.MILLISECONDS);
+      await().atMost(Duration.ofSeconds(10)).until(() -> acked.size() >= 5 && buffered.size() >= 5);
 
+      outage.set(true);
       cassandra.stop();
+      long readMs;
       try {
         for (int i = BEFORE; i < BEFORE + DURING; i++) {
           Kafkas.send(
@@ -98,47 +118,127 @@ class CassandraOutageIT {
         }
         await()
             .atMost(Duration.ofSeconds(30))
+            .until(() -> direct.get("/health/ready").statusCode() == 503);
+        await().atMost(Duration.ofSeconds(30)).until(() -> answers.getOrDefault(503, 0) > 0);
+        // once the probe knows, reads fail fast with a hint instead of waiting for the driver
+        await()
+            .atMost(Duration.ofSeconds(30))
             .until(
                 () ->
-                    consumer.get("/health/ready").statusCode() == 503
-                        && direct.get("/health/ready").statusCode() == 503);
-        await().atMost(Duration.ofSeconds(30)).until(() -> answers.getOrDefault(503, 0) > 0);
-        // nothing can be written, so nothing more may be committed
+                    consumer.get("/api/v1/devices/" + kafkaDevice + "/latest").statusCode() == 503);
+        long t0 = System.nanoTime();
+        HttpResponse<String> read = consumer.get("/api/v1/devices/" + kafkaDevice + "/events");
+        readMs = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(read.statusCode()).isEqualTo(503);
+        assertThat(read.headers().firstValue("Retry-After")).isPresent();
+        assertThat(read.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(readMs).as("a read while the store is known down").isLessThan(1000);
+        // nothing can be written, so nothing more may be committed, while HTTP ingest goes on
+        int bufferedBefore = bufferedDuringOutage.get();
+        long stalledAt = Kafkas.committedTotal(group, consumer.topic());
         await()
             .during(Duration.ofSeconds(3))
             .atMost(Duration.ofSeconds(10))
-            .until(() -> Kafkas.committedTotal(group, consumer.topic()) == BEFORE);
+            .until(() -> Kafkas.committedTotal(group, consumer.topic()) == stalledAt);
+        assertThat(stalledAt).isLessThan(BEFORE + DURING);
+        assertThat(bufferedDuringOutage.get()).isGreaterThan(bufferedBefore);
+        JsonObject health = new JsonObject(consumer.get("/health/ready").body());
+        assertThat(health.getString("status")).isEqualTo("UP");
+        assertThat(health.getJsonObject("checks").getString("cassandra")).isEqualTo("DOWN");
+        assertThat(health.getJsonArray("gates").getList()).doesNotContain("cassandra", "writes");
       } finally {
         cassandra.start();
       }
+      long restartedAt = System.nanoTime();
+      outage.set(false);
 
       await()
           .atMost(Duration.ofSeconds(90))
-          .until(
-              () ->
-                  consumer.get("/health/ready").statusCode() == 200
-                      && direct.get("/health/ready").statusCode() == 200);
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .until(() -> Kafkas.committedTotal(group, consumer.topic()) == BEFORE + DURING);
+          .until(() -> direct.get("/health/ready").statusCode() == 200);
       int ackedBeforeStop = acked.size();
       await().atMost(Duration.ofSeconds(30)).until(() -> acked.size() > ackedBeforeStop + 5);
       poster.shutdown();
       assertThat(poster.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+      long total = BEFORE + DURING + buffered.size();
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .until(() -> Kafkas.committedTotal(group, consumer.topic()) == total);
+      long recoveredMs = (System.nanoTime() - restartedAt) / 1_000_000;
+      // the lag as operators see it: committed = end offsets, and the gauge back at 0
+      Map<Integer, Long> committed = Kafkas.committed(group, consumer.topic());
+      Kafkas.endOffsets(consumer.topic())
+          .forEach(
+              (p, end) ->
+                  assertThat(committed.getOrDefault(p, 0L)).as("partition %d", p).isEqualTo(end));
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  PrometheusText.sum(consumer.get("/metrics").body(), "amber_kafka_consumer_lag")
+                      == 0);
+      System.out.printf(
+          "cassandra outage: kafka-mode HTTP 202s %d (%d while Cassandra was down), answers %s,"
+              + " readiness probes not 200: %d; direct-mode answers %s; read while down %d ms;"
+              + " all %d records committed %d ms after the restart%n",
+          buffered.size(),
+          bufferedDuringOutage.get(),
+          bufferedAnswers,
+          notReady.get(),
+          answers,
+          readMs,
+          total,
+          recoveredMs);
     } finally {
       poster.shutdownNow();
     }
-    // only 202, or 503/429 with Retry-After (negative keys are anything else)
+    // kafka mode: every post a 202, and the pod never left the Service
+    assertThat(bufferedAnswers.keySet()).containsOnly(202);
+    assertThat(notReady.get()).isZero();
+    // direct mode: only 202, or 503/429 with Retry-After (negative keys are anything else)
     assertThat(answers.keySet()).allMatch(code -> code == 202 || code == 503 || code == 429);
 
     try (CqlSession cql = TestService.cql()) {
       Map<String, Integer> kafkaRows = rowsByEventId(cql, kafkaDevice, base);
       assertThat(kafkaRows).hasSize(BEFORE + DURING);
       assertThat(kafkaRows.values()).allMatch(n -> n == 1);
+      Map<String, Integer> bufferedRows = rowsByEventId(cql, bufferedDevice, base);
+      assertThat(bufferedRows.keySet()).isEqualTo(buffered);
+      assertThat(bufferedRows.values()).allMatch(n -> n == 1);
       Map<String, Integer> httpRows = rowsByEventId(cql, httpDevice, base);
       assertThat(httpRows.keySet()).containsAll(acked);
       assertThat(httpRows.values()).allMatch(n -> n == 1);
     }
+  }
+
+  /**
+   * Posts one event; records the answer (negative: not an allowed one) and, on 202, the id. True on
+   * 202.
+   */
+  private static boolean post(
+      TestService s,
+      String device,
+      long base,
+      String id,
+      Map<Integer, Integer> answers,
+      Set<String> acked) {
+    int n = Integer.parseInt(id.substring(1));
+    HttpResponse<String> r;
+    try {
+      r = s.postEvents(new String(event(device, base + n, id), StandardCharsets.UTF_8));
+    } catch (RuntimeException e) {
+      answers.merge(-1, 1, Integer::sum);
+      return false;
+    }
+    boolean shedWithHint =
+        (r.statusCode() == 503 || r.statusCode() == 429)
+            && r.headers().firstValue("Retry-After").isPresent();
+    answers.merge(
+        r.statusCode() == 202 || shedWithHint ? r.statusCode() : -r.statusCode(), 1, Integer::sum);
+    if (r.statusCode() == 202) {
+      acked.add(id);
+      return true;
+    }
+    return false;
   }
 
   static byte[] event(String device, long ts, String eventId) {

@@ -3,7 +3,9 @@ package io.ambergarden.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.ambergarden.localrt.CassandraNode;
 import io.ambergarden.localrt.RealServers;
+import io.ambergarden.metrics.PrometheusText;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
@@ -19,7 +21,10 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -184,6 +189,101 @@ class CountersIT {
       long counted = statusCount(second, ts, status);
       // every record was acknowledged once; at most the uncommitted ones were attempted twice
       assertThat(counted).isBetween((long) total, total + (total - committedAtCrash));
+    }
+  }
+
+  /**
+   * F6: Cassandra pauses (SIGSTOP) while events flow, so counter flushes hang past the event-bus
+   * timeout and the consumer sends the same batches again while the first attempts are still
+   * pending. Each event must still count exactly once.
+   */
+  @Test
+  void testAFlushSlowedPastTheRequestTimeoutStillCountsEachEventOnce() throws Exception {
+    String status = "pause-" + UUID.randomUUID().toString().substring(0, 8);
+    long ts = todayTs();
+    int total = 3000;
+    int devices = 30;
+    Map<String, String> cfg =
+        Map.of(
+            // the bus gives up after 2 s, the driver waits the pause out (no unknown outcomes)
+            "writer.request-timeout", "2s",
+            "cassandra.request-timeout", "20s",
+            "kafka.consumer.write-batch", "100",
+            "kafka.consumer.max-in-flight", "1000",
+            "kafka.retry.max-backoff", "500ms");
+    CassandraNode cassandra = RealServers.runtime().cassandra();
+    ScheduledExecutorService pacer = Executors.newSingleThreadScheduledExecutor();
+    try (TestService s = TestService.start(cfg);
+        KafkaProducer<byte[], byte[]> producer = Kafkas.producer()) {
+      String group = s.config().kafka().groupId();
+      AtomicInteger sent = new AtomicInteger();
+      // about 300 events/s for 10 s
+      pacer.scheduleAtFixedRate(
+          () -> {
+            for (int k = 0; k < 3 && sent.get() < total; k++) {
+              int i = sent.getAndIncrement();
+              String d = "pause-" + status + "-" + (i % devices);
+              producer.send(
+                  new org.apache.kafka.clients.producer.ProducerRecord<>(
+                      s.topic(),
+                      d.getBytes(StandardCharsets.UTF_8),
+                      event(d, ts + i, "p" + i, status, 200).getBytes(StandardCharsets.UTF_8)));
+            }
+          },
+          0,
+          10,
+          TimeUnit.MILLISECONDS);
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> Kafkas.committedTotal(group, s.topic()) >= 500);
+      long pausedAt = System.nanoTime();
+      cassandra.pause();
+      try {
+        // write requests time out on the bus while their writes hang: the breaker opens, and the
+        // batches are sent again while the first attempts are still pending
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    "FAILING"
+                        .equals(
+                            new JsonObject(s.get("/health/ready").body())
+                                .getJsonObject("checks")
+                                .getString("writes")));
+      } finally {
+        cassandra.resume();
+      }
+      long pausedMs = (System.nanoTime() - pausedAt) / 1_000_000;
+      await().atMost(Duration.ofSeconds(60)).until(() -> sent.get() >= total);
+      producer.flush();
+      long resumedAt = System.nanoTime();
+      await()
+          .atMost(Duration.ofSeconds(120))
+          .until(() -> Kafkas.committedTotal(group, s.topic()) == total);
+      long recoveredMs = (System.nanoTime() - resumedAt) / 1_000_000;
+      String metrics = s.get("/metrics").body();
+      double duplicates = PrometheusText.sum(metrics, "amber_counter_duplicates_total");
+      double unknown = PrometheusText.sum(metrics, "amber_counter_unknown_outcomes_total");
+      long counted = statusCount(s, ts, status);
+      long sumOfDevices = 0;
+      for (int d = 0; d < devices; d++) {
+        JsonObject c =
+            new JsonObject(s.get("/api/v1/devices/pause-" + status + "-" + d + "/counters").body());
+        sumOfDevices += c.getLong("total");
+      }
+      System.out.printf(
+          "counter pause: %d events, paused %d ms, all committed %d ms after the producer ended;"
+              + " counted %d (status) / %d (devices), increments not resent %.0f, unknown"
+              + " outcomes %.0f%n",
+          total, pausedMs, recoveredMs, counted, sumOfDevices, duplicates, unknown);
+      assertThat(unknown).as("the driver waited the pause out").isZero();
+      assertThat(duplicates)
+          .as("batches were asked for again while counted or pending (the fault happened)")
+          .isPositive();
+      assertThat(counted).isEqualTo(total);
+      assertThat(sumOfDevices).isEqualTo(total);
+    } finally {
+      pacer.shutdownNow();
     }
   }
 

@@ -218,6 +218,7 @@ class ImageLimitsIT {
     return UPLOADER.sendAsync(
         HttpRequest.newBuilder(service.uri("/api/v1/devices/" + device + "/images?tags=load"))
             .header("Content-Type", "image/png")
+            .header("Authorization", "Bearer " + TestKeys.admin())
             .timeout(Duration.ofMinutes(3))
             .POST(HttpRequest.BodyPublishers.fromPublisher(body, size))
             .build(),
@@ -318,6 +319,9 @@ class ImageLimitsIT {
                 "POST "
                     + path
                     + " HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\n"
+                    + "Authorization: Bearer "
+                    + TestKeys.admin()
+                    + "\r\n"
                     + "Content-Length: "
                     + 20 * MIB
                     + "\r\n\r\n",
@@ -328,6 +332,9 @@ class ImageLimitsIT {
                 "POST "
                     + path
                     + " HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\n"
+                    + "Authorization: Bearer "
+                    + TestKeys.admin()
+                    + "\r\n"
                     + "Transfer-Encoding: chunked\r\n\r\n",
                 0))
         .startsWith("HTTP/1.1 411");

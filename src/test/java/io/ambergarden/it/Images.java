@@ -63,10 +63,20 @@ final class Images {
             .build());
   }
 
+  /** GET with the harness's admin key. */
   static HttpResponse<byte[]> bytes(URI uri) {
+    return bytesAs(
+        HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + TestKeys.admin()).GET());
+  }
+
+  /** GET without any credentials (a share link is its own credential). */
+  static HttpResponse<byte[]> bytesWithoutCredentials(URI uri) {
+    return bytesAs(HttpRequest.newBuilder(uri).GET());
+  }
+
+  private static HttpResponse<byte[]> bytesAs(HttpRequest.Builder request) {
     try {
-      return HTTP.send(
-          HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+      return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }

@@ -297,14 +297,16 @@ class ImagesIT {
     JsonObject share = created(r);
     long expiresAt = share.getLong("expiresAt");
     assertThat(share.getString("url")).isEqualTo("/api/v1/shares/" + share.getString("shareId"));
-    HttpResponse<byte[]> served = Images.bytes(s.uri(share.getString("url")));
+    HttpResponse<byte[]> served = Images.bytesWithoutCredentials(s.uri(share.getString("url")));
     assertThat(served.statusCode()).isEqualTo(200);
     assertThat(served.body()).isEqualTo(body);
     assertThat(served.headers().firstValue("Cache-Control")).contains("private, no-store");
     await()
         .atMost(Duration.ofSeconds(15))
         .pollInterval(Duration.ofMillis(100))
-        .until(() -> Images.bytes(s.uri(share.getString("url"))).statusCode() == 404);
+        .until(
+            () ->
+                Images.bytesWithoutCredentials(s.uri(share.getString("url"))).statusCode() == 404);
     assertThat(System.currentTimeMillis()).isGreaterThanOrEqualTo(expiresAt - 1000);
     HttpResponse<String> gone = s.get(share.getString("url"));
     assertThat(gone.headers().firstValue("Content-Type")).contains("application/problem+json");

@@ -63,14 +63,75 @@ public final class Kafkas {
 
   /** Creates a topic (the test broker does not auto-create topics). */
   public static void createTopic(String topic, int partitions) {
-    Properties p = new Properties();
-    p.put("bootstrap.servers", RealServers.kafkaBootstrap());
-    try (Admin admin = Admin.create(p)) {
+    createTopic(topic, partitions, Map.of());
+  }
+
+  /** Creates a topic with topic-level configs (e.g. max.message.bytes). */
+  public static void createTopic(String topic, int partitions, Map<String, String> configs) {
+    try (Admin admin = admin()) {
       admin
           .createTopics(
-              List.of(new org.apache.kafka.clients.admin.NewTopic(topic, partitions, (short) 1)))
+              List.of(
+                  new org.apache.kafka.clients.admin.NewTopic(topic, partitions, (short) 1)
+                      .configs(configs)))
           .all()
           .get(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static Admin admin() {
+    Properties p = new Properties();
+    p.put("bootstrap.servers", RealServers.kafkaBootstrap());
+    return Admin.create(p);
+  }
+
+  /** The end offset (next offset to be written) of each partition of the topic. */
+  public static Map<Integer, Long> endOffsets(String topic, int partitions) {
+    try (Admin admin = admin()) {
+      Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> req =
+          new java.util.HashMap<>();
+      for (int i = 0; i < partitions; i++) {
+        req.put(
+            new org.apache.kafka.common.TopicPartition(topic, i),
+            org.apache.kafka.clients.admin.OffsetSpec.latest());
+      }
+      Map<Integer, Long> out = new java.util.TreeMap<>();
+      admin
+          .listOffsets(req)
+          .all()
+          .get(10, TimeUnit.SECONDS)
+          .forEach((tp, info) -> out.put(tp.partition(), info.offset()));
+      return out;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Whether the group committed every partition up to {@code ends} (partitions that never held a
+   * record have nothing to commit).
+   */
+  public static boolean caughtUp(String group, String topic, Map<Integer, Long> ends) {
+    Map<Integer, Long> committed = committed(group, topic);
+    return ends.entrySet().stream()
+        .allMatch(e -> e.getValue() == 0 || e.getValue().equals(committed.get(e.getKey())));
+  }
+
+  /** The member ids of a consumer group, sorted. */
+  public static List<String> members(String group) {
+    try (Admin admin = admin()) {
+      return admin
+          .describeConsumerGroups(List.of(group))
+          .describedGroups()
+          .get(group)
+          .get(10, TimeUnit.SECONDS)
+          .members()
+          .stream()
+          .map(m -> m.consumerId())
+          .sorted()
+          .toList();
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
@@ -92,6 +153,37 @@ public final class Kafkas {
                   out.put(tp.partition(), om.offset());
                 }
               });
+      return out;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The end offset of each partition of the topic. */
+  public static Map<Integer, Long> endOffsets(String topic) {
+    Properties p = new Properties();
+    p.put("bootstrap.servers", RealServers.kafkaBootstrap());
+    try (Admin admin = Admin.create(p)) {
+      var partitions =
+          admin
+              .describeTopics(List.of(topic))
+              .allTopicNames()
+              .get(10, TimeUnit.SECONDS)
+              .get(topic)
+              .partitions();
+      Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> ask =
+          new java.util.HashMap<>();
+      partitions.forEach(
+          pi ->
+              ask.put(
+                  new org.apache.kafka.common.TopicPartition(topic, pi.partition()),
+                  org.apache.kafka.clients.admin.OffsetSpec.latest()));
+      Map<Integer, Long> out = new java.util.TreeMap<>();
+      admin
+          .listOffsets(ask)
+          .all()
+          .get(10, TimeUnit.SECONDS)
+          .forEach((tp, info) -> out.put(tp.partition(), info.offset()));
       return out;
     } catch (Exception e) {
       throw new IllegalStateException(e);

@@ -26,11 +26,14 @@ public final class LiveClient implements AutoCloseable {
   private final CompletableFuture<Integer> closed = new CompletableFuture<>();
   private final WebSocket ws;
 
-  private LiveClient(URI uri) {
+  private LiveClient(URI uri, String authorization) {
+    WebSocket.Builder builder =
+        HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5));
+    if (authorization != null) {
+      builder.header("Authorization", authorization);
+    }
     ws =
-        HttpClient.newHttpClient()
-            .newWebSocketBuilder()
-            .connectTimeout(Duration.ofSeconds(5))
+        builder
             .buildAsync(
                 uri,
                 new WebSocket.Listener() {
@@ -61,8 +64,15 @@ public final class LiveClient implements AutoCloseable {
             .join();
   }
 
+  /** Connects with the run's admin key, as a non-browser client does. */
   public static LiveClient connect(int port, String query) {
-    return new LiveClient(URI.create("ws://127.0.0.1:" + port + "/api/v1/live?" + query));
+    return connect(port, query, "Bearer " + TestKeys.admin());
+  }
+
+  /** Connects with this Authorization header (null: none). */
+  public static LiveClient connect(int port, String query, String authorization) {
+    return new LiveClient(
+        URI.create("ws://127.0.0.1:" + port + "/api/v1/live?" + query), authorization);
   }
 
   /** Event messages so far, in arrival order. */
@@ -85,8 +95,22 @@ public final class LiveClient implements AutoCloseable {
     return closed.isDone();
   }
 
-  /** Sends an upgrade request on a raw socket and returns it unread: a client that never reads. */
+  /** The close code the server sent, null while open (-1: closed without one). */
+  public Integer closeCode() {
+    return closed.getNow(null);
+  }
+
+  /**
+   * Sends an upgrade request on a raw socket, with the run's admin key, and returns it unread: a
+   * client that never reads.
+   */
   public static Socket rawUpgrade(int port, String pathAndQuery, String origin) throws IOException {
+    return rawUpgrade(port, pathAndQuery, origin, "Bearer " + TestKeys.admin());
+  }
+
+  /** The same with this Authorization header (null: none). */
+  public static Socket rawUpgrade(
+      int port, String pathAndQuery, String origin, String authorization) throws IOException {
     Socket s = new Socket();
     s.setReceiveBufferSize(4096);
     s.connect(new java.net.InetSocketAddress("127.0.0.1", port), 5000);
@@ -102,6 +126,7 @@ public final class LiveClient implements AutoCloseable {
             + key
             + "\r\nSec-WebSocket-Version: 13\r\n"
             + (origin == null ? "" : "Origin: " + origin + "\r\n")
+            + (authorization == null ? "" : "Authorization: " + authorization + "\r\n")
             + "\r\n";
     OutputStream out = s.getOutputStream();
     out.write(req.getBytes(StandardCharsets.US_ASCII));
@@ -118,6 +143,68 @@ public final class LiveClient implements AutoCloseable {
       line.append((char) c);
     }
     return line.toString().trim();
+  }
+
+  /**
+   * On a raw socket already upgraded ({@link #rawUpgrade}): reads the 101 answer, sends one masked
+   * client frame whose header claims {@code declaredLength} bytes (followed by {@code payload}),
+   * then reads server frames until the close frame and returns its status code (-1 if the
+   * connection ends without one).
+   */
+  public static int closeCodeAfterSending(Socket s, int opcode, long declaredLength, byte[] payload)
+      throws IOException {
+    s.setSoTimeout(10_000);
+    InputStream in = s.getInputStream();
+    // the 101 answer ends with an empty line
+    for (int matched = 0; matched < 4; ) {
+      int c = in.read();
+      if (c < 0) {
+        return -1;
+      }
+      matched = (c == (matched % 2 == 0 ? '\r' : '\n')) ? matched + 1 : (c == '\r' ? 1 : 0);
+    }
+    java.io.ByteArrayOutputStream frame = new java.io.ByteArrayOutputStream();
+    frame.write(0x80 | opcode);
+    if (declaredLength < 126) {
+      frame.write(0x80 | (int) declaredLength);
+    } else if (declaredLength <= 0xFFFF) {
+      frame.write(0x80 | 126);
+      frame.write((int) (declaredLength >> 8));
+      frame.write((int) declaredLength & 0xFF);
+    } else {
+      frame.write(0x80 | 127);
+      for (int i = 7; i >= 0; i--) {
+        frame.write((int) (declaredLength >> (8 * i)) & 0xFF);
+      }
+    }
+    byte[] mask = {1, 2, 3, 4};
+    frame.write(mask);
+    for (int i = 0; i < payload.length; i++) {
+      frame.write(payload[i] ^ mask[i % 4]);
+    }
+    OutputStream out = s.getOutputStream();
+    out.write(frame.toByteArray());
+    out.flush();
+    while (true) {
+      int b0 = in.read();
+      int b1 = in.read();
+      if (b0 < 0 || b1 < 0) {
+        return -1;
+      }
+      long len = b1 & 0x7F;
+      if (len == 126) {
+        len = (in.read() << 8) | in.read();
+      } else if (len == 127) {
+        len = 0;
+        for (int i = 0; i < 8; i++) {
+          len = (len << 8) | in.read();
+        }
+      }
+      byte[] body = in.readNBytes((int) len);
+      if ((b0 & 0x0F) == 0x8) {
+        return body.length >= 2 ? ((body[0] & 0xFF) << 8) | (body[1] & 0xFF) : -1;
+      }
+    }
   }
 
   @Override

@@ -39,7 +39,9 @@ class LiveFeedIT {
         "live.max-buffered-bytes",
         "65536",
         "live.heartbeat-interval",
-        "1s");
+        "1s",
+        "live.replay-max-bytes",
+        "262144");
   }
 
   @BeforeAll
@@ -200,6 +202,67 @@ class LiveFeedIT {
     }
     try (Socket s = LiveClient.rawUpgrade(port, "/api/v1/live?codes=abc", null)) {
       assertThat(LiveClient.statusLine(s)).contains("400");
+    }
+  }
+
+  @Test
+  void testAReplayPastTheReplayMemoryIsRefusedWith1013AndTheFeedStaysUsable() throws Exception {
+    String d = "replay-big-" + UUID.randomUUID().toString().substring(0, 8);
+    long since = System.currentTimeMillis() - 600_000;
+    String payload = ",\"payload\":{\"blob\":\"" + "y".repeat(1000) + "\"}";
+    // 400 stored events of about 1 KB: far less than live.max-replay-events, but about 0.9 MB of
+    // replay memory against the 256 KiB this instance allows
+    for (int batch = 0; batch < 4; batch++) {
+      StringBuilder body = new StringBuilder("[");
+      for (int i = 0; i < 100; i++) {
+        int n = batch * 100 + i;
+        body.append(i == 0 ? "" : ",").append(event(d, since + n * 1000L, "r" + n, payload));
+      }
+      assertThat(a.postEvents(body.append(']').toString()).statusCode()).isEqualTo(202);
+    }
+    try (LiveClient c =
+        LiveClient.connect(a.config().http().port(), "devices=" + d + "&since=" + since)) {
+      await().atMost(Duration.ofSeconds(20)).until(c::isClosed);
+      assertThat(c.closeCode()).isEqualTo(1013);
+      assertThat(c.sawType("error")).isTrue();
+      assertThat(c.events()).isEmpty();
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> metric("amber_live_replay_bytes") == 0);
+    assertThat(
+            PrometheusText.sum(
+                a.get("/metrics").body(), "amber_http_shed_total", "reason=\"replay_bytes\""))
+        .isPositive();
+    // a replay that fits still works
+    try (LiveClient c =
+        LiveClient.connect(
+            a.config().http().port(), "devices=" + d + "&since=" + (since + 390_000))) {
+      await().atMost(Duration.ofSeconds(20)).until(() -> c.events().size() == 10);
+      assertThat(c.sawType("live")).isTrue();
+    }
+  }
+
+  @Test
+  void testTheFeedIsPushOnlyDataFromTheClientClosesItWith1003() throws Exception {
+    int port = a.config().http().port();
+    try (Socket s = LiveClient.rawUpgrade(port, "/api/v1/live?devices=talker", null)) {
+      byte[] text = "{\"subscribe\":\"all\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      assertThat(LiveClient.closeCodeAfterSending(s, 0x1, text.length, text)).isEqualTo(1003);
+    }
+    try (Socket s = LiveClient.rawUpgrade(port, "/api/v1/live?devices=talker", null)) {
+      assertThat(LiveClient.closeCodeAfterSending(s, 0x2, 3, new byte[] {1, 2, 3})).isEqualTo(1003);
+    }
+  }
+
+  @Test
+  void testAFrameLargerThanTheLimitClosesWith1009() throws Exception {
+    int port = a.config().http().port();
+    try (Socket s = LiveClient.rawUpgrade(port, "/api/v1/live?devices=big", null)) {
+      // only the header and a little of the body: the limit is checked on the declared length
+      assertThat(LiveClient.closeCodeAfterSending(s, 0x1, 1 << 20, new byte[1024])).isEqualTo(1009);
+    }
+    // the feed itself is unharmed
+    try (LiveClient ok = LiveClient.connect(port, "devices=big")) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> ok.sawType("live"));
     }
   }
 

@@ -104,6 +104,21 @@ public final class ServiceProcess implements AutoCloseable {
         "service process not ready within " + deadline + "; log: " + tail());
   }
 
+  /** True while GET /health/ready answers 200. */
+  public boolean isReady() {
+    try {
+      return TestService.send(
+                  HttpRequest.newBuilder(uri("/health/ready"))
+                      .timeout(Duration.ofSeconds(2))
+                      .GET()
+                      .build())
+              .statusCode()
+          == 200;
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
   public URI uri(String pathAndQuery) {
     return URI.create("http://127.0.0.1:" + port + pathAndQuery);
   }

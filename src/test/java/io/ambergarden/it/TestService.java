@@ -29,6 +29,7 @@ public final class TestService implements AutoCloseable {
 
   private final AmberGarden app;
   private final AmberConfig config;
+  private boolean closed;
 
   private TestService(AmberGarden app) {
     this.app = app;
@@ -56,7 +57,10 @@ public final class TestService implements AutoCloseable {
     cfg.putAll(overrides);
     AmberConfig config = ConfigLoader.load(Map.of(), new Properties(), cfg);
     try {
-      return new TestService(AmberGarden.start(config).await(120, TimeUnit.SECONDS));
+      TestService started = new TestService(AmberGarden.start(config).await(120, TimeUnit.SECONDS));
+      // the harness's admin key must be known in the keyspace this instance reads keys from
+      TestKeys.adminIn(config.cassandra().keyspace());
+      return started;
     } catch (Exception e) {
       throw new IllegalStateException("service did not start", e);
     }
@@ -68,6 +72,17 @@ public final class TestService implements AutoCloseable {
 
   public AmberConfig config() {
     return config;
+  }
+
+  /** The value of a counter of this instance's meters (0 when it was never registered). */
+  public double counter(String name, String... tags) {
+    var c = app.registry().find(name).tags(tags).counter();
+    return c == null ? 0 : c.count();
+  }
+
+  /** Events this instance wrote from Kafka (each write of a redelivered record counts again). */
+  public double kafkaEventsWritten() {
+    return counter("amber.ingest.events", "path", "kafka");
   }
 
   public String topic() {
@@ -98,7 +113,19 @@ public final class TestService implements AutoCloseable {
     return send(HttpRequest.newBuilder(uri(pathAndQuery)).GET().build());
   }
 
+  /** Sends with the run's admin key unless the request carries credentials of its own. */
   public static HttpResponse<String> send(HttpRequest request) {
+    return sendAs(
+        request.headers().firstValue("Authorization").isPresent()
+                || request.headers().firstValue("X-API-Key").isPresent()
+            ? request
+            : HttpRequest.newBuilder(request, (name, value) -> true)
+                .header("Authorization", "Bearer " + TestKeys.admin())
+                .build());
+  }
+
+  /** Sends exactly this request, credentials or none. */
+  public static HttpResponse<String> sendAs(HttpRequest request) {
     try {
       return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
@@ -122,8 +149,13 @@ public final class TestService implements AutoCloseable {
     }
   }
 
+  /** Stops the instance; a second call does nothing. */
   @Override
-  public void close() {
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
     try {
       app.stop().await(60, TimeUnit.SECONDS);
     } catch (Exception e) {

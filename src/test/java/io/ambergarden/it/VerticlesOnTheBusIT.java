@@ -196,6 +196,80 @@ class VerticlesOnTheBusIT {
                         })));
   }
 
+  /**
+   * An event no row can hold (here a metric without a value, which the driver refuses to bind)
+   * makes building the write plan throw: the writer answers at once with INTERNAL and gives its
+   * capacity back, so a full-size request still fits afterwards.
+   */
+  @Test
+  void testAWritePlanThatThrowsIsAnsweredAndLeaksNoCapacity(Vertx vertx, VertxTestContext ctx) {
+    List<Future<?>> refused = new ArrayList<>();
+    long t0 = System.nanoTime();
+    for (int r = 0; r < 3; r++) {
+      List<Event> batch =
+          new ArrayList<>(events(device(), 20, System.currentTimeMillis() - 90_000));
+      Map<String, Double> broken = new java.util.HashMap<>();
+      broken.put("temperature", null);
+      Event bad = batch.get(7);
+      batch.set(
+          7,
+          new Event(
+              bad.deviceId(),
+              bad.ts(),
+              bad.eventId(),
+              bad.deviceType(),
+              bad.status(),
+              bad.code(),
+              broken,
+              Map.of(),
+              null));
+      refused.add(
+          vertx
+              .eventBus()
+              .request(
+                  Addresses.WRITER_PERSIST,
+                  new PersistRequest(batch, PersistRequest.Source.KAFKA),
+                  TIMEOUT)
+              .transform(
+                  ar ->
+                      ar.failed()
+                          ? Future.succeededFuture(ar.cause())
+                          : Future.failedFuture("a broken plan was written")));
+    }
+    Future.all(refused)
+        .compose(
+            all -> {
+              long waitedMs = (System.nanoTime() - t0) / 1_000_000;
+              ctx.verify(
+                  () -> {
+                    for (int i = 0; i < refused.size(); i++) {
+                      Object err = all.resultAt(i);
+                      assertThat(err).isInstanceOf(ReplyException.class);
+                      assertThat(FailureCode.of((ReplyException) err))
+                          .contains(FailureCode.INTERNAL);
+                    }
+                    assertThat(waitedMs).as("answered, not timed out").isLessThan(10_000);
+                  });
+              // 60 events were refused; the writer's limit is 50, so 50 fit only if none leaked
+              return vertx
+                  .eventBus()
+                  .<PersistResult>request(
+                      Addresses.WRITER_PERSIST,
+                      new PersistRequest(
+                          events(device(), 50, System.currentTimeMillis() - 90_000),
+                          PersistRequest.Source.KAFKA),
+                      TIMEOUT);
+            })
+        .onComplete(
+            ctx.succeeding(
+                reply ->
+                    ctx.verify(
+                        () -> {
+                          assertThat(reply.body().written()).isEqualTo(50);
+                          ctx.completeNow();
+                        })));
+  }
+
   @Test
   void testQueryPagesADeviceWithPositionsUntilTheLastPage(Vertx vertx, VertxTestContext ctx) {
     String device = device();

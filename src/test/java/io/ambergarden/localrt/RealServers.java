@@ -60,7 +60,9 @@ public final class RealServers implements BeforeAllCallback {
     if (startFailure != null) {
       throw startFailure;
     }
-    LocalRuntime rt = new LocalRuntime(testOptions()).withObjectStore(S3ProxyOptions.forTests());
+    LocalRuntime rt =
+        new LocalRuntime(testOptions(), kafkaSecurePort())
+            .withObjectStore(S3ProxyOptions.forTests());
     Runtime.getRuntime().addShutdownHook(new Thread(rt::close, "real-servers-shutdown"));
     try {
       rt.start();
@@ -70,6 +72,14 @@ public final class RealServers implements BeforeAllCallback {
     }
     runtime = rt;
     return new Started(rt);
+  }
+
+  /**
+   * The broker's SASL_SSL listener (19094 unless {@code -Damber.localrt.kafka.secure.port} says
+   * otherwise): the plain ITs never use it, the secured one does.
+   */
+  static int kafkaSecurePort() {
+    return Integer.getInteger(LocalRuntime.KAFKA_SECURE_PORT, 19094);
   }
 
   /** Closed by JUnit when the root context ends. */

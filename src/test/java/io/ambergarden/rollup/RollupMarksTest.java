@@ -250,4 +250,66 @@ class RollupMarksTest {
     assertThat(landed).isGreaterThan(1000);
     assertThat(processed).isGreaterThan(1000);
   }
+
+  /**
+   * The writer retries a mark write for as long as it likes (attempts of at most the request
+   * timeout, backoff, a queue before each attempt), filing it under the time of each attempt: the
+   * attempt that lands never lands in a bucket the processor already read. Filed under the time it
+   * was computed instead, as before, the same writes do land in read buckets.
+   */
+  @Test
+  void aMarkRetriedPastTheSafetyIsFiledUnderItsLastAttemptAndNeverLandsInAReadBucket() {
+    Duration safety = Duration.ofSeconds(20);
+    long requestTimeout = Duration.ofSeconds(5).toMillis();
+    Random rnd = new Random(42);
+    long start = H_END + 10 * HOUR;
+    long doneUntil = marks.bucketOf(start) - marks.bucketMillis();
+    // {landsAt, stamped bucket, bucket computed before the first attempt}
+    List<long[]> inFlight = new ArrayList<>();
+    int landed = 0;
+    int lateWithoutStamping = 0;
+    for (long t = start; t < start + 3 * HOUR; t += 1 + rnd.nextInt(3_000)) {
+      for (var it = inFlight.iterator(); it.hasNext(); ) {
+        long[] w = it.next();
+        if (w[0] <= t) {
+          assertThat(w[1])
+              .as("stamped mark landing at %d in bucket %d, done until %d", t, w[1], doneUntil)
+              .isGreaterThanOrEqualTo(doneUntil);
+          lateWithoutStamping += w[2] < doneUntil ? 1 : 0;
+          landed++;
+          it.remove();
+        }
+      }
+      while (marks.processable(doneUntil, t, safety)) {
+        doneUntil += marks.bucketMillis();
+      }
+      long ts = rnd.nextBoolean() ? t - rnd.nextLong(2 * HOUR) : t;
+      for (Mark m : marks.of(List.of(ev("d" + rnd.nextInt(3), ts)), t)) {
+        // failed attempts (each up to the request timeout, then a backoff), then one that lands
+        long attemptAt = t + rnd.nextLong(2_000); // waited in the limiter's queue
+        for (int failed = rnd.nextInt(4); failed > 0; failed--) {
+          attemptAt += rnd.nextLong(requestTimeout + 1) + rnd.nextLong(30_000);
+        }
+        long landsAt = attemptAt + rnd.nextLong(requestTimeout + 1);
+        Mark sent = marks.stampedAt(m, attemptAt);
+        assertThat(sent.hour()).isEqualTo(m.hour());
+        assertThat(sent.dueBucket()).isGreaterThanOrEqualTo(m.dueBucket());
+        inFlight.add(new long[] {landsAt, sent.dueBucket(), m.dueBucket()});
+      }
+    }
+    assertThat(landed).isGreaterThan(1000);
+    assertThat(lateWithoutStamping)
+        .as("writes that would have landed in a read bucket without stamping")
+        .isGreaterThan(100);
+  }
+
+  @Test
+  void stampingLeavesAMarkDueInTheFutureAlone() {
+    Mark onTime = single(ev("dev-1", H + 30 * 60 * SECOND), H + 31 * 60 * SECOND);
+    assertThat(marks.stampedAt(onTime, H + 40 * 60 * SECOND)).isEqualTo(onTime);
+    Mark moved = marks.stampedAt(onTime, H_END + 10 * 60 * SECOND);
+    assertThat(moved.dueBucket()).isEqualTo(marks.bucketOf(H_END + 10 * 60 * SECOND));
+    assertThat(moved.hour()).isEqualTo(onTime.hour());
+    assertThat(moved.shard()).isEqualTo(onTime.shard());
+  }
 }

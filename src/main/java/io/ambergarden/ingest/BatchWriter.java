@@ -1,0 +1,147 @@
+package io.ambergarden.ingest;
+
+import io.ambergarden.bus.Addresses;
+import io.ambergarden.bus.PersistRequest;
+import io.ambergarden.config.AmberConfig;
+import io.ambergarden.event.Event;
+import io.vertx.circuitbreaker.CircuitBreaker;
+import io.vertx.circuitbreaker.CircuitBreakerOptions;
+import io.vertx.circuitbreaker.CircuitBreakerState;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes batches of parsed records through the writer verticle, behind the consumer's circuit
+ * breaker, and decides what a failure means with {@link RetryPolicy}: retry the batch, write its
+ * records one by one so that the good ones land, or give up on one record (the caller dead-letters
+ * it). Records whose partition moved to another instance are dropped before every attempt.
+ */
+final class BatchWriter {
+  private static final Logger LOG = LoggerFactory.getLogger(BatchWriter.class);
+
+  /** A parsed record waiting for its write. */
+  record Pending(OffsetTracker.Entry entry, ConsumerRecord<byte[], byte[]> rec, Event event) {}
+
+  /** Where the outcomes go; called on the event loop. */
+  interface Outcomes {
+    /** The records' rows are durable. */
+    void written(List<Pending> records);
+
+    /** The store will not take this record: it must be dead-lettered. */
+    void rejected(Pending record, Throwable cause);
+  }
+
+  private final Vertx vertx;
+  private final CircuitBreaker breaker;
+  private final RetryPolicy policy;
+  private final Outcomes outcomes;
+  private final DeliveryOptions delivery;
+  private long lastSuccess;
+
+  /**
+   * @param onOpen called when the circuit opens (writes keep failing: pause consumption)
+   * @param onClose called when it closes again
+   */
+  BatchWriter(
+      Vertx vertx,
+      AmberConfig config,
+      RetryPolicy policy,
+      Outcomes outcomes,
+      Runnable onOpen,
+      Runnable onClose) {
+    this.vertx = vertx;
+    this.policy = policy;
+    this.outcomes = outcomes;
+    this.delivery =
+        new DeliveryOptions().setSendTimeout(config.writer().requestTimeout().toMillis());
+    AmberConfig.Kafka cfg = config.kafka();
+    this.breaker =
+        CircuitBreaker.create(
+                "amber-kafka-writes",
+                vertx,
+                new CircuitBreakerOptions()
+                    .setMaxFailures(cfg.breakerFailureThreshold())
+                    .setResetTimeout(cfg.breakerResetTimeout().toMillis())
+                    .setTimeout(-1))
+            .openHandler(v -> onOpen.run())
+            .closeHandler(v -> onClose.run());
+  }
+
+  boolean circuitClosed() {
+    return breaker.state() == CircuitBreakerState.CLOSED;
+  }
+
+  void write(List<Pending> batch) {
+    attempt(batch, 0, 1);
+  }
+
+  private void attempt(List<Pending> batch, long firstFailure, int attempt) {
+    List<Pending> live = batch.stream().filter(p -> p.entry().live()).toList();
+    if (live.isEmpty()) {
+      return;
+    }
+    List<Event> events = live.stream().map(Pending::event).toList();
+    breaker
+        .<Throwable>execute(
+            () ->
+                vertx
+                    .eventBus()
+                    .request(
+                        Addresses.WRITER_PERSIST,
+                        new PersistRequest(events, PersistRequest.Source.KAFKA),
+                        delivery)
+                    .map(m -> (Throwable) null)
+                    // a rejected statement says nothing about the store's health: it must not
+                    // open the circuit and pause every partition
+                    .recover(
+                        err ->
+                            ErrorClassifier.classify(err) == ErrorClassifier.Kind.PERMANENT
+                                ? Future.succeededFuture(err)
+                                : Future.failedFuture(err)))
+        .onComplete(
+            (rejection, failure) -> {
+              Throwable err = failure != null ? failure : rejection;
+              if (err == null) {
+                lastSuccess = System.currentTimeMillis();
+                outcomes.written(live);
+              } else {
+                failed(live, err, firstFailure, attempt);
+              }
+            });
+  }
+
+  private void failed(List<Pending> live, Throwable err, long firstFailure, int attempt) {
+    long now = System.currentTimeMillis();
+    long first = firstFailure == 0 ? now : firstFailure;
+    ErrorClassifier.Kind kind = ErrorClassifier.classify(err);
+    RetryPolicy.Decision d = policy.decide(kind, live.size(), attempt, first, lastSuccess, now);
+    switch (d.action()) {
+      case RETRY -> {
+        if (attempt == 1 || attempt % 10 == 0) {
+          LOG.warn(
+              "write of {} records failed ({}, attempt {}), retrying in {} ms: {}",
+              live.size(),
+              kind,
+              attempt,
+              d.delayMillis(),
+              err.getMessage());
+        }
+        vertx.setTimer(d.delayMillis(), id -> attempt(live, first, attempt + 1));
+      }
+      case SPLIT -> {
+        LOG.warn(
+            "write of {} records failed ({}): writing them one by one to find the rejected ones: {}",
+            live.size(),
+            kind,
+            err.getMessage());
+        live.forEach(p -> attempt(List.of(p), first, 1));
+      }
+      case REJECT -> outcomes.rejected(live.get(0), err);
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package io.ambergarden.ingest;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Meters of the consumer's group membership and poll loop: what shows a rebalance storm or a poll
+ * loop drifting towards max.poll.interval.ms.
+ */
+final class ConsumerMeters {
+  private final Counter assigned;
+  private final Counter revoked;
+  private final Counter lost;
+  private final Counter storeRejected;
+  private final Timer pollGap;
+
+  ConsumerMeters(MeterRegistry registry) {
+    assigned = moved(registry, "assigned");
+    revoked = moved(registry, "revoked");
+    lost = moved(registry, "lost");
+    storeRejected =
+        Counter.builder("amber.kafka.consumer.store.rejected")
+            .description("Valid records the store refused to write, sent to the dead-letter topic")
+            .register(registry);
+    pollGap =
+        Timer.builder("amber.kafka.consumer.poll.gap")
+            .description(
+                "Time between two polls of the consumer; must stay below max.poll.interval")
+            .register(registry);
+  }
+
+  private static Counter moved(MeterRegistry registry, String change) {
+    return Counter.builder("amber.kafka.consumer.partitions")
+        .tag("change", change)
+        .description("Partitions assigned to, revoked from or lost by this consumer")
+        .register(registry);
+  }
+
+  void assigned(int n) {
+    assigned.increment(n);
+  }
+
+  void revoked(int n) {
+    revoked.increment(n);
+  }
+
+  void lost(int n) {
+    lost.increment(n);
+  }
+
+  void storeRejected() {
+    storeRejected.increment();
+  }
+
+  void pollGap(long nanos) {
+    pollGap.record(nanos, TimeUnit.NANOSECONDS);
+  }
+}

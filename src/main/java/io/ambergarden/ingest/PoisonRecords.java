@@ -1,0 +1,137 @@
+package io.ambergarden.ingest;
+
+import io.ambergarden.config.AmberConfig;
+import io.ambergarden.event.FieldError;
+import io.ambergarden.health.HealthState;
+import io.ambergarden.metrics.AmberMeters;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Records that will never be stored: invalid ones and ones the store rejects go to the dead-letter
+ * topic before their offset may be committed. The {@link DeadLetterGuard} stops a flood of them; a
+ * dead letter that cannot be written at all trips it too. A tripped guard stops consumption with
+ * one log line and readiness false, and nothing past the stuck record is committed.
+ */
+final class PoisonRecords {
+  private static final Logger LOG = LoggerFactory.getLogger(PoisonRecords.class);
+
+  private final DeadLetterWriter letters;
+  private final DeadLetterGuard guard;
+  private final HealthState health;
+  private final AmberMeters meters;
+  private final ConsumerMeters consumerMeters;
+  private final Runnable stopConsuming;
+  private final Runnable progressed;
+  private int abandoned;
+
+  /**
+   * @param stopConsuming pauses every partition, for good
+   * @param progressed called when a dead letter finished its record
+   */
+  PoisonRecords(
+      AmberConfig.Kafka cfg,
+      DeadLetterWriter letters,
+      HealthState health,
+      AmberMeters meters,
+      ConsumerMeters consumerMeters,
+      Runnable stopConsuming,
+      Runnable progressed) {
+    this.letters = letters;
+    this.guard =
+        new DeadLetterGuard(cfg.dlqGuardWindow(), cfg.dlqGuardMinSamples(), cfg.dlqGuardMaxRatio());
+    this.health = health;
+    this.meters = meters;
+    this.consumerMeters = consumerMeters;
+    this.stopConsuming = stopConsuming;
+    this.progressed = progressed;
+  }
+
+  /** Consumption has stopped: no record may be taken any more. */
+  boolean stopped() {
+    return guard.tripped();
+  }
+
+  /**
+   * Records in flight that will never finish: the one that tripped the guard, and those whose dead
+   * letter could not be written. A shutdown need not wait for them.
+   */
+  int abandoned() {
+    return abandoned;
+  }
+
+  /** A record that parsed: it counts in the guard's window as good. */
+  void parsed() {
+    guard.record(false);
+  }
+
+  /** A record that is not a valid event. */
+  void invalid(ConsumerRecord<byte[], byte[]> rec, OffsetTracker.Entry entry, List<FieldError> e) {
+    meters.invalid(AmberMeters.Path.KAFKA);
+    if (!flood()) {
+      deadLetter(rec, entry, DeadLetterHeaders.errorClass(e), DeadLetterHeaders.message(e));
+    } else {
+      abandoned++;
+    }
+  }
+
+  /** A valid record the store refuses to write. */
+  void storeRejected(BatchWriter.Pending p, Throwable cause) {
+    ConsumerRecord<byte[], byte[]> rec = p.rec();
+    if (flood()) {
+      abandoned++;
+      return;
+    }
+    LOG.warn(
+        "record {}-{}@{} rejected by the store, dead-lettering it: {}",
+        rec.topic(),
+        rec.partition(),
+        rec.offset(),
+        cause.getMessage());
+    consumerMeters.storeRejected();
+    deadLetter(rec, p.entry(), DeadLetterHeaders.STORE_REJECTED, DeadLetterHeaders.message(cause));
+  }
+
+  private boolean flood() {
+    if (guard.record(true)) {
+      trip(String.format("%.0f%% of recent records are poison", guard.ratio() * 100));
+      return true;
+    }
+    return false;
+  }
+
+  private void deadLetter(
+      ConsumerRecord<byte[], byte[]> rec, OffsetTracker.Entry entry, String cls, String message) {
+    boolean wanted = entry.live();
+    letters
+        .send(rec, entry, cls, message)
+        .onSuccess(
+            v -> {
+              if (wanted && entry.live()) {
+                meters.deadLettered();
+              }
+              entry.finish();
+              progressed.run();
+            })
+        .onFailure(
+            err -> {
+              abandoned++;
+              trip(err.getMessage());
+            });
+  }
+
+  private void trip(String reason) {
+    boolean first = !guard.tripped();
+    guard.trip();
+    health.deadLetterGuardTripped(true);
+    stopConsuming.run();
+    if (first) {
+      LOG.error(
+          "dead-letter guard tripped, consumption stopped and readiness is false: {}. Nothing past"
+              + " the unfinished record is committed; fix the cause and restart.",
+          reason);
+    }
+  }
+}

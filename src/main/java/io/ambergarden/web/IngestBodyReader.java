@@ -1,0 +1,234 @@
+package io.ambergarden.web;
+
+import io.ambergarden.config.AmberConfig;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.ext.web.RoutingContext;
+import java.util.Arrays;
+import java.util.function.Consumer;
+
+/**
+ * Admits an ingest request before its body is read and reads the body within the process-wide
+ * budgets: one request and its body bytes (the Content-Length, or reserved in steps while a chunked
+ * body streams), at most http.max-body-bytes, within http.body-timeout. A refused request is
+ * answered at once; the rest of its body is read and dropped (at most http.max-body-bytes, within
+ * http.body-timeout) before the connection is closed: closing while the client still sends would
+ * make the kernel reset the connection, and the client would lose the answer.
+ */
+final class IngestBodyReader {
+  /** Reservation step of a chunked body. */
+  static final int CHUNK_STEP = 64 * 1024;
+
+  private final Vertx vertx;
+  private final AmberConfig config;
+  private final HttpBudgets budgets;
+
+  IngestBodyReader(Vertx vertx, AmberConfig config, HttpBudgets budgets) {
+    this.vertx = vertx;
+    this.config = config;
+    this.budgets = budgets;
+  }
+
+  /** Calls {@code onBody} with the whole body, or answers the request itself. */
+  void read(RoutingContext ctx, Consumer<byte[]> onBody) {
+    HttpServerRequest req = ctx.request();
+    long max = config.http().maxBodyBytes();
+    long declared = contentLength(req);
+    if (declared > max) {
+      refuse(ctx, tooLarge());
+      return;
+    }
+    if (!budgets.ingestRequests().tryAcquire(1)) {
+      shed(ctx, HttpBudgets.Shed.REQUESTS, "too many ingest requests in flight");
+      return;
+    }
+    AdmissionBudget.Reservation bytes =
+        budgets.ingestBytes().reserve(declared >= 0 ? declared : Math.min(CHUNK_STEP, max));
+    if (bytes == null) {
+      budgets.ingestRequests().release(1);
+      shed(ctx, HttpBudgets.Shed.BYTES, "too many body bytes in flight");
+      return;
+    }
+    ctx.addEndHandler(
+        ar -> {
+          bytes.release();
+          budgets.ingestRequests().release(1);
+        });
+    if (req.isEnded()) {
+      onBody.accept(new byte[0]);
+      return;
+    }
+    new Upload(ctx, bytes, declared, onBody).start();
+  }
+
+  /** One body on its way in; all on the request's event loop. */
+  private final class Upload {
+    final RoutingContext ctx;
+    final AdmissionBudget.Reservation bytes;
+    final Consumer<byte[]> onBody;
+    byte[] data;
+    int size;
+    boolean done;
+    long timer;
+
+    Upload(
+        RoutingContext ctx,
+        AdmissionBudget.Reservation bytes,
+        long declared,
+        Consumer<byte[]> onBody) {
+      this.ctx = ctx;
+      this.bytes = bytes;
+      this.onBody = onBody;
+      this.data = new byte[(int) (declared >= 0 ? declared : Math.min(CHUNK_STEP, bytes.held()))];
+    }
+
+    void start() {
+      HttpServerRequest req = ctx.request();
+      timer =
+          vertx.setTimer(
+              config.http().bodyTimeout().toMillis(),
+              id -> {
+                if (finish()) {
+                  budgets.shed(HttpBudgets.Shed.BODY_TIMEOUT);
+                  refuse(
+                      ctx,
+                      new ApiException(
+                          408,
+                          "Request Timeout",
+                          "the body did not arrive within " + config.http().bodyTimeout(),
+                          null,
+                          null));
+                }
+              });
+      req.handler(this::chunk);
+      req.endHandler(
+          v -> {
+            if (finish()) {
+              byte[] body = size == data.length ? data : Arrays.copyOf(data, size);
+              data = null;
+              onBody.accept(body);
+            }
+          });
+      req.exceptionHandler(err -> finish()); // the connection is gone: the end handlers release
+      if ("100-continue".equalsIgnoreCase(req.getHeader(HttpHeaders.EXPECT))) {
+        ctx.response().writeContinue();
+      }
+      req.resume();
+    }
+
+    private void chunk(Buffer buf) {
+      if (done) {
+        return;
+      }
+      long total = (long) size + buf.length();
+      long max = config.http().maxBodyBytes();
+      if (total > max) {
+        finish();
+        refuse(ctx, tooLarge());
+        return;
+      }
+      if (total > bytes.held()
+          && !bytes.growTo(Math.min(max, (total + CHUNK_STEP - 1) / CHUNK_STEP * CHUNK_STEP))) {
+        finish();
+        budgets.shed(HttpBudgets.Shed.BYTES);
+        refuse(ctx, unavailable("too many body bytes in flight"));
+        return;
+      }
+      if (total > data.length) {
+        data = Arrays.copyOf(data, (int) Math.min(max, Math.max(total, 2L * data.length)));
+      }
+      buf.getBytes(0, buf.length(), data, size);
+      size = (int) total;
+    }
+
+    /** True the first time: the upload ends here, one way or another. */
+    private boolean finish() {
+      if (done) {
+        return false;
+      }
+      done = true;
+      vertx.cancelTimer(timer);
+      return true;
+    }
+  }
+
+  private void shed(RoutingContext ctx, HttpBudgets.Shed reason, String detail) {
+    budgets.shed(reason);
+    refuse(ctx, unavailable(detail));
+  }
+
+  private ApiException unavailable(String detail) {
+    return ApiException.unavailable(detail, config.ingest().retryAfterSeconds());
+  }
+
+  private ApiException tooLarge() {
+    return new ApiException(
+        413,
+        "Payload Too Large",
+        "the request body exceeds " + config.http().maxBodyBytes() + " bytes",
+        null,
+        null);
+  }
+
+  /**
+   * Answers now. On HTTP/1.x a body still on its way is read and dropped, at most
+   * http.max-body-bytes within http.body-timeout, then the connection is closed; on HTTP/2 only the
+   * stream ends (closing would take the connection's other streams down).
+   */
+  void refuse(RoutingContext ctx, ApiException answer) {
+    HttpServerRequest req = ctx.request();
+    if (!req.isEnded()) {
+      if (req.version() == HttpVersion.HTTP_2) {
+        req.handler(buf -> {});
+        req.resume();
+      } else {
+        drainThenClose(ctx);
+      }
+    }
+    ctx.fail(answer);
+  }
+
+  private void drainThenClose(RoutingContext ctx) {
+    HttpServerRequest req = ctx.request();
+    HttpConnection conn = req.connection();
+    ctx.response().putHeader(HttpHeaders.CONNECTION, "close");
+    long max = config.http().maxBodyBytes();
+    long[] dropped = {0};
+    long timer = vertx.setTimer(config.http().bodyTimeout().toMillis(), id -> conn.close());
+    req.handler(
+        buf -> {
+          dropped[0] += buf.length();
+          if (dropped[0] > max) {
+            conn.close();
+          }
+        });
+    req.endHandler(
+        v -> {
+          vertx.cancelTimer(timer);
+          conn.close();
+        });
+    req.exceptionHandler(err -> vertx.cancelTimer(timer));
+    req.resume();
+  }
+
+  /** -1 without the header; a malformed or negative value is a 400. */
+  static long contentLength(HttpServerRequest req) {
+    String v = req.getHeader(HttpHeaders.CONTENT_LENGTH);
+    if (v == null) {
+      return -1;
+    }
+    try {
+      long n = Long.parseLong(v.trim());
+      if (n >= 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw ApiException.invalidParameter("Content-Length", "must be a non-negative integer");
+  }
+}

@@ -1,0 +1,43 @@
+package io.ambergarden.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** Every meter the service registers is named in the README's metrics list. */
+class MetricsDocsTest {
+  private static final Pattern METER =
+      Pattern.compile(
+          "(?:Counter|Gauge|Timer|DistributionSummary)\\.builder\\(\\s*\"(amber\\.[a-z.]+)\"");
+
+  static Set<String> registeredMeters() throws IOException {
+    Set<String> names = new TreeSet<>();
+    try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+        Matcher m = METER.matcher(Files.readString(f));
+        while (m.find()) {
+          names.add(m.group(1).replace('.', '_'));
+        }
+      }
+    }
+    return names;
+  }
+
+  @Test
+  void testTheReadmeNamesEveryRegisteredMeter() throws IOException {
+    String readme = Files.readString(Path.of("README.md"));
+    Set<String> meters = registeredMeters();
+    assertThat(meters).as("meters found in the code").hasSizeGreaterThan(10);
+    assertThat(meters.stream().filter(name -> !readme.contains("`" + name)).toList())
+        .as("meters the README's metrics list does not name")
+        .isEmpty();
+  }
+}
