@@ -186,10 +186,12 @@ class ImageLimitsIT {
         assertThat(img.getString("sha256")).isEqualTo(bodies.get(i).sha256());
       }
       // 500 MiB went through: what the service holds is a bounded buffer per upload in flight
-      // (under a MiB: paused socket reads and the store connection's write queue), not the bytes
+      // (about 1.2 MiB measured: the chunks a paused request has already taken off its socket,
+      // copied to heap by Vert.x, plus the store connection's write queue), not the bytes; two
+      // MiB each is a fifth of the data, where keeping whole images would need all of it
       assertThat(growth)
           .as("service live heap growth while %d MiB streamed", total / MIB)
-          .isLessThan(uploads * MIB);
+          .isLessThan(uploads * 2 * MIB);
       // and flat: it does not grow as more of the bytes have gone through
       assertThat(maxLive - minLive).as("live heap spread across the probes").isLessThan(24L * MIB);
       // the blobs are whole in the store; then soft delete, and the sweeper purges them

@@ -436,14 +436,14 @@ class ImagesIT {
                 .addArguments(
                     "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"));
     try {
-      browser.get(s.uri("/").toString());
-      // the device page's container, as the dashboard renders it for a device
-      ((org.openqa.selenium.JavascriptExecutor) browser)
-          .executeScript(
-              "const d = document.createElement('div'); d.id = 'device-images';"
-                  + " d.dataset.device = arguments[0]; document.body.appendChild(d);",
-              device);
+      // the console's device page, as an operator opens it; auth is on, so it asks for a key once
+      browser.get(s.uri("/#/device/" + device).toString());
       var wait = new org.openqa.selenium.support.ui.WebDriverWait(browser, Duration.ofSeconds(30));
+      wait.until(
+              org.openqa.selenium.support.ui.ExpectedConditions.visibilityOfElementLocated(
+                  org.openqa.selenium.By.id("amber-key")))
+          .sendKeys(TestKeys.admin());
+      browser.findElement(org.openqa.selenium.By.id("amber-key-submit")).click();
       wait.until(
           b ->
               b.findElements(org.openqa.selenium.By.cssSelector("#device-images figure.loaded"))
