@@ -15,20 +15,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real Cassandra node and a real Kafka broker on 127.0.0.1, each its own JVM process, with their
- * data under {@link LocalRuntimeOptions#baseDir()}. Registers nothing global: callers that want the
- * servers gone on JVM exit add a shutdown hook calling {@link #close()}.
+ * A real Cassandra node (or a {@link CassandraCluster} of several, on 127.0.0.1..N) and a real
+ * Kafka broker on 127.0.0.1, each its own JVM process, with their data under {@link
+ * LocalRuntimeOptions#baseDir()}. Registers nothing global: callers that want the servers gone on
+ * JVM exit add a shutdown hook calling {@link #close()}.
  */
 public final class LocalRuntime implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LocalRuntime.class);
 
   private final LocalRuntimeOptions options;
-  private final CassandraNode cassandra;
+  private final CassandraCluster cluster;
   private final KafkaBroker kafka;
 
+  /** One Cassandra node. */
   public LocalRuntime(LocalRuntimeOptions options) {
+    this(options, 1);
+  }
+
+  /** {@code cassandraNodes} Cassandra nodes (see {@link CassandraCluster}). */
+  public LocalRuntime(LocalRuntimeOptions options, int cassandraNodes) {
     this.options = options;
-    this.cassandra = new CassandraNode(options);
+    this.cluster = new CassandraCluster(options, cassandraNodes);
     this.kafka = new KafkaBroker(options);
   }
 
@@ -43,25 +50,25 @@ public final class LocalRuntime implements AutoCloseable {
    * that already runs is left alone, so this also restarts one a test has stopped.
    */
   public synchronized LocalRuntime start() {
-    if (cassandra.isRunning() && kafka.isRunning()) {
+    if (cluster.isRunning() && kafka.isRunning()) {
       return this;
     }
     LOG.info(
-        "Starting local Cassandra {} and Kafka {} in {}",
+        "Starting local Cassandra {} ({} node(s)) and Kafka {} in {}",
         options.cassandraVersion(),
+        cluster.size(),
         options.kafkaVersion(),
         options.baseDir());
     // fail fast, before any process starts: leftovers of a killed run go, then every port must be
     // free
-    for (ServerProcess server : List.of(cassandra, kafka)) {
-      if (!server.isRunning()) {
-        server.stopStale();
-        server.ports().forEach((port, what) -> Ports.requireFree(port, server.name() + " " + what));
-      }
+    if (!kafka.isRunning()) {
+      kafka.stopStale();
+      kafka.requirePortsFree();
     }
+    cluster.prepareStart();
     // if one server fails, the other's start is cut short instead of finishing for nothing
     List<Throwable> failures =
-        inParallel(cassandra::start, kafka::start, "localrt-start", kafka::stop, cassandra::stop);
+        inParallel(cluster::start, kafka::start, "localrt-start", kafka::stop, cluster::stop);
     if (!failures.isEmpty()) {
       stopQuietly();
       LocalRuntimeException e =
@@ -74,8 +81,8 @@ public final class LocalRuntime implements AutoCloseable {
     LOG.info(
         "Local runtime ready: Cassandra {} ({} ms, RSS {} MiB), Kafka {} ({} ms, RSS {} MiB)",
         cassandraContactPoint(),
-        cassandra.lastStartDuration().map(d -> d.toMillis()).orElse(-1L),
-        cassandra.residentMemoryKb().map(kb -> kb / 1024).orElse(-1L),
+        cluster.lastStartDuration().map(d -> d.toMillis()).orElse(-1L),
+        cluster.residentMemoryKb().map(kb -> kb / 1024).orElse(-1L),
         kafkaBootstrap(),
         kafka.lastStartDuration().map(d -> d.toMillis()).orElse(-1L),
         kafka.residentMemoryKb().map(kb -> kb / 1024).orElse(-1L));
@@ -86,7 +93,7 @@ public final class LocalRuntime implements AutoCloseable {
   @Override
   public void close() {
     List<Throwable> failures =
-        inParallel(kafka::stop, cassandra::stop, "localrt-stop", () -> {}, () -> {});
+        inParallel(kafka::stop, cluster::stop, "localrt-stop", () -> {}, () -> {});
     if (!failures.isEmpty()) {
       LocalRuntimeException e =
           new LocalRuntimeException("Stopping the local runtime failed", failures.get(0));
@@ -105,18 +112,27 @@ public final class LocalRuntime implements AutoCloseable {
 
   /** Deletes the data of both servers; they must be stopped. */
   public synchronized void reset() {
-    if (cassandra.isRunning() || kafka.isRunning()) {
+    if (cluster.nodes().stream().anyMatch(ServerProcess::isRunning) || kafka.isRunning()) {
       throw new IllegalStateException("Stop the local runtime before resetting it");
     }
     wipe(options);
   }
 
   /**
-   * Deletes {@code <base>/cassandra} and {@code <base>/kafka}. Refuses while a server of an earlier
-   * run still holds them. The cached classpath files stay, so no re-resolution.
+   * Deletes {@code <base>/cassandra}, the cluster nodes' {@code <base>/cassandra-xN} and {@code
+   * <base>/kafka}. Refuses while a server of an earlier run still holds them. The cached classpath
+   * files stay, so no re-resolution.
    */
   public static void wipe(LocalRuntimeOptions options) {
-    for (ServerProcess server : List.of(new CassandraNode(options), new KafkaBroker(options))) {
+    List<ServerProcess> servers = new ArrayList<>();
+    servers.add(new CassandraNode(options));
+    servers.add(new KafkaBroker(options));
+    for (int size = 2; size <= CassandraCluster.MAX_NODES; size++) {
+      if (Files.isDirectory(CassandraNode.dirOf(options, 1, size).getParent())) {
+        servers.addAll(new CassandraCluster(options, size).nodes());
+      }
+    }
+    for (ServerProcess server : servers) {
       if (server.isDirInUse()) {
         throw new IllegalStateException(
             server.name()
@@ -128,6 +144,9 @@ public final class LocalRuntime implements AutoCloseable {
       }
       deleteTree(server.dir());
     }
+    for (int size = 2; size <= CassandraCluster.MAX_NODES; size++) {
+      deleteTree(CassandraNode.dirOf(options, 1, size).getParent());
+    }
     LOG.info("Wiped local runtime data in {}", options.baseDir());
   }
 
@@ -135,21 +154,26 @@ public final class LocalRuntime implements AutoCloseable {
     return options;
   }
 
+  /** Node 1: the only node, or the first of the cluster. */
   public CassandraNode cassandra() {
-    return cassandra;
+    return cluster.node(1);
+  }
+
+  public CassandraCluster cluster() {
+    return cluster;
   }
 
   public KafkaBroker kafka() {
     return kafka;
   }
 
-  /** "127.0.0.1:9042". */
+  /** "127.0.0.1:9042", or every node's, comma-separated. */
   public String cassandraContactPoint() {
-    return cassandra.contactPoint();
+    return cluster.contactPoints();
   }
 
   public int cqlPort() {
-    return cassandra.cqlPort();
+    return cassandra().cqlPort();
   }
 
   /** "127.0.0.1:9092". */
