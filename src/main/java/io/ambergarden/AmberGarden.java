@@ -42,6 +42,7 @@ import io.vertx.micrometer.MicrometerMetricsOptions;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -116,7 +117,7 @@ public final class AmberGarden {
     cassandra = CassandraClients.shared(vertx, config.cassandra());
     Future<?> schema =
         config.cassandra().applySchema()
-            ? new SchemaMigrator(cassandra, config).migrate()
+            ? new SchemaMigrator(vertx, cassandra, config).migrate()
             : Future.succeededFuture();
     return schema
         .compose(v -> config.kafka().createTopics() ? createTopics() : Future.succeededFuture())
@@ -134,8 +135,16 @@ public final class AmberGarden {
                 deploy(
                     () -> new WriterVerticle(config, meters, replicas),
                     config.writer().instances()))
-        .compose(v -> deploy(() -> new QueryVerticle(config), config.query().instances()))
-        .compose(v -> deploy(() -> new StatsVerticle(config), config.query().instances()))
+        .compose(
+            v ->
+                deploy(
+                    () -> new QueryVerticle(config, meters::speculativeReads),
+                    config.query().instances()))
+        .compose(
+            v ->
+                deploy(
+                    () -> new StatsVerticle(config, meters::speculativeReads),
+                    config.query().instances()))
         .compose(
             v ->
                 config.live().enabled()
@@ -300,11 +309,33 @@ public final class AmberGarden {
                 "amber-shutdown"));
   }
 
+  /**
+   * The {@code schema} command: the one schema applier of a deployment (a Kubernetes Job before the
+   * pods roll). Applies what is missing, gives the keyspace and system_auth their configured
+   * replication, and returns only when the nodes that are up agree on the schema.
+   */
   private static int applySchemaOnly(AmberConfig config) {
     Vertx vertx = Vertx.vertx();
     CassandraClient client = CassandraClients.shared(vertx, config.cassandra());
     try {
-      new SchemaMigrator(client, config).migrate().await(5, TimeUnit.MINUTES);
+      SchemaMigrator migrator = new SchemaMigrator(vertx, client, config);
+      List<Integer> applied = migrator.migrate().await(5, TimeUnit.MINUTES);
+      List<String> changed = migrator.alignReplication().await(5, TimeUnit.MINUTES);
+      System.out.println(
+          "schema of keyspace "
+              + config.cassandra().keyspace()
+              + " is current (applied now: "
+              + applied
+              + "), replication "
+              + config.cassandra().replication()
+              + ", schema agreed on every node that is up");
+      if (!changed.isEmpty()) {
+        System.out.println(
+            "replication changed for "
+                + changed
+                + ": run `nodetool repair <keyspace>` on each node so existing data gets its"
+                + " new replicas");
+      }
       return 0;
     } catch (Exception e) {
       System.err.println("schema migration failed: " + e);

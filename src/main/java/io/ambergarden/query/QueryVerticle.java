@@ -9,6 +9,7 @@ import io.ambergarden.bus.FailureCode;
 import io.ambergarden.bus.PagePosition;
 import io.ambergarden.bus.TypeEventsQuery;
 import io.ambergarden.cassandra.CassandraClients;
+import io.ambergarden.cassandra.FullFetch;
 import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.Event;
@@ -19,6 +20,7 @@ import io.vertx.core.eventbus.Message;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntConsumer;
 
 /**
  * Serves event reads from the query-first tables. Device history walks the device's non-empty
@@ -30,7 +32,15 @@ public final class QueryVerticle extends VerticleBase {
   private CassandraClient client;
   private QueryStatements cql;
 
+  /** Speculative executions of reads go here (the meters, when deployed by the service). */
+  private final IntConsumer speculativeReads;
+
   public QueryVerticle(AmberConfig config) {
+    this(config, n -> {});
+  }
+
+  public QueryVerticle(AmberConfig config, IntConsumer speculativeReads) {
+    this.speculativeReads = speculativeReads;
     this.config = config;
     this.buckets = new TimeBuckets(config.cassandra().bucket().length);
   }
@@ -262,7 +272,9 @@ public final class QueryVerticle extends VerticleBase {
   }
 
   private Future<List<Row>> read(Statement<?> s) {
-    return client.executeWithFullFetch(
-        s.setExecutionProfileName(CassandraClients.READ_PROFILE).setIdempotent(true));
+    return FullFetch.of(
+        client,
+        s.setExecutionProfileName(CassandraClients.READ_PROFILE).setIdempotent(true),
+        speculativeReads);
   }
 }

@@ -8,6 +8,7 @@ import io.ambergarden.bus.FailureCode;
 import io.ambergarden.bus.RollupsQuery;
 import io.ambergarden.bus.StatusStatsQuery;
 import io.ambergarden.cassandra.CassandraClients;
+import io.ambergarden.cassandra.FullFetch;
 import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.counter.CounterCells;
@@ -24,6 +25,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.IntConsumer;
 
 /**
  * Counter, abnormal-device and rollup reads. Every read touches a bounded, computed set of
@@ -42,7 +44,15 @@ public final class StatsVerticle extends VerticleBase {
   private CassandraClient client;
   private StatsStatements cql;
 
+  /** Speculative executions of reads go here (the meters, when deployed by the service). */
+  private final IntConsumer speculativeReads;
+
   public StatsVerticle(AmberConfig config) {
+    this(config, n -> {});
+  }
+
+  public StatsVerticle(AmberConfig config, IntConsumer speculativeReads) {
+    this.speculativeReads = speculativeReads;
     this.config = config;
   }
 
@@ -211,8 +221,10 @@ public final class StatsVerticle extends VerticleBase {
     List<Future<List<Row>>> group = new ArrayList<>();
     for (Statement<?> s : reads.subList(from, to)) {
       group.add(
-          client.executeWithFullFetch(
-              s.setIdempotent(true).setExecutionProfileName(CassandraClients.READ_PROFILE)));
+          FullFetch.of(
+              client,
+              s.setIdempotent(true).setExecutionProfileName(CassandraClients.READ_PROFILE),
+              speculativeReads));
     }
     return Future.all(group)
         .compose(
