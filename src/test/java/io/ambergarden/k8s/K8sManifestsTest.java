@@ -60,6 +60,7 @@ class K8sManifestsTest {
           "v1/Secret",
           "v1/Service",
           "apps/v1/Deployment",
+          "batch/v1/Job",
           "autoscaling/v2/HorizontalPodAutoscaler",
           "policy/v1/PodDisruptionBudget",
           "networking.k8s.io/v1/NetworkPolicy",
@@ -126,7 +127,25 @@ class K8sManifestsTest {
               Set.of("scaleTargetRef", "minReplicas", "maxReplicas", "metrics", "behavior"),
           "PodDisruptionBudget",
               Set.of("minAvailable", "maxUnavailable", "selector", "unhealthyPodEvictionPolicy"),
-          "NetworkPolicy", Set.of("podSelector", "policyTypes", "ingress", "egress"));
+          "NetworkPolicy", Set.of("podSelector", "policyTypes", "ingress", "egress"),
+          "Job",
+              Set.of(
+                  "template",
+                  "parallelism",
+                  "completions",
+                  "completionMode",
+                  "backoffLimit",
+                  "backoffLimitPerIndex",
+                  "maxFailedIndexes",
+                  "activeDeadlineSeconds",
+                  "ttlSecondsAfterFinished",
+                  "selector",
+                  "manualSelector",
+                  "suspend",
+                  "podFailurePolicy",
+                  "podReplacementPolicy",
+                  "successPolicy",
+                  "managedBy"));
   private static final Set<String> POD_TEMPLATE_FIELDS = Set.of("metadata", "spec");
   private static final Set<String> POD_SPEC_FIELDS =
       Set.of(
@@ -636,7 +655,7 @@ class K8sManifestsTest {
     } else if (!(b.get("spec") instanceof Map)) {
       out.add("custom resource without a spec mapping");
     }
-    if (kind.equals("Deployment")) {
+    if (kind.equals("Deployment") || kind.equals("Job")) {
       unknownFields(out, "spec.template", at(b, "spec", "template"), POD_TEMPLATE_FIELDS);
       Object pod = at(b, "spec", "template", "spec");
       unknownFields(out, "pod spec", pod, POD_SPEC_FIELDS);
@@ -745,6 +764,11 @@ class K8sManifestsTest {
   }
 
   static List<String> envProblems(List<Doc> docs) {
+    return envProblems(docs, find(docs, "Deployment"));
+  }
+
+  /** The environment checks for the containers of one workload (the Deployment, the schema Job). */
+  static List<String> envProblems(List<Doc> docs, Doc workload) {
     List<String> out = new ArrayList<>();
     Set<String> allowed = new TreeSet<>();
     ConfigLoader.defaults().keySet().forEach(k -> allowed.add(ConfigLoader.envName(k)));
@@ -758,8 +782,7 @@ class K8sManifestsTest {
         secrets.put(d.name(), keys);
       }
     }
-    Doc dep = find(docs, "Deployment");
-    for (Object c : list(at(dep.body(), "spec", "template", "spec", "containers"))) {
+    for (Object c : list(at(workload.body(), "spec", "template", "spec", "containers"))) {
       String n = "container " + at(c, "name") + ": ";
       for (Object e : list(at(c, "env"))) {
         String name = str(at(e, "name"));
@@ -1294,7 +1317,7 @@ class K8sManifestsTest {
     return find(loadAll(), kind);
   }
 
-  private static Doc find(List<Doc> docs, String kind) {
+  static Doc find(List<Doc> docs, String kind) {
     List<Doc> found = docs.stream().filter(d -> d.kind().equals(kind)).toList();
     assertThat(found).as("exactly one %s", kind).hasSize(1);
     return found.get(0);
@@ -1320,7 +1343,7 @@ class K8sManifestsTest {
     return map(at(dep, "spec", "template", "spec"));
   }
 
-  private static Map<String, Object> firstContainer(Map<String, Object> dep) {
+  static Map<String, Object> firstContainer(Map<String, Object> dep) {
     return map(list(at(dep, "spec", "template", "spec", "containers")).get(0));
   }
 
