@@ -1,5 +1,7 @@
 package io.ambergarden;
 
+import io.ambergarden.auth.Gatekeeper;
+import io.ambergarden.auth.Scope;
 import io.ambergarden.bus.LocalCodec;
 import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.cassandra.ReplicaLocator;
@@ -16,6 +18,7 @@ import io.ambergarden.kafka.KafkaSettings;
 import io.ambergarden.kafka.KafkaTopics;
 import io.ambergarden.live.LiveConnections;
 import io.ambergarden.live.LiveRelayVerticle;
+import io.ambergarden.media.MediaVerticles;
 import io.ambergarden.metrics.AmberMeters;
 import io.ambergarden.query.Cursor;
 import io.ambergarden.query.QueryVerticle;
@@ -24,6 +27,7 @@ import io.ambergarden.rollup.RollupVerticle;
 import io.ambergarden.sim.SimulatorVerticle;
 import io.ambergarden.web.HttpBudgets;
 import io.ambergarden.web.HttpVerticle;
+import io.ambergarden.web.ManagementVerticle;
 import io.ambergarden.write.WriterVerticle;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -42,7 +46,7 @@ import io.vertx.micrometer.MicrometerMetricsOptions;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -76,6 +80,8 @@ public final class AmberGarden {
   private final Deque<String> deployments = new ArrayDeque<>();
   private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
   private CassandraClient cassandra;
+  private Gatekeeper gate;
+  private ManagementVerticle management;
 
   /** One token-map view for every writer and the counter verticle. */
   private ReplicaLocator replicas;
@@ -107,7 +113,8 @@ public final class AmberGarden {
         new AmberGarden(config, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
     return app.boot()
         .map(app)
-        .recover(err -> app.stop().transform(ignored -> Future.failedFuture(err)));
+        .recover(
+            err -> app.stop().transform(ignored -> Future.failedFuture(StartupFailure.of(err))));
   }
 
   private Future<Void> boot() {
@@ -115,12 +122,12 @@ public final class AmberGarden {
     EventParser parser = EventParsers.create(config, Clock.systemUTC());
     // held for the life of the service so the shared driver session stays open between verticles
     cassandra = CassandraClients.shared(vertx, config.cassandra());
-    Future<?> schema =
-        config.cassandra().applySchema()
-            ? new SchemaMigrator(vertx, cassandra, config).migrate()
-            : Future.succeededFuture();
+    LOG.info("configuration (secrets redacted): {}", config.raw().redacted());
+    Future<?> schema = config.cassandra().applySchema() ? migrate() : Future.succeededFuture();
     return schema
+        .compose(v -> checkKafka())
         .compose(v -> config.kafka().createTopics() ? createTopics() : Future.succeededFuture())
+        .compose(v -> Gatekeeper.start(vertx, config, cassandra).onSuccess(g -> gate = g))
         .compose(
             v ->
                 ReplicaLocator.start(vertx, cassandra, config.cassandra().keyspace())
@@ -159,6 +166,7 @@ public final class AmberGarden {
                 config.rollups().enabled()
                     ? deploy(() -> new RollupVerticle(config, instanceId, registry), 1)
                     : Future.succeededFuture())
+        .compose(v -> deployAll(MediaVerticles.of(config, instanceId, registry)))
         .compose(v -> deploy(() -> new HealthProbeVerticle(config, health), 1))
         .compose(
             v ->
@@ -177,12 +185,24 @@ public final class AmberGarden {
                             cursor,
                             liveConnections,
                             meters,
-                            httpBudgets),
+                            httpBudgets,
+                            gate),
                     config.http().instances()))
         .compose(
             v ->
+                config.access().managementPortEnabled()
+                    ? deploy(() -> management = new ManagementVerticle(config, health, registry), 1)
+                    : Future.succeededFuture())
+        .compose(
+            v ->
                 config.simulator().enabled()
-                    ? deploy(() -> new SimulatorVerticle(config, config.http().port()), 1)
+                    ? deploy(
+                        () ->
+                            new SimulatorVerticle(
+                                config,
+                                config.http().port(),
+                                gate.localKey("simulator", Set.of(Scope.EVENTS_WRITE))),
+                        1)
                     : Future.succeededFuture())
         .onSuccess(
             v ->
@@ -194,11 +214,46 @@ public final class AmberGarden {
         .mapEmpty();
   }
 
+  /** The schema, with the schema applier's own role when one is configured. */
+  private Future<?> migrate() {
+    CassandraClient applier = CassandraClients.schemaApplier(vertx, config.cassandra());
+    return new SchemaMigrator(vertx, applier, config).migrate().eventually(applier::close);
+  }
+
+  /**
+   * Refused credentials or an untrusted broker certificate stop startup at once; an unreachable
+   * broker does not (readiness waits for it, as before).
+   */
+  private Future<Void> checkKafka() {
+    KafkaAdminClient admin = KafkaAdminClient.create(vertx, KafkaSettings.admin(config.kafka()));
+    return admin
+        .describeCluster()
+        .<Void>mapEmpty()
+        .recover(
+            err -> {
+              StartupFailure f = StartupFailure.of(err);
+              if (f.known()) {
+                return Future.failedFuture(f);
+              }
+              LOG.warn("Kafka not reachable yet ({}); readiness waits for it", err.toString());
+              return Future.succeededFuture();
+            })
+        .eventually(() -> admin.close(2000));
+  }
+
   private Future<Void> createTopics() {
     KafkaAdminClient admin = KafkaAdminClient.create(vertx, KafkaSettings.admin(config.kafka()));
     return KafkaTopics.ensure(
             admin, config.kafka(), config.live().enabled() ? config.live().topic() : null)
         .eventually(() -> admin.close(2000));
+  }
+
+  private Future<Void> deployAll(java.util.List<MediaVerticles.Deployment> all) {
+    Future<Void> chain = Future.succeededFuture();
+    for (MediaVerticles.Deployment d : all) {
+      chain = chain.compose(v -> deploy(d.verticle(), d.instances()));
+    }
+    return chain;
   }
 
   private Future<Void> deploy(Supplier<io.vertx.core.Deployable> verticle, int instances) {
@@ -233,6 +288,9 @@ public final class AmberGarden {
             v -> {
               if (replicas != null) {
                 replicas.close();
+              }
+              if (gate != null) {
+                gate.close();
               }
               return cassandra == null ? Future.succeededFuture() : cassandra.close();
             })
@@ -274,6 +332,16 @@ public final class AmberGarden {
     return registry;
   }
 
+  /** The port /metrics is served on without credentials, or -1 without a management port. */
+  public int managementPort() {
+    return management == null ? -1 : management.actualPort();
+  }
+
+  /** Credentials and keys; null until started. */
+  public Gatekeeper gatekeeper() {
+    return gate;
+  }
+
   public static void main(String[] args) throws Exception {
     AmberConfig config;
     try {
@@ -284,13 +352,22 @@ public final class AmberGarden {
       return;
     }
     if (args.length > 0 && args[0].equals("schema")) {
-      System.exit(applySchemaOnly(config));
+      System.exit(SchemaCommand.run(config));
+    }
+    if (args.length > 0 && args[0].equals("keys")) {
+      System.exit(KeysCommand.run(config, args, System.out, System.err));
     }
     AmberGarden app;
     try {
       app = start(config).await(5, TimeUnit.MINUTES);
     } catch (Exception e) {
-      LOG.error("startup failed: {}", e.toString(), e);
+      StartupFailure f = StartupFailure.of(e);
+      if (f.known()) {
+        LOG.error("startup failed: {}", f.getMessage());
+        LOG.debug("startup failure details", e);
+      } else {
+        LOG.error("startup failed: {}", f.getMessage(), e);
+      }
       System.exit(1);
       return;
     }
@@ -307,41 +384,5 @@ public final class AmberGarden {
                   }
                 },
                 "amber-shutdown"));
-  }
-
-  /**
-   * The {@code schema} command: the one schema applier of a deployment (a Kubernetes Job before the
-   * pods roll). Applies what is missing, gives the keyspace and system_auth their configured
-   * replication, and returns only when the nodes that are up agree on the schema.
-   */
-  private static int applySchemaOnly(AmberConfig config) {
-    Vertx vertx = Vertx.vertx();
-    CassandraClient client = CassandraClients.shared(vertx, config.cassandra());
-    try {
-      SchemaMigrator migrator = new SchemaMigrator(vertx, client, config);
-      List<Integer> applied = migrator.migrate().await(5, TimeUnit.MINUTES);
-      List<String> changed = migrator.alignReplication().await(5, TimeUnit.MINUTES);
-      System.out.println(
-          "schema of keyspace "
-              + config.cassandra().keyspace()
-              + " is current (applied now: "
-              + applied
-              + "), replication "
-              + config.cassandra().replication()
-              + ", schema agreed on every node that is up");
-      if (!changed.isEmpty()) {
-        System.out.println(
-            "replication changed for "
-                + changed
-                + ": run `nodetool repair <keyspace>` on each node so existing data gets its"
-                + " new replicas");
-      }
-      return 0;
-    } catch (Exception e) {
-      System.err.println("schema migration failed: " + e);
-      return 1;
-    } finally {
-      client.close().eventually(vertx::close);
-    }
   }
 }

@@ -113,6 +113,11 @@ public final class IngestBench {
     serverConfig.put("cassandra.contact-points", runtime.cassandraContactPoint());
     serverConfig.put("kafka.bootstrap-servers", runtime.kafkaBootstrap());
     serverConfig.put("cassandra.keyspace", KEYSPACE);
+    // device images have their own benchmark (ImageBench); off here, so ingest figures stay
+    // comparable
+    serverConfig.put("media.enabled", "false");
+    // this bench measures ingest; the cost of credentials is measured apart, by AuthCostBench
+    serverConfig.put("auth.enabled", "false");
     this.base = ConfigLoader.load(Map.of(), new Properties(), serverConfig);
     this.measured =
         BenchEvents.generate(measuredPrefix, settings.events(), settings.devices(), now, 2);
@@ -164,7 +169,8 @@ public final class IngestBench {
   }
 
   /**
-   * Every phase, in this order: warm-up, (a), (d), the service's phases ({@link #service}), (c).
+   * Every phase, in this order: warm-up, (a), (d), the service's phases ({@link #service}), (c),
+   * (g).
    */
   private Figures measureAll() throws Exception {
     sampleMemory();
@@ -186,6 +192,7 @@ public final class IngestBench {
     }
     ServiceFigures service = service();
     RawWriteLoop.Result naive = naiveConsumer();
+    avroAgainstJson();
     memory.forEach(sampler::stop);
     long rowsPerRun = RawWriteLoop.rowsOf(measured);
     double serviceEps = service.kafkaEventsPerSecond();
@@ -201,6 +208,25 @@ public final class IngestBench {
         service.reads(),
         service.liveLatency(),
         List.copyOf(observations));
+  }
+
+  /**
+   * (g) Avro against JSON on a sample of the measured events ({@link AvroJsonPhase}); its figures
+   * go to the report's notes. amber.bench.avro-events=0 skips it; {@link AvroJsonBench} runs it
+   * alone.
+   */
+  private void avroAgainstJson() throws Exception {
+    int n = Math.min(BenchSettings.setting("avro-events", 100_000), measured.size());
+    if (n <= 0) {
+      return;
+    }
+    List<BenchEvents.Spec> sample = measured.subList(0, n);
+    CpuLedger.Span cpu = ledger.start("(g) Avro against JSON (decode and consume)");
+    List<AvroJsonPhase.Figures> figures =
+        AvroJsonPhase.measure(
+            runtime.kafkaBootstrap(), sample, BenchSettings.setting("avro-rounds", 5));
+    cpu.end(0);
+    observations.addAll(AvroJsonPhase.lines(figures, n));
   }
 
   /**

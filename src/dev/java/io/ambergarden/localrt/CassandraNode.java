@@ -59,17 +59,40 @@ public final class CassandraNode extends ServerProcess {
   /** Vnodes per node; a cluster's tokens are spread evenly over all of them (ClusterTokens). */
   static final int NUM_TOKENS = 16;
 
+  /** The default superuser of a node with PasswordAuthenticator. */
+  public static final String SUPERUSER = "cassandra";
+
   private final int index;
   private final int clusterSize;
   private final InetAddress address;
 
+  /** Null: no authentication, plain CQL. */
+  private final Security security;
+
+  /**
+   * A node with PasswordAuthenticator, CassandraAuthorizer and client TLS only (no plain CQL), its
+   * certificate signed by a throw-away CA: {@code node} is the node's keystore, {@code truststore}
+   * what clients trust. The superuser is cassandra/cassandra, there at once.
+   */
+  public record Security(Certificates.Issued node, Path truststore, String storePassword) {}
+
   /** The one node of a one-node runtime. */
   public CassandraNode(LocalRuntimeOptions options) {
-    this(options, 1, 1);
+    this(options, 1, 1, null);
+  }
+
+  /** The one node of a one-node runtime, secured. */
+  public CassandraNode(LocalRuntimeOptions options, Security security) {
+    this(options, 1, 1, security);
   }
 
   /** Node {@code index} (1-based) of a cluster of {@code clusterSize} nodes. */
   public CassandraNode(LocalRuntimeOptions options, int index, int clusterSize) {
+    this(options, index, clusterSize, null);
+  }
+
+  private CassandraNode(
+      LocalRuntimeOptions options, int index, int clusterSize, Security security) {
     super(options, dirOf(options, index, clusterSize));
     if (index < 1 || index > clusterSize || clusterSize > CassandraCluster.MAX_NODES) {
       throw new IllegalArgumentException("no node " + index + " of " + clusterSize);
@@ -77,6 +100,11 @@ public final class CassandraNode extends ServerProcess {
     this.index = index;
     this.clusterSize = clusterSize;
     this.address = addressOf(index);
+    this.security = security;
+  }
+
+  public java.util.Optional<Security> security() {
+    return java.util.Optional.ofNullable(security);
   }
 
   static Path dirOf(LocalRuntimeOptions options, int index, int clusterSize) {
@@ -170,11 +198,12 @@ public final class CassandraNode extends ServerProcess {
       Files.createDirectories(dir().resolve(sub));
     }
     // rewritten on every start so a port change in the options takes effect
-    Files.writeString(
-        conf.resolve("cassandra.yaml"),
+    String yaml =
         isClusterNode()
             ? clusterYaml(options, dir(), index, clusterSize)
-            : cassandraYaml(options, dir()));
+            : cassandraYaml(options, dir());
+    Files.writeString(
+        conf.resolve("cassandra.yaml"), security == null ? yaml : yaml + securedYaml(security));
     Files.writeString(conf.resolve("logback.xml"), logbackXml());
   }
 
@@ -232,6 +261,10 @@ public final class CassandraNode extends ServerProcess {
       // cluster node must hear it, so a clean stop marks it down at once.
       jvm.add("-Dcassandra.shutdown_announce_in_ms=0");
     }
+    if (security != null) {
+      // the default superuser is created at once instead of after 10 s
+      jvm.add("-Dcassandra.superuser_setup_delay_ms=0");
+    }
     return jvm;
   }
 
@@ -247,7 +280,10 @@ public final class CassandraNode extends ServerProcess {
       throw new IllegalStateException("CQL port " + contactPoint() + " not open yet");
     }
     // this node only: a peer that answers says nothing about this one
-    try (CqlSession session = openSession(Duration.ofSeconds(5), true)) {
+    try (CqlSession session =
+        security == null
+            ? openSession(Duration.ofSeconds(5), null, null, true)
+            : openSession(Duration.ofSeconds(5), SUPERUSER, SUPERUSER, true)) {
       Row row = session.execute("SELECT release_version FROM system.local").one();
       if (row == null) {
         throw new IllegalStateException("system.local returned no row");
@@ -261,7 +297,12 @@ public final class CassandraNode extends ServerProcess {
    * the probe, handy in tests. Caller closes it.
    */
   public CqlSession openSession(Duration requestTimeout) {
-    return openSession(requestTimeout, false);
+    return openSession(requestTimeout, null, null, false);
+  }
+
+  /** A session as {@code user} (over TLS when the node is secured); caller closes it. */
+  public CqlSession openSession(Duration requestTimeout, String user, String password) {
+    return openSession(requestTimeout, user, password, false);
   }
 
   /**
@@ -269,6 +310,11 @@ public final class CassandraNode extends ServerProcess {
    * this node (which may still read from or write to peer replicas).
    */
   public CqlSession openSession(Duration requestTimeout, boolean thisNodeOnly) {
+    return openSession(requestTimeout, null, null, thisNodeOnly);
+  }
+
+  private CqlSession openSession(
+      Duration requestTimeout, String user, String password, boolean thisNodeOnly) {
     DriverConfigLoader config =
         DriverConfigLoader.programmaticBuilder()
             .withDuration(DefaultDriverOption.CONNECTION_CONNECT_TIMEOUT, Duration.ofSeconds(2))
@@ -290,6 +336,12 @@ public final class CassandraNode extends ServerProcess {
       builder.withNodeDistanceEvaluator(
           (node, localDc) ->
               self.equals(node.getEndPoint().resolve()) ? null : NodeDistance.IGNORED);
+    }
+    if (user != null) {
+      builder.withAuthCredentials(user, password);
+    }
+    if (security != null) {
+      builder.withSslContext(clientTls(security));
     }
     return builder.build();
   }
@@ -326,6 +378,47 @@ public final class CassandraNode extends ServerProcess {
       Thread.currentThread().interrupt();
       throw new LocalRuntimeException("interrupted while running nodetool", e);
     }
+  }
+
+  private static javax.net.ssl.SSLContext clientTls(Security s) {
+    try (var in = Files.newInputStream(s.truststore())) {
+      java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
+      trust.load(in, s.storePassword().toCharArray());
+      javax.net.ssl.TrustManagerFactory tmf =
+          javax.net.ssl.TrustManagerFactory.getInstance(
+              javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+      tmf.init(trust);
+      javax.net.ssl.SSLContext ctx = javax.net.ssl.SSLContext.getInstance("TLS");
+      ctx.init(null, tmf.getTrustManagers(), null);
+      return ctx;
+    } catch (IOException | java.security.GeneralSecurityException e) {
+      throw new LocalRuntimeException("cannot read " + s.truststore() + ": " + e, e);
+    }
+  }
+
+  /** Authentication, authorization and client TLS (PKCS12), for a secured node. */
+  static String securedYaml(Security s) {
+    return """
+
+        # secured node: passwords, roles and permissions, and TLS only for clients
+        authenticator: PasswordAuthenticator
+        authorizer: CassandraAuthorizer
+        role_manager: CassandraRoleManager
+        client_encryption_options:
+          enabled: true
+          optional: false
+          keystore: '%1$s'
+          keystore_password: '%2$s'
+          truststore: '%3$s'
+          truststore_password: '%2$s'
+          store_type: PKCS12
+          require_client_auth: false
+          accepted_protocols: [TLSv1.3, TLSv1.2]
+        """
+        .formatted(
+            s.node().keystore().toAbsolutePath().toString().replace("'", "''"),
+            s.storePassword().replace("'", "''"),
+            s.truststore().toAbsolutePath().toString().replace("'", "''"));
   }
 
   /**

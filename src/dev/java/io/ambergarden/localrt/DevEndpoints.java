@@ -30,6 +30,10 @@ final class DevEndpoints {
     p.setProperty("kafka.bootstrap-servers", runtime.kafkaBootstrap());
     p.setProperty("kafka.topic", config.kafka().topic());
     p.setProperty("kafka.group-id", config.kafka().groupId());
+    // the local S3Proxy's generated credentials; they live under .runtime/ like the store itself
+    p.setProperty("media.s3.endpoint", runtime.objectStore().endpoint());
+    p.setProperty("media.s3.access-key", runtime.objectStore().accessKey());
+    p.setProperty("media.s3.secret-key", runtime.objectStore().secretKey());
     try (Writer w = Files.newBufferedWriter(options.baseDir().resolve(FILE))) {
       p.store(w, "written by mvn -Prun; read by mvn -Pinstance");
     } catch (IOException e) {

@@ -3,6 +3,7 @@ package io.ambergarden.localrt;
 import io.ambergarden.AmberGarden;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.config.ConfigLoader;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
@@ -26,7 +27,11 @@ public final class DevRun {
     if (Boolean.getBoolean("amber.dev.reset")) {
       LocalRuntime.wipe(options);
     }
-    LocalRuntime runtime = new LocalRuntime(options, CassandraCluster.sizeFromEnvironment());
+    LocalRuntime runtime =
+        new LocalRuntime(
+            options,
+            Integer.getInteger(LocalRuntime.KAFKA_SECURE_PORT, 0),
+            CassandraCluster.sizeFromEnvironment());
     CountDownLatch stopped = new CountDownLatch(1);
     AmberGarden[] app = new AmberGarden[1];
     Runtime.getRuntime()
@@ -62,22 +67,39 @@ public final class DevRun {
             props,
             Map.of(
                 "cassandra.contact-points", runtime.cassandraContactPoint(),
-                "kafka.bootstrap-servers", runtime.kafkaBootstrap()));
+                "kafka.bootstrap-servers", runtime.kafkaBootstrap(),
+                "media.s3.endpoint", runtime.objectStore().endpoint(),
+                "media.s3.access-key", runtime.objectStore().accessKey(),
+                "media.s3.secret-key", runtime.objectStore().secretKey()));
     DevEndpoints.write(options, runtime, config);
     app[0] = AmberGarden.start(config).await(5, TimeUnit.MINUTES);
-    String base = "http://localhost:" + config.http().port();
+    Path keyFile = options.baseDir().resolve("admin.key");
+    String adminKey =
+        config.access().enabled() ? LocalAdminKey.ensure(app[0], keyFile) : "(auth.enabled=false)";
+    String base =
+        (config.access().tls().enabled() ? "https" : "http")
+            + "://localhost:"
+            + config.http().port();
     System.out.printf("%n  Amber Garden is ready in %.1f s%n", (System.nanoTime() - t0) / 1e9);
     System.out.println("  Dashboard:  " + base + "/");
     System.out.println(
         "  API:        " + base + "/api/v1/events (POST), " + base + "/api/v1/devices/{id}/events");
-    System.out.println("  Health:     " + base + "/health/ready   Metrics: " + base + "/metrics");
+    System.out.println(
+        "  Health:     " + base + "/health/ready   Metrics: " + base + "/metrics (admin key)");
+    System.out.println("  Admin key:  " + adminKey);
+    System.out.println(
+        "              (in "
+            + keyFile
+            + "; send it as Authorization: Bearer <key>, or paste it into the dashboard)");
     System.out.println(
         "  Cassandra:  "
             + runtime.cassandraContactPoint()
             + " ("
             + config.cassandra().replication()
             + ")   Kafka: "
-            + runtime.kafkaBootstrap());
+            + runtime.kafkaBootstrap()
+            + "   S3: "
+            + runtime.objectStore().endpoint());
     if (runtime.cluster().size() > 1) {
       System.out.println();
       System.out.println(runtime.cluster().status().stripTrailing().indent(2));
@@ -87,7 +109,7 @@ public final class DevRun {
     System.out.println(
         "  Data:       "
             + options.baseDir()
-            + "   (Ctrl-C stops the service, Cassandra and Kafka)");
+            + "   (Ctrl-C stops the service, Cassandra, Kafka and S3Proxy)");
     System.out.println();
     stopped.await();
   }

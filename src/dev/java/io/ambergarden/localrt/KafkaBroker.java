@@ -26,10 +26,77 @@ public final class KafkaBroker extends ServerProcess {
   private static final String STORAGE_TOOL = "kafka.tools.StorageTool";
   private static final Duration FORMAT_TIMEOUT = Duration.ofSeconds(60);
 
+  /** The SCRAM user of the SASL_SSL listener; its password is in {@code tls/scram.password}. */
+  public static final String SCRAM_USER = "amber";
+
   private Admin probeAdmin;
 
+  /** 0: no SASL_SSL listener. */
+  private final int securePort;
+
   public KafkaBroker(LocalRuntimeOptions options) {
+    this(options, 0);
+  }
+
+  /**
+   * A broker that also has a SASL_SSL listener (SCRAM-SHA-512, a throw-away CA) on {@code
+   * securePort} when it is not 0, and enforces ACLs there: the PLAINTEXT listener's clients
+   * (ANONYMOUS) stay super users, so nothing changes for them.
+   */
+  public KafkaBroker(LocalRuntimeOptions options, int securePort) {
     super(options, options.kafkaDir());
+    this.securePort = securePort;
+  }
+
+  /** How a client reaches the SASL_SSL listener. */
+  public record SecureAccess(
+      String bootstrapServers,
+      String username,
+      String password,
+      Path truststore,
+      String truststorePassword) {
+    @Override
+    public String toString() {
+      return "SecureAccess[" + bootstrapServers + ", user " + username + "]";
+    }
+  }
+
+  /** The SASL_SSL listener's address and credentials; empty when the broker has none. */
+  public java.util.Optional<SecureAccess> secureAccess() {
+    if (securePort == 0) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(
+        new SecureAccess(
+            "127.0.0.1:" + securePort,
+            SCRAM_USER,
+            readSecret("scram.password"),
+            tlsDir().resolve("truststore.p12"),
+            readSecret("store.password")));
+  }
+
+  private Path tlsDir() {
+    return dir().resolve("tls");
+  }
+
+  private String readSecret(String name) {
+    try {
+      return Files.readString(tlsDir().resolve(name)).trim();
+    } catch (IOException e) {
+      throw new LocalRuntimeException("no " + name + " in " + tlsDir() + ": start the broker", e);
+    }
+  }
+
+  /** A password kept in the tls dir, made once, so formatted storage and clients agree. */
+  private String secret(String name) throws IOException {
+    Path f = tlsDir().resolve(name);
+    if (!Files.isRegularFile(f)) {
+      byte[] random = new byte[18];
+      new java.security.SecureRandom().nextBytes(random);
+      Files.writeString(
+          f, java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(random));
+    }
+    return Files.readString(f).trim();
   }
 
   @Override
@@ -52,6 +119,9 @@ public final class KafkaBroker extends ServerProcess {
     Map<Integer, String> ports = new LinkedHashMap<>();
     ports.put(options.kafkaPort(), "broker port");
     ports.put(options.kafkaControllerPort(), "controller port");
+    if (securePort != 0) {
+      ports.put(securePort, "SASL_SSL port");
+    }
     return ports;
   }
 
@@ -83,7 +153,18 @@ public final class KafkaBroker extends ServerProcess {
     Files.createDirectories(conf());
     Files.createDirectories(dataDir());
     Files.createDirectories(dir().resolve("logs"));
-    Files.writeString(conf().resolve("server.properties"), serverProperties(options, dataDir()));
+    String properties = serverProperties(options, dataDir());
+    String scram = null;
+    if (securePort != 0) {
+      Files.createDirectories(tlsDir());
+      String storePassword = secret("store.password");
+      scram = secret("scram.password");
+      // a new CA and certificate on every start: nothing to expire between runs
+      Certificates ca = Certificates.authority(tlsDir(), "Amber local Kafka CA", storePassword);
+      Certificates.Issued broker = ca.issue("broker");
+      properties = withSecureListener(properties, options, securePort, broker);
+    }
+    Files.writeString(conf().resolve("server.properties"), properties);
     Files.writeString(conf().resolve("log4j2.properties"), log4j2Properties());
     // KRaft storage is formatted once; formatting again would refuse (or lose the cluster id)
     if (isFresh()) {
@@ -93,15 +174,77 @@ public final class KafkaBroker extends ServerProcess {
           classpath,
           commonJvmOptions(),
           STORAGE_TOOL,
-          List.of(
-              "format",
-              "--config",
-              conf().resolve("server.properties").toString(),
-              "--cluster-id",
-              clusterId,
-              "--standalone"),
+          formatArguments(clusterId, scram),
           FORMAT_TIMEOUT);
     }
+  }
+
+  private List<String> formatArguments(String clusterId, String scramPassword) {
+    List<String> args =
+        list(
+            "format",
+            "--config",
+            conf().resolve("server.properties").toString(),
+            "--cluster-id",
+            clusterId,
+            "--standalone");
+    if (scramPassword != null) {
+      // the SCRAM user exists from the first start on
+      args.add("--add-scram");
+      args.add("SCRAM-SHA-512=[name=" + SCRAM_USER + ",password=" + scramPassword + "]");
+    }
+    return args;
+  }
+
+  /**
+   * Storage formatted before the secure listener existed has no SCRAM user: adds (or updates) it
+   * over the PLAINTEXT listener, whose clients are super users.
+   */
+  public void ensureScramUser() {
+    SecureAccess access = secureAccess().orElseThrow();
+    try (Admin admin = Admin.create(adminConfig(bootstrapServers()))) {
+      admin
+          .alterUserScramCredentials(
+              List.of(
+                  new org.apache.kafka.clients.admin.UserScramCredentialUpsertion(
+                      access.username(),
+                      new org.apache.kafka.clients.admin.ScramCredentialInfo(
+                          org.apache.kafka.clients.admin.ScramMechanism.SCRAM_SHA_512, 4096),
+                      access.password())))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw failed("could not add the SCRAM user " + access.username() + ": " + e, e);
+    }
+  }
+
+  /** server.properties with a SASL_SSL listener (SCRAM-SHA-512) and ACLs enforced on it. */
+  static String withSecureListener(
+      String plain, LocalRuntimeOptions o, int securePort, Certificates.Issued cert) {
+    String plainListener = "PLAINTEXT://127.0.0.1:" + o.kafkaPort();
+    String secure = plainListener + ",SASL_SSL://127.0.0.1:" + securePort;
+    return plain
+            .replace("listeners=" + plainListener, "listeners=" + secure)
+            .replace(
+                "listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT",
+                "listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,"
+                    + "SASL_SSL:SASL_SSL")
+        + """
+
+        # SASL_SSL listener for tests of the secured path: SCRAM-SHA-512 over TLS, host names verified
+        sasl.enabled.mechanisms=SCRAM-SHA-512
+        listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+        listener.name.sasl_ssl.ssl.keystore.type=PKCS12
+        listener.name.sasl_ssl.ssl.keystore.location=%1$s
+        listener.name.sasl_ssl.ssl.keystore.password=%2$s
+        listener.name.sasl_ssl.ssl.key.password=%2$s
+        listener.name.sasl_ssl.ssl.enabled.protocols=TLSv1.3,TLSv1.2
+        # ACLs are enforced; PLAINTEXT and controller clients (ANONYMOUS) keep full rights
+        authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
+        super.users=User:ANONYMOUS
+        allow.everyone.if.no.acl.found=false
+        """
+            .formatted(escape(cert.keystore().toString()), cert.password());
   }
 
   private List<String> commonJvmOptions() {

@@ -26,17 +26,30 @@ public final class LocalRuntime implements AutoCloseable {
   private final LocalRuntimeOptions options;
   private final CassandraCluster cluster;
   private final KafkaBroker kafka;
+  private S3ProxyServer objectStore;
+
+  /**
+   * {@code amber.localrt.kafka.secure.port}: a SASL_SSL listener on the broker (0 or unset: none).
+   */
+  public static final String KAFKA_SECURE_PORT = LocalRuntimeOptions.PREFIX + "kafka.secure.port";
 
   /** One Cassandra node. */
   public LocalRuntime(LocalRuntimeOptions options) {
-    this(options, 1);
+    this(options, Integer.getInteger(KAFKA_SECURE_PORT, 0), 1);
   }
 
   /** {@code cassandraNodes} Cassandra nodes (see {@link CassandraCluster}). */
-  public LocalRuntime(LocalRuntimeOptions options, int cassandraNodes) {
+  public LocalRuntime(LocalRuntimeOptions options, int kafkaSecurePort, int cassandraNodes) {
     this.options = options;
     this.cluster = new CassandraCluster(options, cassandraNodes);
-    this.kafka = new KafkaBroker(options);
+    this.kafka = new KafkaBroker(options, kafkaSecurePort);
+    this.objectStore = new S3ProxyServer(options, S3ProxyOptions.fromEnvironment());
+  }
+
+  /** Runs the object store with these options instead (the tests' ports); before {@link #start}. */
+  public LocalRuntime withObjectStore(S3ProxyOptions s3) {
+    this.objectStore = new S3ProxyServer(options, s3);
+    return this;
   }
 
   /** Creates a runtime and starts both servers. */
@@ -50,7 +63,16 @@ public final class LocalRuntime implements AutoCloseable {
    * that already runs is left alone, so this also restarts one a test has stopped.
    */
   public synchronized LocalRuntime start() {
+    // S3Proxy boots beside Cassandra and Kafka; this also brings it back when a test stopped it
+    CompletableFuture<Void> s3 = new CompletableFuture<>();
+    new Thread(() -> complete(s3, objectStore::start), "localrt-start-s3").start();
     if (cluster.isRunning() && kafka.isRunning()) {
+      Throwable failed = joined(s3);
+      if (failed != null) {
+        throw failed instanceof RuntimeException r
+            ? r
+            : new LocalRuntimeException("S3Proxy", failed);
+      }
       return this;
     }
     LOG.info(
@@ -69,6 +91,10 @@ public final class LocalRuntime implements AutoCloseable {
     // if one server fails, the other's start is cut short instead of finishing for nothing
     List<Throwable> failures =
         inParallel(cluster::start, kafka::start, "localrt-start", kafka::stop, cluster::stop);
+    Throwable s3Failure = joined(s3);
+    if (s3Failure != null) {
+      failures.add(s3Failure);
+    }
     if (!failures.isEmpty()) {
       stopQuietly();
       LocalRuntimeException e =
@@ -77,6 +103,9 @@ public final class LocalRuntime implements AutoCloseable {
               : new LocalRuntimeException("Local runtime failed to start", failures.get(0));
       failures.stream().skip(1).forEach(e::addSuppressed);
       throw e;
+    }
+    if (kafka.secureAccess().isPresent()) {
+      kafka.ensureScramUser();
     }
     LOG.info(
         "Local runtime ready: Cassandra {} ({} ms, RSS {} MiB), Kafka {} ({} ms, RSS {} MiB)",
@@ -92,6 +121,7 @@ public final class LocalRuntime implements AutoCloseable {
   /** Stops both servers in parallel; safe to call repeatedly and from a shutdown hook. */
   @Override
   public void close() {
+    objectStore.stop();
     List<Throwable> failures =
         inParallel(kafka::stop, cluster::stop, "localrt-stop", () -> {}, () -> {});
     if (!failures.isEmpty()) {
@@ -110,9 +140,11 @@ public final class LocalRuntime implements AutoCloseable {
     }
   }
 
-  /** Deletes the data of both servers; they must be stopped. */
+  /** Deletes the data of the servers; they must be stopped. */
   public synchronized void reset() {
-    if (cluster.nodes().stream().anyMatch(ServerProcess::isRunning) || kafka.isRunning()) {
+    if (cluster.nodes().stream().anyMatch(ServerProcess::isRunning)
+        || kafka.isRunning()
+        || objectStore.isRunning()) {
       throw new IllegalStateException("Stop the local runtime before resetting it");
     }
     wipe(options);
@@ -127,6 +159,7 @@ public final class LocalRuntime implements AutoCloseable {
     List<ServerProcess> servers = new ArrayList<>();
     servers.add(new CassandraNode(options));
     servers.add(new KafkaBroker(options));
+    servers.add(new S3ProxyServer(options, S3ProxyOptions.fromEnvironment()));
     for (int size = 2; size <= CassandraCluster.MAX_NODES; size++) {
       if (Files.isDirectory(CassandraNode.dirOf(options, 1, size).getParent())) {
         servers.addAll(new CassandraCluster(options, size).nodes());
@@ -165,6 +198,11 @@ public final class LocalRuntime implements AutoCloseable {
 
   public KafkaBroker kafka() {
     return kafka;
+  }
+
+  /** The local S3-compatible object store (S3Proxy). */
+  public S3ProxyServer objectStore() {
+    return objectStore;
   }
 
   /** "127.0.0.1:9042", or every node's, comma-separated. */
@@ -214,6 +252,16 @@ public final class LocalRuntime implements AutoCloseable {
       }
     }
     return failures;
+  }
+
+  /** Waits for {@code f}; its failure, or null. */
+  private static Throwable joined(CompletableFuture<Void> f) {
+    try {
+      f.join();
+      return null;
+    } catch (CompletionException e) {
+      return e.getCause();
+    }
   }
 
   private static void complete(CompletableFuture<Void> future, Runnable task) {

@@ -32,6 +32,14 @@ public final class Addresses {
   public static final String QUERY_DEVICE_COUNTERS = DeviceCountersQuery.ADDRESS;
   public static final String QUERY_ABNORMAL = AbnormalQuery.ADDRESS;
   public static final String QUERY_ROLLUPS = RollupsQuery.ADDRESS;
+  public static final String QUERY_FLEET = FleetQuery.ADDRESS;
+  public static final String QUERY_ACTIVITY = ActivityQuery.ADDRESS;
+  public static final String MEDIA_SAVE = ImageSave.ADDRESS;
+  public static final String MEDIA_GET = ImageGet.ADDRESS;
+  public static final String MEDIA_DELETE = ImageDelete.ADDRESS;
+  public static final String MEDIA_SHARE_CREATE = ShareCreate.ADDRESS;
+  public static final String MEDIA_SHARE_GET = ShareGet.ADDRESS;
+  public static final String MEDIA_LIST = ImageListQuery.ADDRESS;
 
   private Addresses() {}
 }

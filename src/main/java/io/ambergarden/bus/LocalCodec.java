@@ -31,6 +31,20 @@ public final class LocalCodec<T> implements MessageCodec<T, T> {
     register(vertx, AbnormalQuery.Reply.class);
     register(vertx, RollupsQuery.Request.class);
     register(vertx, RollupsQuery.Reply.class);
+    register(vertx, FleetQuery.Request.class);
+    register(vertx, FleetQuery.Reply.class);
+    register(vertx, ActivityQuery.Request.class);
+    register(vertx, ActivityQuery.Reply.class);
+    register(vertx, ImageMeta.class);
+    register(vertx, ImageSave.Request.class);
+    register(vertx, ImageGet.Request.class);
+    register(vertx, ImageDelete.Request.class);
+    register(vertx, ImageDelete.Reply.class);
+    register(vertx, ShareCreate.Request.class);
+    register(vertx, ShareCreate.Reply.class);
+    register(vertx, ShareGet.Request.class);
+    register(vertx, ImageListQuery.Request.class);
+    register(vertx, ImageListQuery.Page.class);
   }
 
   private static <T> void register(Vertx vertx, Class<T> type) {

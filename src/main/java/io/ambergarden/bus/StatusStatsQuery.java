@@ -1,31 +1,89 @@
 package io.ambergarden.bus;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.LocalDate;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Event counts of one UTC day by code and by status, summed over the sharded counters. */
+/**
+ * Event counts of UTC days by code, status and device type, summed over the sharded counters: one
+ * entry per day of [from, to), plus their totals.
+ */
 public final class StatusStatsQuery {
   public static final String ADDRESS = "amber.query.status-stats";
 
-  public record Request(LocalDate day) {}
+  /** Days from {@code from} (inclusive) to {@code to} (exclusive). */
+  public record Request(LocalDate from, LocalDate to) {
+    public static Request day(LocalDate day) {
+      return new Request(day, day.plusDays(1));
+    }
+  }
 
-  /** {@code byCode} is keyed by the code as text, as in the JSON answer. */
-  public record Reply(
-      LocalDate day, int shards, long total, Map<String, Long> byCode, Map<String, Long> byStatus) {
-    public Reply {
+  /** Counts of one day (or of several, for the totals); maps keyed by the value as text. */
+  public record Counts(
+      long total, Map<String, Long> byCode, Map<String, Long> byStatus, Map<String, Long> byType) {
+    public Counts {
       byCode = Map.copyOf(byCode);
       byStatus = Map.copyOf(byStatus);
+      byType = Map.copyOf(byType);
+    }
+
+    /** The sum of several days' counts. */
+    public static Counts sum(List<Counts> all) {
+      long total = 0;
+      Map<String, Long> code = new TreeMap<>();
+      Map<String, Long> status = new TreeMap<>();
+      Map<String, Long> type = new TreeMap<>();
+      for (Counts c : all) {
+        total += c.total;
+        c.byCode.forEach((k, v) -> code.merge(k, v, Long::sum));
+        c.byStatus.forEach((k, v) -> status.merge(k, v, Long::sum));
+        c.byType.forEach((k, v) -> type.merge(k, v, Long::sum));
+      }
+      return new Counts(total, code, status, type);
     }
 
     public JsonObject toJson() {
       return new JsonObject()
-          .put("day", day.toString())
-          .put("shards", shards)
           .put("total", total)
           .put("byCode", new JsonObject(new TreeMap<String, Object>(byCode)))
-          .put("byStatus", new JsonObject(new TreeMap<String, Object>(byStatus)));
+          .put("byStatus", new JsonObject(new TreeMap<String, Object>(byStatus)))
+          .put("byType", new JsonObject(new TreeMap<String, Object>(byType)));
+    }
+  }
+
+  public record Day(LocalDate day, Counts counts) {}
+
+  /** One entry per day of the request, oldest first. */
+  public record Reply(int shards, List<Day> days) {
+    public Reply {
+      days = List.copyOf(days);
+    }
+
+    /** The answer to {@code day=}: that one day, flat. */
+    public JsonObject dayJson() {
+      Day d = days.get(0);
+      return new JsonObject()
+          .put("day", d.day().toString())
+          .put("shards", shards)
+          .mergeIn(d.counts().toJson());
+    }
+
+    /** The answer to {@code from=&to=}: every day, then the totals. */
+    public JsonObject rangeJson(LocalDate from, LocalDate to) {
+      JsonArray out = new JsonArray();
+      days.forEach(
+          d ->
+              out.add(
+                  new JsonObject().put("day", d.day().toString()).mergeIn(d.counts().toJson())));
+      return new JsonObject()
+          .put("from", from.toString())
+          .put("to", to.toString())
+          .put("shards", shards)
+          .put("days", out)
+          .put("totals", Counts.sum(days.stream().map(Day::counts).toList()).toJson());
     }
   }
 

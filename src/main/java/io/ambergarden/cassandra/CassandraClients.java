@@ -6,6 +6,7 @@ import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.config.ProgrammaticDriverConfigLoaderBuilder;
 import io.ambergarden.config.AmberConfig;
+import io.ambergarden.config.SecurityConfig;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.cassandra.CassandraClientOptions;
 import io.vertx.core.Vertx;
@@ -31,6 +32,22 @@ public final class CassandraClients {
   }
 
   public static CassandraClientOptions options(AmberConfig.Cassandra cfg) {
+    return options(cfg, cfg.username(), cfg.password());
+  }
+
+  /**
+   * A client of its own for the schema applier: the cassandra.schema.* role when set (it may create
+   * and alter; the service's role may not), else the service's credentials. Caller closes it.
+   */
+  public static CassandraClient schemaApplier(Vertx vertx, AmberConfig.Cassandra cfg) {
+    SecurityConfig.CassandraSecurity s = cfg.security();
+    return s.schemaUsername().isEmpty()
+        ? CassandraClient.create(vertx, options(cfg))
+        : CassandraClient.create(vertx, options(cfg, s.schemaUsername(), s.schemaPassword()));
+  }
+
+  private static CassandraClientOptions options(
+      AmberConfig.Cassandra cfg, String username, String password) {
     CqlSessionBuilder builder =
         CqlSession.builder()
             .withLocalDatacenter(cfg.localDatacenter())
@@ -38,8 +55,11 @@ public final class CassandraClients {
     for (InetSocketAddress cp : cfg.contactPoints()) {
       builder.addContactPoint(new InetSocketAddress(cp.getHostString(), cp.getPort()));
     }
-    if (!cfg.username().isEmpty()) {
-      builder.withAuthCredentials(cfg.username(), cfg.password());
+    if (!username.isEmpty()) {
+      builder.withAuthCredentials(username, password);
+    }
+    if (cfg.security().ssl()) {
+      builder.withSslEngineFactory(CassandraTls.engineFactory(cfg.security()));
     }
     return new CassandraClientOptions(builder);
   }

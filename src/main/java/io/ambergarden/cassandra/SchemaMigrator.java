@@ -26,7 +26,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class SchemaMigrator {
   /** Every file in schema/, in order. SchemaMigratorTest checks the list matches the folder. */
-  public static final List<String> SCRIPTS = List.of("001_core.cql", "002_counters_rollups.cql");
+  public static final List<String> SCRIPTS =
+      List.of(
+          "001_core.cql",
+          "002_counters_rollups.cql",
+          "003_fleet_hot_devices.cql",
+          "004_access.cql",
+          "005_media.cql");
 
   private static final Logger LOG = LoggerFactory.getLogger(SchemaMigrator.class);
 
@@ -87,6 +93,7 @@ public final class SchemaMigrator {
               }
               return chain.map(v -> missing.stream().map(SchemaScript::version).toList());
             })
+        .compose(applied -> grants().map(applied))
         .compose(
             applied ->
                 SchemaAgreement.await(vertx, client, AGREEMENT_TIMEOUT).map(round -> applied))
@@ -139,6 +146,21 @@ public final class SchemaMigrator {
                 "SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = ?",
                 keyspace))
         .map(rows -> rows.isEmpty() ? Map.of() : rows.get(0).getMap(0, String.class, String.class));
+  }
+
+  /**
+   * The service's role gets only SELECT and MODIFY on the keyspace (cassandra.schema.grant-to);
+   * granting again is harmless. Role names are validated identifiers from config.
+   */
+  private Future<Void> grants() {
+    Future<Void> chain = Future.succeededFuture();
+    for (String role : cfg.security().grantTo()) {
+      for (String permission : List.of("SELECT", "MODIFY")) {
+        String cql = "GRANT " + permission + " ON KEYSPACE " + cfg.keyspace() + " TO " + role;
+        chain = chain.compose(v -> client.execute(ddl(cql)).mapEmpty());
+      }
+    }
+    return chain;
   }
 
   private Future<Void> apply(SchemaScript s) {

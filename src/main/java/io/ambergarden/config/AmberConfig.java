@@ -19,8 +19,13 @@ public record AmberConfig(
     Rollups rollups,
     Live live,
     Simulator simulator,
+    Fleet fleet,
+    HotDevices hot,
+    Media media,
     Duration shutdownGrace,
-    RawConfig raw) {
+    RawConfig raw,
+    SecurityConfig.Access access,
+    int replicas) {
 
   static AmberConfig from(RawConfig c) {
     return ConfigReader.read(c);
@@ -86,14 +91,17 @@ public record AmberConfig(
       BucketSize bucket,
       int typeSalts,
       int abnormalSalts,
-      Duration abnormalRetention) {
+      Duration abnormalRetention,
+      SecurityConfig.CassandraSecurity security) {
     @Override
     public String toString() {
       return "Cassandra[contactPoints="
           + contactPoints
           + ", keyspace="
           + keyspace
-          + ", password=******]";
+          + ", password=******, "
+          + security
+          + "]";
     }
   }
 
@@ -134,7 +142,8 @@ public record AmberConfig(
       Duration stallTimeout,
       int fetchMinBytes,
       Duration fetchMaxWait,
-      Duration retryTimeout) {}
+      Duration retryTimeout,
+      SecurityConfig.KafkaSecurity security) {}
 
   public record Counters(
       boolean enabled,
@@ -170,6 +179,46 @@ public record AmberConfig(
 
   public record Simulator(boolean enabled, int devices, int eventsPerSecond) {}
 
+  /** Device images: the object store, upload limits, shares and the blob sweeper. */
+  public record Media(
+      boolean enabled,
+      String s3Endpoint,
+      String s3Region,
+      String s3Bucket,
+      String s3AccessKey,
+      String s3SecretKey,
+      boolean s3PathStyle,
+      boolean s3CreateBucket,
+      Duration s3Timeout,
+      long maxBytes,
+      int maxTags,
+      int maxInFlightUploads,
+      Duration shareMinTtl,
+      Duration shareMaxTtl,
+      String publicBaseUrl,
+      Duration purgeAfter,
+      Duration orphanGrace,
+      boolean sweepEnabled,
+      Duration sweepInterval,
+      Duration sweepLeaseTtl,
+      Duration sweepBucket) {
+    @Override
+    public String toString() {
+      return "Media[endpoint=" + s3Endpoint + ", bucket=" + s3Bucket + ", secretKey=******]";
+    }
+  }
+
   public record Query(
-      int instances, int defaultLimit, int maxLimit, int maxBucketsPerPage, String cursorKey) {}
+      int instances,
+      int defaultLimit,
+      int maxLimit,
+      int maxBucketsPerPage,
+      String cursorKey,
+      int statsMaxDays) {}
+
+  /** The fleet index (every device's current state, by type, status and abnormal). */
+  public record Fleet(int shards, int cacheSize, Duration refresh) {}
+
+  /** Detail partitions of hot devices: split into salted slices above a row target. */
+  public record HotDevices(boolean enabled, int partitionRows, int maxSalts) {}
 }

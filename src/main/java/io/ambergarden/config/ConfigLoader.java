@@ -27,7 +27,18 @@ public final class ConfigLoader {
   /** Environment variables that belong to tooling, not to the service. */
   private static final Set<String> FOREIGN_ENV_PREFIXES = Set.of("AMBER_LOCALRT_", "AMBER_BENCH_");
 
-  private static final Set<String> SECRET_KEYS = Set.of("cassandra.password", "query.cursor-key");
+  /** Redacted in dumps and errors, and refused as -D system properties (visible in ps). */
+  static final Set<String> SECRET_KEYS =
+      Set.of(
+          "cassandra.password",
+          "cassandra.schema.password",
+          "cassandra.ssl.truststore-password",
+          "cassandra.ssl.keystore-password",
+          "kafka.sasl.password",
+          "kafka.ssl.truststore-password",
+          "kafka.ssl.keystore-password",
+          "media.s3.secret-key",
+          "query.cursor-key");
 
   private ConfigLoader() {}
 
@@ -75,6 +86,14 @@ public final class ConfigLoader {
       if (name.startsWith(SYS_PREFIX)) {
         String key = name.substring(SYS_PREFIX.length());
         if (values.containsKey(key)) {
+          if (SECRET_KEYS.contains(key) && !sys.getProperty(name).isBlank()) {
+            throw new ConfigException(
+                key,
+                "is a secret: give it as "
+                    + envName(key)
+                    + " or in the AMBER_CONFIG_FILE file, not as a -D property that any local user"
+                    + " can read in the process list");
+          }
           values.put(key, sys.getProperty(name));
         }
       }

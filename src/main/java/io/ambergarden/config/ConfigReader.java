@@ -71,7 +71,8 @@ final class ConfigReader {
             c.oneOf("cassandra.bucket", AmberConfig.BucketSize.class),
             c.intIn("cassandra.type-salts", 1, 256),
             c.intIn("cassandra.abnormal-salts", 1, 256),
-            c.duration("cassandra.abnormal-retention", Duration.ofHours(1), Duration.ofDays(365)));
+            c.duration("cassandra.abnormal-retention", Duration.ofHours(1), Duration.ofDays(365)),
+            SecurityConfigReader.cassandra(c));
     if (!cassandra.username().isEmpty() && cassandra.password().isEmpty()) {
       throw new ConfigException("cassandra.password", "must be set when cassandra.username is set");
     }
@@ -116,7 +117,8 @@ final class ConfigReader {
             c.duration("kafka.consumer.stall-timeout", Duration.ofSeconds(1), Duration.ofHours(1)),
             c.intIn("kafka.consumer.fetch-min-bytes", 1, 64 << 20),
             c.duration("kafka.consumer.fetch-max-wait", Duration.ZERO, Duration.ofSeconds(30)),
-            c.duration("kafka.consumer.retry-timeout", Duration.ZERO, Duration.ofHours(24)));
+            c.duration("kafka.consumer.retry-timeout", Duration.ZERO, Duration.ofHours(24)),
+            SecurityConfigReader.kafka(c));
     if (kafka.dlqGuardMinSamples() > kafka.dlqGuardWindow()) {
       throw new ConfigException(
           "kafka.dlq-guard.min-samples", "must not exceed kafka.dlq-guard.window");
@@ -138,7 +140,8 @@ final class ConfigReader {
             c.intIn("query.default-limit", 1, 100_000),
             c.intIn("query.max-limit", 1, 100_000),
             c.intIn("query.max-buckets-per-page", 1, 10_000),
-            c.string("query.cursor-key"));
+            c.string("query.cursor-key"),
+            c.intIn("query.stats-max-days", 1, 3660));
     if (!query.cursorKey().isEmpty() && query.cursorKey().length() < 16) {
       throw new ConfigException(
           "query.cursor-key",
@@ -207,12 +210,29 @@ final class ConfigReader {
             c.bool("simulator.enabled"),
             c.intIn("simulator.devices", 1, 1_000_000),
             c.intIn("simulator.events-per-second", 1, 1_000_000));
+    AmberConfig.Fleet fleet =
+        new AmberConfig.Fleet(
+            c.intIn("fleet.shards", 1, 1024),
+            c.intIn("fleet.cache-size", 0, 100_000_000),
+            c.duration("fleet.refresh", Duration.ofMinutes(1), TEN_YEARS));
+    if (fleet.refresh().compareTo(events.retention().dividedBy(2)) > 0) {
+      throw new ConfigException(
+          "fleet.refresh", "must be at most half of event.retention, or index rows expire first");
+    }
+    AmberConfig.HotDevices hot =
+        new AmberConfig.HotDevices(
+            c.bool("hot.enabled"),
+            c.intIn("hot.partition-rows", 100, 10_000_000),
+            c.intIn("hot.max-salts", 2, 256));
+    AmberConfig.Media media = MediaConfigReader.read(c);
     c.matching("log.format", Pattern.compile("text|json"), "text or json");
     Duration grace =
         c.duration("shutdown.grace-period", Duration.ofSeconds(1), Duration.ofMinutes(30));
+    SecurityConfig.Access access = SecurityConfigReader.access(c, http.port());
+    int replicas = SecurityConfigReader.replicas(c, query.cursorKey());
     return new AmberConfig(
         http, ingest, events, cassandra, writer, kafka, query, counters, rollups, live, simulator,
-        grace, c);
+        fleet, hot, media, grace, c, access, replicas);
   }
 
   private static List<InetSocketAddress> contactPoints(RawConfig c, String key) {

@@ -13,6 +13,9 @@ public final class CounterCells {
   public static final String CODE = "code";
   public static final String STATUS = "status";
 
+  /** Per device type: one more cell in the same day partition, so it coalesces as well. */
+  public static final String TYPE = "type";
+
   /** Device cell of events without a status; the device total is the sum of its cells. */
   public static final String NO_STATUS = "none";
 
@@ -21,7 +24,7 @@ public final class CounterCells {
   private CounterCells() {}
 
   public static List<CounterCell> of(Event e, int shards) {
-    List<CounterCell> cells = new ArrayList<>(5);
+    List<CounterCell> cells = new ArrayList<>(6);
     LocalDate day = TimeBuckets.utcDay(e.ts());
     // shard by device: spreads a day over the shards and keeps one event's cells in one partition
     int shard = RowKeys.salt(e.deviceId(), shards);
@@ -31,6 +34,9 @@ public final class CounterCells {
     }
     if (e.status() != null) {
       cells.add(new CounterCell.Day(day, shard, STATUS, e.status()));
+    }
+    if (e.deviceType() != null) {
+      cells.add(new CounterCell.Day(day, shard, TYPE, e.deviceType()));
     }
     // one cell per event: per-device cells rarely coalesce, so a separate total cell would double
     // the writes

@@ -8,7 +8,8 @@ import io.vertx.core.Future;
  * The counter verticle's CQL, prepared once at start. The keyspace is a validated config
  * identifier.
  */
-record CounterStatements(PreparedStatement dayUpdate, PreparedStatement deviceUpdate) {
+record CounterStatements(
+    PreparedStatement dayUpdate, PreparedStatement deviceUpdate, PreparedStatement deleteDay) {
 
   static Future<CounterStatements> prepare(CassandraClient client, String ks) {
     Future<PreparedStatement> dayUpdate =
@@ -23,7 +24,13 @@ record CounterStatements(PreparedStatement dayUpdate, PreparedStatement deviceUp
                 + ks
                 + ".device_counters"
                 + " SET events = events + ? WHERE device_id = ? AND name = ?");
-    return Future.all(dayUpdate, deviceUpdate)
-        .map(all -> new CounterStatements(dayUpdate.result(), deviceUpdate.result()));
+    // a partition delete: one tombstone for a whole (day, shard), see CounterJanitor
+    Future<PreparedStatement> deleteDay =
+        client.prepare("DELETE FROM " + ks + ".status_counts_by_day WHERE day = ? AND shard = ?");
+    return Future.all(dayUpdate, deviceUpdate, deleteDay)
+        .map(
+            all ->
+                new CounterStatements(
+                    dayUpdate.result(), deviceUpdate.result(), deleteDay.result()));
   }
 }

@@ -60,6 +60,7 @@ public final class CounterVerticle extends VerticleBase {
   private CounterStatements cql;
   private MessageConsumer<CountRequest> consumer;
   private long flushTimer = -1;
+  private long janitorTimer = -1;
   private int flushesInFlight;
   private Promise<Void> drained;
   private Counter updates;
@@ -115,6 +116,14 @@ public final class CounterVerticle extends VerticleBase {
         .compose(
             prepared -> {
               cql = prepared;
+              janitorTimer =
+                  new CounterJanitor()
+                      .schedule(
+                          vertx,
+                          client,
+                          cql.deleteDay(),
+                          cfg.shards(),
+                          config.events().retention());
               consumer = vertx.eventBus().consumer(Addresses.COUNTERS_INCREMENT, this::onRequest);
               return consumer.completion();
             });
@@ -126,6 +135,7 @@ public final class CounterVerticle extends VerticleBase {
    */
   @Override
   public Future<?> stop() {
+    vertx.cancelTimer(janitorTimer);
     Future<Void> unregistered = consumer == null ? Future.succeededFuture() : consumer.unregister();
     return unregistered.compose(
         v -> {

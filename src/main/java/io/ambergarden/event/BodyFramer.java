@@ -41,7 +41,7 @@ final class BodyFramer {
     this.failures = new ParseFailures(limits);
   }
 
-  private static JsonFactory factory(int depth) {
+  static JsonFactory factory(int depth) {
     return JsonFactory.builder()
         // NaN/Infinity tokens are read so they can be reported as field errors, then rejected
         .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)

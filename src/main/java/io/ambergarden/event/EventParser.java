@@ -97,6 +97,10 @@ public final class EventParser {
     return limits;
   }
 
+  public Clock clock() {
+    return clock;
+  }
+
   /**
    * The outcome of parsing a request body. A batch is all-or-nothing: when {@link #errors()} is not
    * empty, {@link #events()} is empty.

@@ -116,27 +116,31 @@ final class FieldRules {
       return null;
     }
     String s = p.getText();
-    int n = s.length();
-    if (n == 0 || n > limits.maxStatusLength()) {
-      run.error(
-          idx, "status", "must be 1-" + limits.maxStatusLength() + " characters (got " + n + ")");
+    String problem = checkStatus(s, limits.maxStatusLength());
+    if (problem != null) {
+      run.error(idx, "status", problem);
       return null;
+    }
+    return s;
+  }
+
+  /** Null when {@code s} is 1..maxLen printable ASCII characters, else the message. */
+  static String checkStatus(String s, int maxLen) {
+    int n = s.length();
+    if (n == 0 || n > maxLen) {
+      return "must be 1-" + maxLen + " characters (got " + n + ")";
     }
     for (int i = 0; i < n; i++) {
       char c = s.charAt(i);
       if (c < 0x20 || c > 0x7E) {
-        run.error(
-            idx,
-            "status",
-            "must be printable ASCII without control characters (invalid character "
-                + describe(s, i)
-                + " at position "
-                + i
-                + ")");
-        return null;
+        return "must be printable ASCII without control characters (invalid character "
+            + describe(s, i)
+            + " at position "
+            + i
+            + ")";
       }
     }
-    return s;
+    return null;
   }
 
   Integer readCode(JsonParser p, JsonToken t, int idx, ParseRun run) throws IOException {

@@ -68,6 +68,11 @@ final class TimestampRules {
     }
   }
 
+  /** An epoch-millis value read from another encoding (Avro): the same window and hints. */
+  boolean check(long v, int idx, ParseRun run) {
+    return checkWindow(v, true, idx, run);
+  }
+
   private boolean checkWindow(long v, boolean numeric, int idx, ParseRun run) {
     if (v < run.minTs) {
       if (numeric

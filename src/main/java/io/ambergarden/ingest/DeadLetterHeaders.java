@@ -1,5 +1,6 @@
 package io.ambergarden.ingest;
 
+import io.ambergarden.event.AvroEvents;
 import io.ambergarden.event.FieldError;
 import io.vertx.core.eventbus.ReplyException;
 import java.util.List;
@@ -24,10 +25,14 @@ public final class DeadLetterHeaders {
   private DeadLetterHeaders() {}
 
   /**
-   * InvalidDocument when the bytes are not one JSON object (bad UTF-8, bad JSON); InvalidEvent
-   * otherwise.
+   * UnknownSchema for an Avro record whose schema fingerprint is not in schema/avro/;
+   * InvalidDocument when the bytes are not one JSON object or Avro record (bad UTF-8, bad JSON,
+   * undecodable Avro); InvalidEvent otherwise.
    */
   public static String errorClass(List<FieldError> errors) {
+    if (errors.stream().anyMatch(e -> AvroEvents.SCHEMA_FIELD.equals(e.field()))) {
+      return "UnknownSchema";
+    }
     return errors.stream().anyMatch(e -> "$".equals(e.field()))
         ? "InvalidDocument"
         : "InvalidEvent";

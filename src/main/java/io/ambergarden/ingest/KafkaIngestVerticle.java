@@ -37,7 +37,7 @@ public final class KafkaIngestVerticle extends VerticleBase {
 
   private final AmberConfig config;
   private final AmberConfig.Kafka cfg;
-  private final EventParser parser;
+  private final RecordDecoder decoder;
   private final HealthState health;
   private final AmberMeters meters;
   private final OffsetTracker<TopicPartition> tracker = new OffsetTracker<>();
@@ -66,7 +66,7 @@ public final class KafkaIngestVerticle extends VerticleBase {
     this.config = config;
     this.meters = meters;
     this.cfg = config.kafka();
-    this.parser = parser;
+    this.decoder = new RecordDecoder(parser);
     this.health = health;
   }
 
@@ -229,7 +229,7 @@ public final class KafkaIngestVerticle extends VerticleBase {
       return;
     }
     EventParser.SingleResult parsed =
-        parser.parseOne(rec.value() == null ? new byte[0] : rec.value());
+        decoder.decode(rec.value() == null ? new byte[0] : rec.value());
     if (!parsed.ok()) {
       poison.invalid(rec, entry, parsed.errors());
     } else {

@@ -1,6 +1,7 @@
 package io.ambergarden.kafka;
 
 import io.ambergarden.config.AmberConfig;
+import io.ambergarden.config.SecurityConfig;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -27,6 +28,7 @@ public final class KafkaSettings {
         "partition.assignment.strategy",
         "org.apache.kafka.clients.consumer.CooperativeStickyAssignor");
     m.put("client.id", "amber-ingest");
+    m.putAll(security(cfg.security()));
     return m;
   }
 
@@ -51,18 +53,69 @@ public final class KafkaSettings {
     // send() must not block an event loop for long when the buffer is full or metadata is missing
     m.put("max.block.ms", "2000");
     m.put("client.id", clientId);
+    m.putAll(security(cfg.security()));
     return m;
   }
 
   public static Map<String, String> admin(AmberConfig.Kafka cfg) {
-    return Map.of(
-        "bootstrap.servers",
-        cfg.bootstrapServers(),
-        "request.timeout.ms",
-        "5000",
-        "default.api.timeout.ms",
-        "10000",
-        "client.id",
-        "amber-admin");
+    Map<String, String> m = new HashMap<>();
+    m.put("bootstrap.servers", cfg.bootstrapServers());
+    m.put("request.timeout.ms", "5000");
+    m.put("default.api.timeout.ms", "10000");
+    m.put("client.id", "amber-admin");
+    m.putAll(security(cfg.security()));
+    return m;
+  }
+
+  /**
+   * The client security settings (kafka.security.*, kafka.sasl.*, kafka.ssl.*), the same for every
+   * client. Plaintext adds nothing, so a plain broker sees exactly the old settings.
+   */
+  public static Map<String, String> security(SecurityConfig.KafkaSecurity s) {
+    Map<String, String> m = new HashMap<>();
+    if (s.protocol().equals("PLAINTEXT")) {
+      return m;
+    }
+    m.put("security.protocol", s.protocol());
+    if (s.sasl()) {
+      m.put("sasl.mechanism", s.saslMechanism());
+      String module =
+          s.saslMechanism().equals("PLAIN")
+              ? "org.apache.kafka.common.security.plain.PlainLoginModule"
+              : "org.apache.kafka.common.security.scram.ScramLoginModule";
+      m.put(
+          "sasl.jaas.config",
+          module
+              + " required username=\""
+              + jaasEscape(s.saslUsername())
+              + "\" password=\""
+              + jaasEscape(s.saslPassword())
+              + "\";");
+    }
+    if (s.ssl()) {
+      if (!s.truststoreLocation().isEmpty()) {
+        m.put("ssl.truststore.location", s.truststoreLocation());
+        m.put("ssl.truststore.type", s.truststoreType());
+        if (!s.truststorePassword().isEmpty()) {
+          m.put("ssl.truststore.password", s.truststorePassword());
+        }
+      }
+      if (!s.keystoreLocation().isEmpty()) {
+        m.put("ssl.keystore.location", s.keystoreLocation());
+        m.put("ssl.keystore.type", s.keystoreType());
+        if (!s.keystorePassword().isEmpty()) {
+          m.put("ssl.keystore.password", s.keystorePassword());
+        }
+      }
+      m.put("ssl.endpoint.identification.algorithm", s.endpointIdentificationAlgorithm());
+      // TLS 1.2 and 1.3 only, as on the HTTP side
+      m.put("ssl.enabled.protocols", "TLSv1.3,TLSv1.2");
+    }
+    return m;
+  }
+
+  /** JAAS values are quoted strings: a quote or backslash in a password must not end them. */
+  static String jaasEscape(String v) {
+    return v.replace("\\", "\\\\").replace("\"", "\\\"");
   }
 }

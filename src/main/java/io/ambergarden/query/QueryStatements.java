@@ -10,12 +10,17 @@ import java.util.List;
  */
 record QueryStatements(
     PreparedStatement bucketsOfDevice,
+    PreparedStatement slicesOfDevice,
     PreparedStatement eventsInBucket,
     PreparedStatement eventsSameTs,
     PreparedStatement latestOfDevice,
+    PreparedStatement bucketsOfType,
     PreparedStatement typeAll,
     PreparedStatement typeSameTs,
-    PreparedStatement typeBefore) {
+    PreparedStatement typeBefore,
+    PreparedStatement fleetShard,
+    PreparedStatement fleetState,
+    PreparedStatement fleetDelete) {
 
   /** Columns of a device's events, in the order {@link StoredEvents#ofDevice} reads them. */
   static final String DEVICE_COLUMNS =
@@ -34,46 +39,46 @@ record QueryStatements(
             + ks
             + ".events_by_type WHERE device_type = ? AND bucket = ?"
             + " AND salt = ?";
-    Future<PreparedStatement> bucketsOfDevice =
-        client.prepare(
+    List<String> text =
+        List.of(
             "SELECT bucket FROM "
                 + ks
                 + ".buckets_by_device"
-                + " WHERE device_id = ? AND bucket >= ? AND bucket <= ? LIMIT ?");
-    Future<PreparedStatement> eventsInBucket =
-        client.prepare(
+                + " WHERE device_id = ? AND bucket >= ? AND bucket <= ? LIMIT ?",
+            "SELECT bucket, slice_start, salts FROM "
+                + ks
+                + ".device_slices WHERE device_id = ? AND bucket >= ? AND bucket <= ?",
             device
                 + ".events_by_device WHERE device_id = ?"
-                + " AND bucket = ? AND ts >= ? AND ts < ? LIMIT ?");
-    Future<PreparedStatement> eventsSameTs =
-        client.prepare(
+                + " AND bucket = ? AND ts >= ? AND ts < ? LIMIT ?",
             device
                 + ".events_by_device WHERE device_id = ?"
-                + " AND bucket = ? AND ts = ? AND event_id > ? LIMIT ?");
-    Future<PreparedStatement> latestOfDevice =
-        client.prepare(device + ".latest_by_device WHERE device_id = ?");
-    Future<PreparedStatement> typeAll = client.prepare(type + " LIMIT ?");
-    Future<PreparedStatement> typeSameTs =
-        client.prepare(type + " AND ts = ? AND (device_id, event_id) > (?, ?)" + " LIMIT ?");
-    Future<PreparedStatement> typeBefore = client.prepare(type + " AND ts < ? LIMIT ?");
-    return Future.all(
-            List.of(
-                bucketsOfDevice,
-                eventsInBucket,
-                eventsSameTs,
-                latestOfDevice,
-                typeAll,
-                typeSameTs,
-                typeBefore))
+                + " AND bucket = ? AND ts = ? AND event_id > ? LIMIT ?",
+            device + ".latest_by_device WHERE device_id = ?",
+            "SELECT bucket FROM "
+                + ks
+                + ".buckets_by_type"
+                + " WHERE device_type = ? AND bucket >= ? AND bucket <= ? LIMIT ?",
+            type + " LIMIT ?",
+            type + " AND ts = ? AND (device_id, event_id) > (?, ?)" + " LIMIT ?",
+            type + " AND ts < ? LIMIT ?",
+            "SELECT device_id, ts, WRITETIME(ts) FROM "
+                + ks
+                + ".fleet_index WHERE facet = ? AND shard = ? AND device_id > ? LIMIT ?",
+            "SELECT ts, device_type, status, code, metrics, WRITETIME(ts) FROM "
+                + ks
+                + ".latest_by_device WHERE device_id = ?",
+            "DELETE FROM "
+                + ks
+                + ".fleet_index USING TIMESTAMP ? WHERE facet = ? AND shard = ? AND device_id = ?");
+    List<Future<PreparedStatement>> prepared = text.stream().map(client::prepare).toList();
+    return Future.all(prepared)
         .map(
-            all ->
-                new QueryStatements(
-                    bucketsOfDevice.result(),
-                    eventsInBucket.result(),
-                    eventsSameTs.result(),
-                    latestOfDevice.result(),
-                    typeAll.result(),
-                    typeSameTs.result(),
-                    typeBefore.result()));
+            all -> {
+              PreparedStatement[] p =
+                  prepared.stream().map(Future::result).toArray(PreparedStatement[]::new);
+              return new QueryStatements(
+                  p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11]);
+            });
   }
 }

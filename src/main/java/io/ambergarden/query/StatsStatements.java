@@ -11,7 +11,8 @@ record StatsStatements(
     PreparedStatement dayShard,
     PreparedStatement deviceCounters,
     PreparedStatement abnormalHour,
-    PreparedStatement rollupDay) {
+    PreparedStatement rollupDay,
+    PreparedStatement activityHour) {
 
   static Future<StatsStatements> prepare(CassandraClient client, String ks) {
     Future<PreparedStatement> dayShard =
@@ -31,13 +32,19 @@ record StatsStatements(
             "SELECT hour, metric, count, min, max, sum FROM "
                 + ks
                 + ".rollups_by_device WHERE device_id = ? AND day = ? AND hour >= ? AND hour < ?");
-    return Future.all(dayShard, deviceCounters, abnormalHour, rollupDay)
+    Future<PreparedStatement> activityHour =
+        client.prepare(
+            "SELECT device_id, last_ts FROM "
+                + ks
+                + ".devices_by_hour WHERE hour = ? AND shard = ?");
+    return Future.all(dayShard, deviceCounters, abnormalHour, rollupDay, activityHour)
         .map(
             all ->
                 new StatsStatements(
                     dayShard.result(),
                     deviceCounters.result(),
                     abnormalHour.result(),
-                    rollupDay.result()));
+                    rollupDay.result(),
+                    activityHour.result()));
   }
 }

@@ -3,12 +3,12 @@ package io.ambergarden.query;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import io.ambergarden.bus.AbnormalQuery;
+import io.ambergarden.bus.ActivityQuery;
 import io.ambergarden.bus.DeviceCountersQuery;
 import io.ambergarden.bus.FailureCode;
 import io.ambergarden.bus.RollupsQuery;
 import io.ambergarden.bus.StatusStatsQuery;
 import io.ambergarden.cassandra.CassandraClients;
-import io.ambergarden.cassandra.FullFetch;
 import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.counter.CounterCells;
@@ -19,6 +19,7 @@ import io.vertx.core.eventbus.Message;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -40,8 +41,11 @@ public final class StatsVerticle extends VerticleBase {
 
   static final int DEVICE_IDS_PER_CODE = 100;
 
+  /** Distinct active devices counted per query; beyond it the answer says truncated. */
+  static final int MAX_ACTIVE_DEVICES = 1_000_000;
+
   private final AmberConfig config;
-  private CassandraClient client;
+  private CassandraReads reads;
   private StatsStatements cql;
 
   /** Speculative executions of reads go here (the meters, when deployed by the service). */
@@ -58,7 +62,8 @@ public final class StatsVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    client = CassandraClients.shared(vertx, config.cassandra());
+    CassandraClient client = CassandraClients.shared(vertx, config.cassandra());
+    reads = new CassandraReads(client, speculativeReads);
     return StatsStatements.prepare(client, config.cassandra().keyspace())
         .compose(
             prepared -> {
@@ -67,7 +72,8 @@ public final class StatsVerticle extends VerticleBase {
                   serve(StatusStatsQuery.ADDRESS, this::statusStats),
                   serve(DeviceCountersQuery.ADDRESS, this::counters),
                   serve(AbnormalQuery.ADDRESS, this::abnormal),
-                  serve(RollupsQuery.ADDRESS, this::rollups));
+                  serve(RollupsQuery.ADDRESS, this::rollups),
+                  serve(ActivityQuery.ADDRESS, this::activity));
             });
   }
 
@@ -86,30 +92,77 @@ public final class StatsVerticle extends VerticleBase {
         .completion();
   }
 
-  /** Sums the day's shards: exactly counters.shards partition reads. */
+  /** Sums each day's shards: days x counters.shards partition reads. */
   private Future<StatusStatsQuery.Reply> statusStats(StatusStatsQuery.Request q) {
-    LocalDate day = q.day();
+    List<LocalDate> days = q.from().datesUntil(q.to()).toList();
     List<Statement<?>> reads = new ArrayList<>();
-    for (int s = 0; s < config.counters().shards(); s++) {
-      reads.add(cql.dayShard().bind(day, s));
+    int shards = config.counters().shards();
+    for (LocalDate day : days) {
+      for (int s = 0; s < shards; s++) {
+        reads.add(cql.dayShard().bind(day, s));
+      }
+    }
+    return this.reads
+        .readEach(reads, READ_PARALLELISM)
+        .map(
+            results -> {
+              List<StatusStatsQuery.Day> out = new ArrayList<>();
+              for (int d = 0; d < days.size(); d++) {
+                List<Row> rows = new ArrayList<>();
+                results.subList(d * shards, (d + 1) * shards).forEach(rows::addAll);
+                out.add(new StatusStatsQuery.Day(days.get(d), sum(rows)));
+              }
+              return new StatusStatsQuery.Reply(shards, out);
+            });
+  }
+
+  private static StatusStatsQuery.Counts sum(List<Row> rows) {
+    long total = 0;
+    Map<String, Long> byCode = new TreeMap<>();
+    Map<String, Long> byStatus = new TreeMap<>();
+    Map<String, Long> byType = new TreeMap<>();
+    for (Row r : rows) {
+      long n = r.getLong(2);
+      switch (r.getString(0)) {
+        case CounterCells.ALL -> total += n;
+        case CounterCells.CODE -> byCode.merge(r.getString(1), n, Long::sum);
+        case CounterCells.STATUS -> byStatus.merge(r.getString(1), n, Long::sum);
+        case CounterCells.TYPE -> byType.merge(r.getString(1), n, Long::sum);
+        default -> {}
+      }
+    }
+    return new StatusStatsQuery.Counts(total, byCode, byStatus, byType);
+  }
+
+  /**
+   * Distinct devices seen in [now - minutes, now]: hours x fleet.shards partition reads of
+   * devices_by_hour, whose rows carry each device's last event time of the hour (to a few minutes).
+   */
+  private Future<ActivityQuery.Reply> activity(ActivityQuery.Request q) {
+    long now = System.currentTimeMillis();
+    long from = now - q.minutes() * 60_000L;
+    List<Statement<?>> reads = new ArrayList<>();
+    for (long h = TimeBuckets.hourOf(from); h <= TimeBuckets.hourOf(now); h += TimeBuckets.HOUR) {
+      for (int s = 0; s < config.fleet().shards(); s++) {
+        reads.add(cql.activityHour().bind(Instant.ofEpochMilli(h), s));
+      }
     }
     return readAll(reads)
         .map(
             rows -> {
-              long total = 0;
-              Map<String, Long> byCode = new TreeMap<>();
-              Map<String, Long> byStatus = new TreeMap<>();
+              Set<String> devices = new HashSet<>();
+              boolean truncated = false;
               for (Row r : rows) {
-                long n = r.getLong(2);
-                switch (r.getString(0)) {
-                  case CounterCells.ALL -> total += n;
-                  case CounterCells.CODE -> byCode.merge(r.getString(1), n, Long::sum);
-                  case CounterCells.STATUS -> byStatus.merge(r.getString(1), n, Long::sum);
-                  default -> {}
+                if (r.getInstant(1).toEpochMilli() < from) {
+                  continue;
+                }
+                if (devices.size() >= MAX_ACTIVE_DEVICES && !devices.contains(r.getString(0))) {
+                  truncated = true;
+                } else {
+                  devices.add(r.getString(0));
                 }
               }
-              return new StatusStatsQuery.Reply(
-                  day, config.counters().shards(), total, byCode, byStatus);
+              return new ActivityQuery.Reply(q.minutes(), from, now, devices.size(), truncated);
             });
   }
 
@@ -208,29 +261,15 @@ public final class StatsVerticle extends VerticleBase {
             });
   }
 
-  /** Runs the reads READ_PARALLELISM at a time, in order; rows of all of them. */
-  private Future<List<Row>> readAll(List<Statement<?>> reads) {
-    return readFrom(reads, 0, new ArrayList<>());
-  }
-
-  private Future<List<Row>> readFrom(List<Statement<?>> reads, int from, List<Row> out) {
-    if (from >= reads.size()) {
-      return Future.succeededFuture(out);
-    }
-    int to = Math.min(reads.size(), from + READ_PARALLELISM);
-    List<Future<List<Row>>> group = new ArrayList<>();
-    for (Statement<?> s : reads.subList(from, to)) {
-      group.add(
-          FullFetch.of(
-              client,
-              s.setIdempotent(true).setExecutionProfileName(CassandraClients.READ_PROFILE),
-              speculativeReads));
-    }
-    return Future.all(group)
-        .compose(
-            v -> {
-              group.forEach(f -> out.addAll(f.result()));
-              return readFrom(reads, to, out);
+  /** Runs the reads READ_PARALLELISM at a time; rows of all of them. */
+  private Future<List<Row>> readAll(List<Statement<?>> statements) {
+    return reads
+        .readEach(statements, READ_PARALLELISM)
+        .map(
+            results -> {
+              List<Row> out = new ArrayList<>();
+              results.forEach(out::addAll);
+              return out;
             });
   }
 }

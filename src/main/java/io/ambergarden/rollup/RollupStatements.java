@@ -17,7 +17,8 @@ record RollupStatements(
     PreparedStatement advance,
     PreparedStatement readMarks,
     PreparedStatement readDetail,
-    PreparedStatement writeRollup) {
+    PreparedStatement writeRollup,
+    PreparedStatement readSlices) {
 
   static Future<RollupStatements> prepare(CassandraClient client, String ks) {
     String shards = ks + ".rollup_shards";
@@ -50,7 +51,7 @@ record RollupStatements(
                 + " WHERE shard = ? AND due_bucket = ?");
     Future<PreparedStatement> readDetail =
         client.prepare(
-            "SELECT metrics FROM "
+            "SELECT ts, event_id, metrics FROM "
                 + ks
                 + ".events_by_device"
                 + " WHERE device_id = ? AND bucket = ? AND ts >= ? AND ts < ?");
@@ -60,6 +61,11 @@ record RollupStatements(
                 + ks
                 + ".rollups_by_device (device_id, day,"
                 + " hour, metric, count, min, max, sum, computed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) USING TTL ?");
+    Future<PreparedStatement> readSlices =
+        client.prepare(
+            "SELECT slice_start, salts FROM "
+                + ks
+                + ".device_slices WHERE device_id = ? AND bucket = ?");
     return Future.all(
             List.of(
                 createShard,
@@ -69,7 +75,8 @@ record RollupStatements(
                 advance,
                 readMarks,
                 readDetail,
-                writeRollup))
+                writeRollup,
+                readSlices))
         .map(
             all ->
                 new RollupStatements(
@@ -81,6 +88,7 @@ record RollupStatements(
                     advance.result(),
                     readMarks.result(),
                     readDetail.result(),
-                    writeRollup.result()));
+                    writeRollup.result(),
+                    readSlices.result()));
   }
 }

@@ -3,9 +3,6 @@ package io.ambergarden.rollup;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import io.ambergarden.cassandra.CassandraClients;
-import io.ambergarden.cassandra.CqlTypes;
-import io.ambergarden.cassandra.RowKeys;
-import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.config.AmberConfig;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -16,7 +13,6 @@ import io.vertx.core.VerticleBase;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,7 +32,7 @@ public final class RollupVerticle extends VerticleBase {
   private final String instanceId;
   private final MeterRegistry registry;
   private final RollupMarks marks;
-  private final TimeBuckets detailBuckets;
+  private HourRecompute hours;
   private CassandraClient client;
   private RollupStatements cql;
   private long timer = -1;
@@ -50,7 +46,6 @@ public final class RollupVerticle extends VerticleBase {
     this.instanceId = instanceId;
     this.registry = registry;
     this.marks = new RollupMarks(cfg.grace(), cfg.markBucket(), cfg.shards());
-    this.detailBuckets = new TimeBuckets(config.cassandra().bucket().length);
   }
 
   @Override
@@ -64,6 +59,7 @@ public final class RollupVerticle extends VerticleBase {
         .compose(
             prepared -> {
               cql = prepared;
+              hours = new HourRecompute(client, cql, config);
               long initialDone = marks.bucketOf(System.currentTimeMillis()) - marks.bucketMillis();
               List<Future<?>> creates = new ArrayList<>();
               for (int s = 0; s < cfg.shards(); s++) {
@@ -233,50 +229,6 @@ public final class RollupVerticle extends VerticleBase {
 
   /** Recomputes one (device, hour) from detail and overwrites its rollup rows. */
   public Future<Void> recompute(String deviceId, long hour) {
-    Statement<?> q =
-        cql.readDetail()
-            .bind(
-                deviceId,
-                Instant.ofEpochMilli(detailBuckets.bucketOf(hour)),
-                Instant.ofEpochMilli(hour),
-                Instant.ofEpochMilli(hour + TimeBuckets.HOUR))
-            .setIdempotent(true)
-            .setExecutionProfileName(CassandraClients.READ_PROFILE);
-    return client
-        .executeWithFullFetch(q)
-        .compose(
-            rows -> {
-              RollupAggregator agg = new RollupAggregator();
-              for (Row r : rows) {
-                Map<String, Double> m = r.get(0, CqlTypes.METRICS);
-                if (m != null) {
-                  agg.add(m);
-                }
-              }
-              long now = System.currentTimeMillis();
-              int ttl =
-                  RowKeys.ttlSeconds(hour + TimeBuckets.HOUR, now, config.events().retention());
-              List<Future<?>> writes = new ArrayList<>();
-              agg.result()
-                  .forEach(
-                      (metric, st) ->
-                          writes.add(
-                              client.execute(
-                                  cql.writeRollup()
-                                      .bind(
-                                          deviceId,
-                                          TimeBuckets.utcDay(hour),
-                                          Instant.ofEpochMilli(hour),
-                                          metric,
-                                          st.count(),
-                                          st.min(),
-                                          st.max(),
-                                          st.sum(),
-                                          Instant.ofEpochMilli(now),
-                                          ttl)
-                                      .setIdempotent(true))));
-              recomputes.increment();
-              return Future.all(writes).mapEmpty();
-            });
+    return hours.recompute(deviceId, hour).onSuccess(v -> recomputes.increment());
   }
 }

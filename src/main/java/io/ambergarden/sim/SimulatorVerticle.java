@@ -23,6 +23,7 @@ public final class SimulatorVerticle extends VerticleBase {
 
   private final AmberConfig config;
   private final int port;
+  private final String apiKey;
   private final SplittableRandom random = new SplittableRandom();
   private double[] temperature;
   private HttpClient http;
@@ -30,9 +31,11 @@ public final class SimulatorVerticle extends VerticleBase {
   private boolean busy;
   private long sequence;
 
-  public SimulatorVerticle(AmberConfig config, int port) {
+  /** {@code apiKey} is a credential with events:write, sent as a bearer token. */
+  public SimulatorVerticle(AmberConfig config, int port, String apiKey) {
     this.config = config;
     this.port = port;
+    this.apiKey = apiKey;
   }
 
   @Override
@@ -42,9 +45,16 @@ public final class SimulatorVerticle extends VerticleBase {
     for (int i = 0; i < devices; i++) {
       temperature[i] = 20 + random.nextDouble() * 15;
     }
+    // its own port on loopback: with TLS on, the certificate names the public host, not 127.0.0.1
+    boolean tls = config.access().tls().enabled();
     http =
         vertx.createHttpClient(
-            new HttpClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port));
+            new HttpClientOptions()
+                .setDefaultHost("127.0.0.1")
+                .setDefaultPort(port)
+                .setSsl(tls)
+                .setTrustAll(tls)
+                .setVerifyHost(false));
     timer = vertx.setPeriodic(100, id -> tick());
     LOG.info(
         "simulator: {} devices, {} events/s through POST /api/v1/events",
@@ -99,7 +109,8 @@ public final class SimulatorVerticle extends VerticleBase {
             new RequestOptions()
                 .setMethod(HttpMethod.POST)
                 .setURI("/api/v1/events")
-                .putHeader("Content-Type", "application/json"))
+                .putHeader("Content-Type", "application/json")
+                .putHeader("Authorization", "Bearer " + apiKey))
         .compose(req -> req.send(Buffer.buffer(body.toString())))
         .onComplete(
             ar -> {

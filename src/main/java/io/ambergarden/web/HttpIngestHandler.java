@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.BiFunction;
 
 /**
  * POST /api/v1/events. Validates the whole batch first; then, in kafka mode, answers 202 once the
@@ -34,16 +35,22 @@ public final class HttpIngestHandler {
   private final KafkaProducer<byte[], byte[]> producer;
   private final AmberMeters meters;
   private final IngestBodyReader body;
+  private final BiFunction<RoutingContext, List<Event>, ApiException> deviceCheck;
 
-  /** {@code producer} is null in direct mode. */
+  /**
+   * {@code producer} is null in direct mode; {@code deviceCheck} refuses a batch with events for
+   * devices the caller's credential does not cover (null: allowed).
+   */
   public HttpIngestHandler(
       Vertx vertx,
       AmberConfig config,
       EventParser parser,
       KafkaProducer<byte[], byte[]> producer,
       AmberMeters meters,
-      HttpBudgets budgets) {
+      HttpBudgets budgets,
+      BiFunction<RoutingContext, List<Event>, ApiException> deviceCheck) {
     this.vertx = vertx;
+    this.deviceCheck = deviceCheck;
     this.body = new IngestBodyReader(vertx, config, budgets);
     this.meters = meters;
     this.config = config;
@@ -79,6 +86,11 @@ public final class HttpIngestHandler {
       return;
     }
     List<Event> events = parsed.events();
+    ApiException refused = deviceCheck.apply(ctx, events);
+    if (refused != null) {
+      ctx.fail(refused);
+      return;
+    }
     Future<Void> durable =
         producer != null ? produce(events, RequestIds.of(ctx)) : persist(events, ctx);
     durable.onComplete(

@@ -1,5 +1,6 @@
 package io.ambergarden.web;
 
+import io.ambergarden.auth.Gatekeeper;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.EventParser;
 import io.ambergarden.health.HealthState;
@@ -43,7 +44,10 @@ public final class HttpVerticle extends VerticleBase {
   private final AmberMeters meters;
   private final LiveConnections liveConnections;
   private final HttpBudgets budgets;
+  private final Gatekeeper gate;
   private LiveSockets live;
+  private ImageRoutes images;
+  private long tlsWatch = -1;
 
   /** This instance's connections opened past http.max-connections: their requests get 503. */
   private final Set<HttpConnection> overCap = new HashSet<>();
@@ -56,7 +60,9 @@ public final class HttpVerticle extends VerticleBase {
       Cursor cursor,
       LiveConnections liveConnections,
       AmberMeters meters,
-      HttpBudgets budgets) {
+      HttpBudgets budgets,
+      Gatekeeper gate) {
+    this.gate = gate;
     this.meters = meters;
     this.budgets = budgets;
     this.cursor = cursor;
@@ -78,8 +84,10 @@ public final class HttpVerticle extends VerticleBase {
               new ByteArraySerializer());
     }
     Problems problems = new Problems(config.ingest().retryAfterSeconds());
+    AccessHandler access = new AccessHandler(vertx, gate);
     HttpIngestHandler ingest =
-        new HttpIngestHandler(vertx, config, parser, producer, meters, budgets);
+        new HttpIngestHandler(
+            vertx, config, parser, producer, meters, budgets, access::deviceRefusal);
     IngestBodyReader refusals = new IngestBodyReader(vertx, config, budgets);
     router = Router.router(vertx);
     router.route().handler(RequestIds::assign);
@@ -99,11 +107,18 @@ public final class HttpVerticle extends VerticleBase {
                 ctx.next();
               }
             });
+    // CORS, then credentials, rate and scope in front of every route below (README "Security")
+    access.mount(router);
     // admission runs before the body is read; the handler reads the body itself
     router.post("/api/v1/events").handler(ingest::admit);
     new ReadRoutes(vertx, config, cursor, health).mount(router);
+    new AdminKeyRoutes(gate).mount(router);
+    images = new ImageRoutes(vertx, config, cursor, registry);
+    images.mount(router);
     if (config.live().enabled()) {
-      live = new LiveSockets(vertx, config, liveConnections, budgets, health::cassandraKnownDown);
+      live =
+          new LiveSockets(
+              vertx, config, liveConnections, budgets, health::cassandraKnownDown, access);
       router.get("/api/v1/live").handler(live::handle);
     }
     router.get("/health/live").handler(ctx -> json(ctx, 200, new JsonObject().put("status", "UP")));
@@ -119,18 +134,21 @@ public final class HttpVerticle extends VerticleBase {
     for (int status : new int[] {404, 405, 413, 415, 500}) {
       router.errorHandler(status, problems::handle);
     }
-    server =
-        vertx.createHttpServer(
-            new HttpServerOptions()
-                .setHost(config.http().host())
-                .setPort(config.http().port())
-                .setCompressionSupported(true)
-                .setMaxWebSocketFrameSize(65536)
-                .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
-                .setIdleTimeout((int) config.http().idleTimeout().toMillis()));
+    HttpServerOptions options =
+        new HttpServerOptions()
+            .setHost(config.http().host())
+            .setPort(config.http().port())
+            .setCompressionSupported(true)
+            .setMaxWebSocketFrameSize(65536)
+            .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
+            .setIdleTimeout((int) config.http().idleTimeout().toMillis());
+    HttpTls.apply(options, config.access().tls());
+    server = vertx.createHttpServer(options);
     server.connectionHandler(this::onConnection);
     Future<Void> liveStarted = live == null ? Future.succeededFuture() : live.start();
-    return liveStarted.compose(v -> server.requestHandler(router).listen());
+    return liveStarted
+        .compose(v -> server.requestHandler(router).listen())
+        .onSuccess(s -> tlsWatch = HttpTls.watch(vertx, server, config.access().tls()));
   }
 
   /**
@@ -154,6 +172,7 @@ public final class HttpVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
+    vertx.cancelTimer(tlsWatch);
     Future<Void> liveStopped = live == null ? Future.succeededFuture() : live.stop();
     // stop accepting at once; requests already in flight get a bounded time to finish (202 or
     // error)
@@ -164,7 +183,9 @@ public final class HttpVerticle extends VerticleBase {
                 server == null
                     ? Future.succeededFuture()
                     : server.shutdown(drain, TimeUnit.SECONDS));
-    return producer == null ? closed : closed.eventually(() -> producer.close());
+    Future<Void> imagesClosed =
+        closed.eventually(() -> images == null ? Future.succeededFuture() : images.close());
+    return producer == null ? imagesClosed : imagesClosed.eventually(() -> producer.close());
   }
 
   Router router() {

@@ -19,9 +19,11 @@ final class LiveHandshake {
     if (origin == null) {
       return true; // not a browser; browsers always send Origin on WebSocket upgrades
     }
-    if (allowed.contains(origin)) {
-      return true;
-    }
+    return allowed.contains(origin) || sameOrigin(origin, host);
+  }
+
+  /** The Origin's authority equals the Host the request was sent to. */
+  static boolean sameOrigin(String origin, String host) {
     try {
       URI u = URI.create(origin);
       String authority = u.getPort() < 0 ? u.getHost() : u.getHost() + ":" + u.getPort();

@@ -49,6 +49,7 @@ final class LiveSockets {
   private final Vertx vertx;
   private final AmberConfig config;
   private final LiveConnections connections;
+  private final AccessHandler access;
   private final Set<Session> sessions = new HashSet<>();
   private MessageConsumer<DurableEvents> live;
   private long heartbeat = -1;
@@ -61,7 +62,9 @@ final class LiveSockets {
       AmberConfig config,
       LiveConnections connections,
       HttpBudgets budgets,
-      BooleanSupplier storeDown) {
+      BooleanSupplier storeDown,
+      AccessHandler access) {
+    this.access = access;
     this.vertx = vertx;
     this.config = config;
     this.connections = connections;
@@ -104,12 +107,15 @@ final class LiveSockets {
           "Upgrade",
           "this is a WebSocket endpoint: send Connection: Upgrade and Upgrade: websocket");
     }
-    if (!LiveHandshake.originAllowed(
-        req.getHeader(HttpHeaders.ORIGIN),
-        req.getHeader(HttpHeaders.HOST),
-        config.live().allowedOrigins())) {
+    String origin = req.getHeader(HttpHeaders.ORIGIN);
+    if (origin == null && !AccessHandler.hasHeaderCredentials(ctx)) {
+      // not a browser (browsers always send Origin), so it must say who it is in a header
       throw new ApiException(
-          403, "Forbidden", "origin not allowed: " + req.getHeader(HttpHeaders.ORIGIN), null, null);
+          403, "Forbidden", "no Origin: send credentials in the Authorization header", null, null);
+    }
+    if (!LiveHandshake.originAllowed(
+        origin, req.getHeader(HttpHeaders.HOST), config.live().allowedOrigins())) {
+      throw new ApiException(403, "Forbidden", "origin not allowed: " + origin, null, null);
     }
     LiveFilter filter =
         LiveFilter.parse(
@@ -135,6 +141,7 @@ final class LiveSockets {
         .onSuccess(
             ws -> {
               ws.setWriteQueueMaxSize(config.live().maxBufferedBytes());
+              access.watch(ctx, ws);
               Session s = new Session(ws, filter);
               sessions.add(s);
               ws.closeHandler(

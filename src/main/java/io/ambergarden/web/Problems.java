@@ -59,6 +59,9 @@ public final class Problems {
     if (e.errors() != null) {
       body.put("errors", e.errors());
     }
+    if (e.status() == 401 && ctx.response().headers().get("WWW-Authenticate") == null) {
+      ctx.response().putHeader("WWW-Authenticate", AccessHandler.REALM);
+    }
     if (e.retryAfterSeconds() != null) {
       ctx.response().putHeader("Retry-After", Integer.toString(e.retryAfterSeconds()));
     }

@@ -1,5 +1,6 @@
 package io.ambergarden.web;
 
+import io.ambergarden.event.EventLimits;
 import io.ambergarden.event.TimestampParser;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
@@ -9,6 +10,7 @@ import java.util.regex.Pattern;
 public final class QueryParams {
   private static final Pattern DAY = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+  private static final int MAX_STATUS = EventLimits.defaults().maxStatusLength();
 
   private QueryParams() {}
 
@@ -17,6 +19,29 @@ public final class QueryParams {
       throw ApiException.invalidParameter(name, "must be 1-128 characters of [A-Za-z0-9._:-]");
     }
     return value;
+  }
+
+  /** A status as events carry it: printable ASCII, at most as long as an event's status. */
+  public static String status(String name, String value) {
+    if (value == null
+        || value.isEmpty()
+        || value.length() > MAX_STATUS
+        || !value.chars().allMatch(c -> c >= 0x20 && c <= 0x7E)) {
+      throw ApiException.invalidParameter(
+          name, "must be 1-" + MAX_STATUS + " printable ASCII characters");
+    }
+    return value;
+  }
+
+  /** {@code true} or {@code false}. */
+  public static boolean bool(String name, String value) {
+    if ("true".equals(value)) {
+      return true;
+    }
+    if ("false".equals(value)) {
+      return false;
+    }
+    throw ApiException.invalidParameter(name, "must be true or false");
   }
 
   public static int limit(String value, int defaultLimit, int maxLimit) {

@@ -1,11 +1,13 @@
 package io.ambergarden.web;
 
 import io.ambergarden.bus.AbnormalQuery;
+import io.ambergarden.bus.ActivityQuery;
 import io.ambergarden.bus.DeviceCountersQuery;
 import io.ambergarden.bus.DeviceEventsQuery;
 import io.ambergarden.bus.DeviceLatestQuery;
 import io.ambergarden.bus.EventApiJson;
 import io.ambergarden.bus.EventPage;
+import io.ambergarden.bus.FleetQuery;
 import io.ambergarden.bus.PagePosition;
 import io.ambergarden.bus.RollupsQuery;
 import io.ambergarden.bus.StatusStatsQuery;
@@ -29,6 +31,9 @@ import java.util.function.Function;
  * signed for the query.
  */
 final class ReadRoutes {
+  /** The activity window is capped below devices_by_hour's 48 h TTL. */
+  static final int MAX_ACTIVITY_MINUTES = 24 * 60;
+
   private final Vertx vertx;
   private final AmberConfig config;
   private final Cursor cursor;
@@ -65,6 +70,53 @@ final class ReadRoutes {
     router.get("/api/v1/devices/:id/rollups").handler(this::rollups);
     router.get("/api/v1/stats/status").handler(this::statusStats);
     router.get("/api/v1/stats/abnormal").handler(this::abnormal);
+    router.get("/api/v1/stats/activity").handler(this::activity);
+    router.get("/api/v1/devices").handler(this::fleet);
+  }
+
+  /** Every device's current state, in device-id order, by type, status and abnormal. */
+  private void fleet(RoutingContext ctx) {
+    String type = optional(ctx, "type", v -> QueryParams.id("type", v));
+    String status = optional(ctx, "status", v -> QueryParams.status("status", v));
+    Boolean abnormal = optional(ctx, "abnormal", v -> QueryParams.bool("abnormal", v));
+    int limit = limit(ctx);
+    String query =
+        String.join(
+            "|",
+            "fleet",
+            nullToEmpty(type),
+            nullToEmpty(status),
+            abnormal == null ? "" : abnormal.toString(),
+            Integer.toString(limit));
+    PagePosition pos = position(ctx, query);
+    ask(
+        ctx,
+        FleetQuery.ADDRESS,
+        new FleetQuery.Request(type, status, abnormal, limit, pos == null ? null : pos.key1()),
+        (FleetQuery.Reply page) ->
+            new JsonObject()
+                .put("items", page.itemsJson())
+                .put(
+                    "next",
+                    page.next() == null
+                        ? null
+                        : cursor.encode(query, new PagePosition(0, 0, page.next(), ""))));
+  }
+
+  private void activity(RoutingContext ctx) {
+    int minutes =
+        QueryParams.intIn(
+            "minutes", ctx.request().getParam("minutes"), 60, 1, MAX_ACTIVITY_MINUTES);
+    ask(
+        ctx,
+        ActivityQuery.ADDRESS,
+        new ActivityQuery.Request(minutes),
+        ActivityQuery.Reply::toJson);
+  }
+
+  private static <T> T optional(RoutingContext ctx, String name, Function<String, T> parse) {
+    String v = ctx.request().getParam(name);
+    return v == null ? null : parse.apply(v);
   }
 
   private void deviceEvents(RoutingContext ctx) {
@@ -152,19 +204,60 @@ final class ReadRoutes {
         RollupsQuery.Reply::toJson);
   }
 
+  /**
+   * One UTC day ({@code day}, flat as before), or the days of [from, to) with their totals, at most
+   * {@code query.stats-max-days}; every day within the retention and not after tomorrow.
+   */
   private void statusStats(RoutingContext ctx) {
     LocalDate today = LocalDate.now(ZoneOffset.UTC);
-    LocalDate day = QueryParams.day("day", ctx.request().getParam("day"), today);
     long retentionDays = config.events().retention().toDays() + 1;
-    if (day.isAfter(today.plusDays(1)) || day.isBefore(today.minusDays(retentionDays))) {
+    LocalDate oldest = today.minusDays(retentionDays);
+    LocalDate end = today.plusDays(2);
+    String rawFrom = ctx.request().getParam("from");
+    String rawTo = ctx.request().getParam("to");
+    String rawDay = ctx.request().getParam("day");
+    if (rawFrom == null && rawTo == null) {
+      LocalDate day = QueryParams.day("day", rawDay, today);
+      if (day.isBefore(oldest) || !day.isBefore(end)) {
+        throw ApiException.invalidParameter(
+            "day",
+            "must be within the retention (" + retentionDays + " days) and not in the future");
+      }
+      ask(
+          ctx,
+          StatusStatsQuery.ADDRESS,
+          StatusStatsQuery.Request.day(day),
+          StatusStatsQuery.Reply::dayJson);
+      return;
+    }
+    if (rawDay != null) {
+      throw ApiException.invalidParameter("day", "give either day, or from and to, not both");
+    }
+    if (rawFrom == null) {
+      throw ApiException.invalidParameter("from", "is required with to");
+    }
+    LocalDate from = QueryParams.day("from", rawFrom, today);
+    LocalDate to = QueryParams.day("to", rawTo, today.plusDays(1));
+    int maxDays = config.query().statsMaxDays();
+    if (from.isBefore(oldest)) {
       throw ApiException.invalidParameter(
-          "day", "must be within the retention (" + retentionDays + " days) and not in the future");
+          "from", "must be within the retention (" + retentionDays + " days)");
+    }
+    if (to.isAfter(end)) {
+      throw ApiException.invalidParameter("to", "must not be after the day after tomorrow");
+    }
+    if (!from.isBefore(to)) {
+      throw ApiException.invalidParameter("to", "must be after from (to is exclusive)");
+    }
+    if (from.plusDays(maxDays).isBefore(to)) {
+      throw ApiException.invalidParameter(
+          "to", "the range may span at most " + maxDays + " days (query.stats-max-days)");
     }
     ask(
         ctx,
         StatusStatsQuery.ADDRESS,
-        new StatusStatsQuery.Request(day),
-        StatusStatsQuery.Reply::toJson);
+        new StatusStatsQuery.Request(from, to),
+        (StatusStatsQuery.Reply r) -> r.rangeJson(from, to));
   }
 
   private void abnormal(RoutingContext ctx) {

@@ -48,4 +48,42 @@ public final class CqlStatements {
         + ks
         + ".rollup_marks (shard, due_bucket, hour, device_id) VALUES (?, ?, ?, ?)";
   }
+
+  public String insertFleet() {
+    return "INSERT INTO "
+        + ks
+        + ".fleet_index (facet, shard, device_id, ts) VALUES (?, ?, ?, ?)"
+        + " USING TIMESTAMP ? AND TTL ?";
+  }
+
+  public String deleteFleet() {
+    return "DELETE FROM "
+        + ks
+        + ".fleet_index USING TIMESTAMP ? WHERE facet = ? AND shard = ? AND device_id = ?";
+  }
+
+  public String insertActivity() {
+    return "INSERT INTO "
+        + ks
+        + ".devices_by_hour (hour, shard, device_id, last_ts) VALUES (?, ?, ?, ?)"
+        + " USING TIMESTAMP ?";
+  }
+
+  public String insertTypeBucket() {
+    return "INSERT INTO " + ks + ".buckets_by_type (device_type, bucket) VALUES (?, ?) USING TTL ?";
+  }
+
+  public String selectSlices() {
+    return "SELECT slice_start, salts FROM "
+        + ks
+        + ".device_slices WHERE device_id = ? AND bucket = ?";
+  }
+
+  /** Created once per slice: every writer then places the slice's events alike. */
+  public String createSlice() {
+    return "INSERT INTO "
+        + ks
+        + ".device_slices (device_id, bucket, slice_start, salts) VALUES (?, ?, ?, ?)"
+        + " IF NOT EXISTS USING TTL ?";
+  }
 }

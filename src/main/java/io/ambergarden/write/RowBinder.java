@@ -3,6 +3,7 @@ package io.ambergarden.write;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.BoundStatementBuilder;
 import io.ambergarden.cassandra.CqlTypes;
+import io.ambergarden.cassandra.FleetFacets;
 import io.ambergarden.cassandra.RowKeys;
 import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.config.AmberConfig;
@@ -93,16 +94,60 @@ final class RowBinder {
         .build();
   }
 
-  BoundStatement bucket(WritePlan.DetailKey key, long now) {
+  BoundStatement bucket(WritePlan.BucketKey key, long now) {
     return cql.bucket()
         .boundStatementBuilder()
-        .setString(0, key.deviceId())
+        .setString(0, key.name())
         .setInstant(1, Instant.ofEpochMilli(key.bucket()))
         .setInt(
             2,
             RowKeys.ttlSeconds(
                 key.bucket() + buckets.lengthMillis(), now, config.events().retention()))
         .build();
+  }
+
+  BoundStatement typeBucket(WritePlan.BucketKey key, long now) {
+    return cql.typeBucket()
+        .bind(
+            key.name(),
+            Instant.ofEpochMilli(key.bucket()),
+            RowKeys.ttlSeconds(
+                key.bucket() + buckets.lengthMillis(), now, config.events().retention()));
+  }
+
+  /** A fleet_index pointer, at the event's write time: a later event's delete or write wins. */
+  BoundStatement fleet(String facet, FleetMembership.Change c, long now) {
+    Event e = c.event();
+    return cql.fleet()
+        .bind(
+            facet,
+            FleetFacets.shard(e.deviceId(), config.fleet().shards()),
+            e.deviceId(),
+            Instant.ofEpochMilli(e.ts()),
+            c.writeTs(),
+            RowKeys.ttlSeconds(e.ts(), now, config.events().retention()));
+  }
+
+  /** Removes a pointer the device left, if no newer event put it back. */
+  BoundStatement fleetDelete(String facet, FleetMembership.Change c) {
+    Event e = c.event();
+    return cql.fleetDelete()
+        .bind(
+            c.writeTs(),
+            facet,
+            FleetFacets.shard(e.deviceId(), config.fleet().shards()),
+            e.deviceId());
+  }
+
+  BoundStatement activity(FleetMembership.Change c) {
+    Event e = c.event();
+    return cql.activity()
+        .bind(
+            Instant.ofEpochMilli(TimeBuckets.hourOf(e.ts())),
+            FleetFacets.shard(e.deviceId(), config.fleet().shards()),
+            e.deviceId(),
+            Instant.ofEpochMilli(e.ts()),
+            c.writeTs());
   }
 
   BoundStatement abnormal(WritePlan.AbnormalKey key, Event e, long now) {

@@ -7,16 +7,44 @@ import io.ambergarden.event.Event;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Groups a request's events into the rows of each table. Detail and by-type rows are grouped per
  * partition (an unlogged batch never spans partitions); latest state and abnormal rows keep only
- * the newest event per key, which is what last-write-wins by event time would keep anyway.
+ * the newest event per key, which is what last-write-wins by event time would keep anyway. A {@link
+ * Placement} names each event's detail partition (a hot device's slice, see {@code DetailSlices}).
  */
 public final class WritePlan {
+  /** A detail partition: {@code bucket} is the partition key (a slice's key for hot devices). */
   public record DetailKey(String deviceId, long bucket) {}
+
+  /** A (device, bucket) or (type, bucket) that holds data, for the bucket indexes. */
+  public record BucketKey(String name, long bucket) {}
+
+  /** Where an event's detail row goes, and its salt inside a slice (0 outside one). */
+  public interface Placement {
+    long partitionOf(Event e, long bucket);
+
+    int saltOf(Event e);
+  }
+
+  /** Every event in its bucket's own partition: no hot-device slices. */
+  public static final Placement COLD =
+      new Placement() {
+        @Override
+        public long partitionOf(Event e, long bucket) {
+          return bucket;
+        }
+
+        @Override
+        public int saltOf(Event e) {
+          return 0;
+        }
+      };
 
   public record TypeKey(String deviceType, long bucket, int salt) {}
 
@@ -30,6 +58,8 @@ public final class WritePlan {
   private final Map<TypeKey, List<Event>> byType = new LinkedHashMap<>();
   private final Map<String, Event> latest = new LinkedHashMap<>();
   private final Map<AbnormalKey, Event> abnormal = new LinkedHashMap<>();
+  private final Set<BucketKey> deviceBuckets = new LinkedHashSet<>();
+  private final Set<BucketKey> typeBuckets = new LinkedHashSet<>();
 
   public WritePlan(
       List<Event> events,
@@ -37,14 +67,30 @@ public final class WritePlan {
       AmberConfig.Events eventRules,
       int typeSalts,
       int abnormalSalts) {
+    this(events, buckets, eventRules, typeSalts, abnormalSalts, COLD);
+  }
+
+  public WritePlan(
+      List<Event> events,
+      TimeBuckets buckets,
+      AmberConfig.Events eventRules,
+      int typeSalts,
+      int abnormalSalts,
+      Placement placement) {
     for (Event e : events) {
       long bucket = buckets.bucketOf(e.ts());
-      detail.computeIfAbsent(new DetailKey(e.deviceId(), bucket), k -> new ArrayList<>()).add(e);
+      deviceBuckets.add(new BucketKey(e.deviceId(), bucket));
+      detail
+          .computeIfAbsent(
+              new DetailKey(e.deviceId(), placement.partitionOf(e, bucket)), k -> new ArrayList<>())
+          .add(e);
       if (e.deviceType() != null) {
+        typeBuckets.add(new BucketKey(e.deviceType(), bucket));
+        // a hot device's salt also spreads its rows over the type's salt partitions
+        int salt =
+            Math.floorMod(RowKeys.salt(e.deviceId(), typeSalts) + placement.saltOf(e), typeSalts);
         byType
-            .computeIfAbsent(
-                new TypeKey(e.deviceType(), bucket, RowKeys.salt(e.deviceId(), typeSalts)),
-                k -> new ArrayList<>())
+            .computeIfAbsent(new TypeKey(e.deviceType(), bucket, salt), k -> new ArrayList<>())
             .add(e);
       }
       latest.merge(e.deviceId(), e, WritePlan::newer);
@@ -84,8 +130,14 @@ public final class WritePlan {
     return out;
   }
 
-  public Iterable<DetailKey> detailPartitions() {
-    return detail.keySet();
+  /** The (device, bucket) pairs of the request, for buckets_by_device. */
+  public Set<BucketKey> deviceBuckets() {
+    return deviceBuckets;
+  }
+
+  /** The (type, bucket) pairs of the request, for buckets_by_type. */
+  public Set<BucketKey> typeBuckets() {
+    return typeBuckets;
   }
 
   public Map<String, Event> latest() {

@@ -12,25 +12,38 @@ record WriterStatements(
     PreparedStatement latest,
     PreparedStatement byType,
     PreparedStatement abnormal,
-    PreparedStatement mark) {
+    PreparedStatement mark,
+    PreparedStatement fleet,
+    PreparedStatement fleetDelete,
+    PreparedStatement activity,
+    PreparedStatement typeBucket,
+    PreparedStatement slices,
+    PreparedStatement createSlice) {
 
   static Future<WriterStatements> prepare(CassandraClient client, String keyspace) {
     CqlStatements cql = new CqlStatements(keyspace);
-    Future<PreparedStatement> detail = client.prepare(cql.insertDetail());
-    Future<PreparedStatement> bucket = client.prepare(cql.insertBucket());
-    Future<PreparedStatement> latest = client.prepare(cql.upsertLatest());
-    Future<PreparedStatement> byType = client.prepare(cql.insertByType());
-    Future<PreparedStatement> abnormal = client.prepare(cql.upsertAbnormal());
-    Future<PreparedStatement> mark = client.prepare(cql.insertRollupMark());
-    return Future.all(List.of(detail, bucket, latest, byType, abnormal, mark))
+    List<String> text =
+        List.of(
+            cql.insertDetail(),
+            cql.insertBucket(),
+            cql.upsertLatest(),
+            cql.insertByType(),
+            cql.upsertAbnormal(),
+            cql.insertRollupMark(),
+            cql.insertFleet(),
+            cql.deleteFleet(),
+            cql.insertActivity(),
+            cql.insertTypeBucket(),
+            cql.selectSlices(),
+            cql.createSlice());
+    List<Future<PreparedStatement>> prepared = text.stream().map(client::prepare).toList();
+    return Future.all(prepared)
         .map(
-            all ->
-                new WriterStatements(
-                    detail.result(),
-                    bucket.result(),
-                    latest.result(),
-                    byType.result(),
-                    abnormal.result(),
-                    mark.result()));
+            all -> {
+              PreparedStatement[] p =
+                  prepared.stream().map(Future::result).toArray(PreparedStatement[]::new);
+              return new WriterStatements(
+                  p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11]);
+            });
   }
 }

@@ -3,7 +3,6 @@ package io.ambergarden.write;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BatchableStatement;
-import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import com.datastax.oss.driver.api.core.servererrors.QueryValidationException;
 import io.ambergarden.bus.Addresses;
@@ -29,11 +28,10 @@ import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
-import java.util.function.LongConsumer;
+import java.util.Set;
 import java.util.function.LongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,28 +56,12 @@ public final class WriterVerticle extends VerticleBase {
   private RowBinder binder;
   private MessageConsumer<PersistRequest> consumer;
   private int inFlightEvents;
-  private Map<WritePlan.DetailKey, Boolean> knownBuckets;
+  private Map<WritePlan.BucketKey, Boolean> knownTypeBuckets;
   private Map<RollupMarks.Mark, Boolean> writtenMarks;
+  private SliceRegistry slices;
+  private FleetMembership fleet;
   private final RollupMarks marks;
   private final ReplicaLocator replicas;
-
-  /**
-   * A single-partition write and what to do once it is written. {@code at} is the time its
-   * successful attempt was sent; a row may be rebound for it ({@link #rebind}).
-   */
-  private record Row(
-      String kind,
-      BoundStatement statement,
-      LongFunction<BoundStatement> rebind,
-      LongConsumer onWritten) {
-    Row(String kind, BoundStatement statement) {
-      this(kind, statement, at -> statement, at -> {});
-    }
-
-    Row(String kind, BoundStatement statement, Runnable onWritten) {
-      this(kind, statement, at -> statement, at -> onWritten.run());
-    }
-  }
 
   public WriterVerticle(AmberConfig config, AmberMeters meters, ReplicaLocator replicas) {
     this.config = config;
@@ -99,12 +81,20 @@ public final class WriterVerticle extends VerticleBase {
         new StatementWriter(
             vertx, client, new StatementLimiter(cfg.maxConcurrentStatements()), meters, cfg);
     int cacheSize = cfg.bucketCacheSize();
-    knownBuckets = lruSet(cacheSize);
-    writtenMarks = lruSet(cacheSize);
+    knownTypeBuckets = RequestRows.lruSet(cacheSize);
+    writtenMarks = RequestRows.lruSet(cacheSize);
+    fleet = new FleetMembership(config.fleet().refresh().toMillis(), config.fleet().cacheSize());
     return WriterStatements.prepare(client, config.cassandra().keyspace())
         .compose(
             prepared -> {
               binder = new RowBinder(prepared, config, buckets);
+              HotBuckets hot =
+                  new HotBuckets(
+                      buckets.lengthMillis(),
+                      config.hot().partitionRows(),
+                      config.hot().maxSalts(),
+                      cacheSize);
+              slices = new SliceRegistry(client, prepared, hot, config);
               consumer = vertx.eventBus().consumer(Addresses.WRITER_PERSIST, this::persist);
               return consumer.completion();
             });
@@ -126,9 +116,9 @@ public final class WriterVerticle extends VerticleBase {
     inFlightEvents += n;
     meters.writesInFlight().addAndGet(n);
     long now = System.currentTimeMillis();
-    Future<?> detail;
+    Future<Void> detail;
     try {
-      detail = Future.join(writeAll(events, now));
+      detail = writeAll(events, now);
     } catch (RuntimeException e) {
       // a bug or an event no row can hold: give the capacity back and answer now, not by timeout
       detail = Future.failedFuture(new PlanException(e));
@@ -170,27 +160,17 @@ public final class WriterVerticle extends VerticleBase {
             });
   }
 
-  /** A bounded access-ordered map used as an LRU set of rows already written. */
-  private static <K> Map<K, Boolean> lruSet(int maxSize) {
-    return new LinkedHashMap<>(16, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<K, Boolean> eldest) {
-        return size() > maxSize;
-      }
-    };
-  }
-
   private List<Future<?>> afterStored(List<Event> events) {
     List<Future<?>> out = new ArrayList<>();
     if (config.rollups().enabled()) {
       long now = System.currentTimeMillis();
-      List<Row> rows = new ArrayList<>();
+      List<WriteRow.Single> rows = new ArrayList<>();
       for (RollupMarks.Mark m : marks.of(events, now)) {
         if (!writtenMarks.containsKey(m)) {
           // filed under the time each attempt is sent, so a retried mark never lands in a bucket
           // the rollup already read (see RollupMarks.stampedAt)
           rows.add(
-              new Row(
+              new WriteRow.Single(
                   "mark",
                   binder.mark(m),
                   at -> binder.mark(marks.stampedAt(m, at)),
@@ -211,66 +191,60 @@ public final class WriterVerticle extends VerticleBase {
     return out;
   }
 
-  private List<Future<?>> writeAll(List<Event> events, long now) {
-    AmberConfig.Cassandra c = config.cassandra();
-    WritePlan plan =
-        new WritePlan(events, buckets, config.events(), c.typeSalts(), c.abnormalSalts());
-    List<Future<?>> writes = new ArrayList<>();
-    List<Row> singles = new ArrayList<>();
-    plan.detailChunks(cfg.batchMaxRows())
-        .forEach(
-            (key, chunks) ->
-                chunks.forEach(
-                    chunk ->
-                        batchOrSingle(
-                            "detail",
-                            chunk,
-                            e -> binder.detail(e, key.bucket(), now),
-                            writes,
-                            singles)));
-    for (WritePlan.DetailKey key : plan.detailPartitions()) {
-      if (!knownBuckets.containsKey(key)) {
-        BoundStatement s = binder.bucket(key, now);
-        singles.add(new Row("bucket", s, () -> knownBuckets.put(key, Boolean.TRUE)));
-      }
-    }
-    plan.latest().values().forEach(e -> singles.add(new Row("latest", binder.latest(e, now))));
-    plan.typeChunks(cfg.batchMaxRows())
-        .forEach(
-            (key, chunks) ->
-                chunks.forEach(
-                    chunk ->
-                        batchOrSingle(
-                            "by_type", chunk, e -> binder.byType(e, key, now), writes, singles)));
-    plan.abnormal()
-        .forEach((key, e) -> singles.add(new Row("abnormal", binder.abnormal(key, e, now))));
-    writes.addAll(writeGrouped(singles));
-    return writes;
+  /**
+   * Learns the slices of every (device, bucket) of the request first (hot devices), then writes
+   * every row; completes when all are written.
+   */
+  private Future<Void> writeAll(List<Event> events, long now) {
+    Set<HotBuckets.Key> keys = new LinkedHashSet<>();
+    events.forEach(e -> keys.add(new HotBuckets.Key(e.deviceId(), buckets.bucketOf(e.ts()))));
+    return slices
+        .states(keys)
+        .compose(
+            states -> {
+              RequestRows rows;
+              try {
+                rows = plan(events, states, now);
+              } catch (RuntimeException e) {
+                // a bug or an event no row can hold: answered now, not after retries
+                return Future.failedFuture(new PlanException(e));
+              }
+              List<Future<?>> writes = new ArrayList<>();
+              rows.batches.forEach(
+                  b ->
+                      writes.add(
+                          write(
+                              b.kind(),
+                              BatchStatement.newInstance(BatchType.UNLOGGED, b.statements()))));
+              writes.addAll(writeGrouped(rows.singles));
+              return Future.join(writes)
+                  .<Void>mapEmpty()
+                  .onFailure(err -> rows.fleetChanges.forEach(fleet::failed));
+            });
   }
 
-  /** Rows of one partition: a batch of them when there are several, else one row for grouping. */
-  private void batchOrSingle(
-      String kind,
-      List<Event> rows,
-      Function<Event, BoundStatement> row,
-      List<Future<?>> writes,
-      List<Row> singles) {
-    if (rows.size() == 1) {
-      singles.add(new Row(kind, row.apply(rows.get(0))));
-      return;
-    }
-    List<BatchableStatement<?>> statements = new ArrayList<>(rows.size());
-    rows.forEach(e -> statements.add(row.apply(e)));
-    writes.add(write(kind, BatchStatement.newInstance(BatchType.UNLOGGED, statements)));
+  private RequestRows plan(
+      List<Event> events, Map<HotBuckets.Key, HotBuckets.State> states, long now) {
+    AmberConfig.Cassandra c = config.cassandra();
+    WritePlan plan =
+        new WritePlan(
+            events,
+            buckets,
+            config.events(),
+            c.typeSalts(),
+            c.abnormalSalts(),
+            slices.placement(buckets.lengthMillis(), states));
+    slices.splitIfHot(states);
+    return new RequestRows(plan, binder, config, states, knownTypeBuckets, fleet, now);
   }
 
   /**
    * Single-partition rows grouped by their replicas ({@link ReplicaBatches}); a group of one goes
    * as it is.
    */
-  private List<Future<?>> writeGrouped(List<Row> rows) {
+  private List<Future<?>> writeGrouped(List<WriteRow.Single> rows) {
     List<Future<?>> writes = new ArrayList<>();
-    for (List<Row> group :
+    for (List<WriteRow.Single> group :
         ReplicaBatches.group(
             rows,
             r -> replicas.replicasOf(r.statement()),

@@ -40,7 +40,9 @@ class PackageDependenciesTest {
       List.of(
           Set.of("event", "config", "metrics"),
           Set.of("bus", "cassandra", "kafka"),
-          Set.of("health", "write", "counter", "rollup", "query", "ingest", "live", "sim"),
+          Set.of(
+              "health", "write", "counter", "rollup", "query", "ingest", "live", "sim", "auth",
+              "media"),
           Set.of("web"),
           Set.of(ROOT));
 

@@ -23,7 +23,7 @@ class CounterCellsTest {
         deviceId,
         Instant.parse(isoTs).toEpochMilli(),
         "e-1",
-        "sensor",
+        null,
         status,
         code,
         Map.of("temp", 1.0),
@@ -48,6 +48,30 @@ class CounterCellsTest {
             new Day(day, shard, "code", "503"),
             new Day(day, shard, "status", "degraded"),
             new Device("M-10086", "status:degraded"));
+  }
+
+  @Test
+  void aDeviceTypeGivesItsTypeCellInTheSameDayPartition() {
+    Event e =
+        new Event(
+            "M-7",
+            Instant.parse("2026-03-01T12:00:00Z").toEpochMilli(),
+            "e-1",
+            "charger",
+            "ok",
+            null,
+            Map.of(),
+            Map.of(),
+            null);
+    int shard = expectedShard("M-7", SHARDS);
+    LocalDate day = LocalDate.of(2026, 3, 1);
+
+    assertThat(CounterCells.of(e, SHARDS))
+        .containsExactly(
+            new Day(day, shard, "all", ""),
+            new Day(day, shard, "status", "ok"),
+            new Day(day, shard, "type", "charger"),
+            new Device("M-7", "status:ok"));
   }
 
   @Test

@@ -2,36 +2,75 @@ package io.ambergarden.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.ambergarden.localrt.RealServers;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The dashboard in a real headless Chromium: it loads, goes live, and shows an event ingested
- * meanwhile.
+ * The operator's console in a real headless Chromium, view by view: the overview's figures, the
+ * fleet list with filters and paging, a device page (state, chart, rollups, counters, its own live
+ * feed), and the live feed. The service runs in a keyspace of its own with a small simulated fleet,
+ * so the figures are exact and the screenshots of the overview and a device page (always in
+ * target/screenshots; also in the directory named by -Damber.docs.screenshots, which is how the
+ * README's pictures are made) show a fleet and nothing else.
  */
 @ExtendWith(RealServers.class)
-@Timeout(180)
+@Timeout(300)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DashboardIT {
   static final Path CHROMIUM = Path.of("/usr/bin/chromium");
   static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+  static final String KEYSPACE = "amber_dash_it";
+  static final String[] TYPES = {"charger", "meter", "pump"};
+  static final int PER_TYPE = 8;
+  static final String CHART_DEVICE = "dash-charger-01";
+  static final List<String> ABNORMAL = List.of("dash-charger-03", "dash-meter-05", "dash-pump-07");
 
-  @Test
-  void testPageLoadsAndShowsALiveEventAndTheHistoryChart() {
+  /** Three hours every 30 s. */
+  static final int SEEDED_PER_CHART_DEVICE = 360;
+
+  static TestService s;
+  static WebDriver browser;
+  static WebDriverWait wait;
+  static boolean keyEntered;
+  static long now;
+  static int chartEventsLastHour;
+  static int chartEventsBefore;
+
+  @BeforeAll
+  static void startServiceAndBrowser() {
     boolean present = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
     // CI installs chromium (see .ci/run), so there the test always runs; elsewhere it says what is
     // missing
@@ -40,55 +79,304 @@ class DashboardIT {
     }
     Assumptions.assumeTrue(
         present, "install Debian's chromium and chromium-driver to run the dashboard test");
+    try (CqlSession cql = TestService.cql()) {
+      cql.execute(
+          SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + KEYSPACE)
+              .setTimeout(Duration.ofMinutes(1)));
+    }
+    s =
+        TestService.start(
+            Map.of(
+                "cassandra.keyspace", KEYSPACE,
+                "ingest.mode", "direct",
+                "kafka.consumer.enabled", "false",
+                // closed hours are rolled up within about 15 s
+                "writer.request-timeout", "10s",
+                "rollup.mark-bucket", "1s",
+                "rollup.mark-safety", "10s",
+                "rollup.scan-interval", "500ms"));
+    seedFleet();
+    ChromeOptions options =
+        new ChromeOptions()
+            .setBinary(CHROMIUM.toFile())
+            .addArguments(
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-dev-shm-usage",
+                "--disable-gpu",
+                "--window-size=1400,1000",
+                "--hide-scrollbars");
+    ChromeDriverService service =
+        new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).build();
+    browser = new ChromeDriver(service, options);
+    wait = new WebDriverWait(browser, Duration.ofSeconds(60));
+  }
 
-    String device = "dash-" + UUID.randomUUID().toString().substring(0, 8);
-    try (TestService s =
-        TestService.start(Map.of("ingest.mode", "direct", "kafka.consumer.enabled", "false"))) {
-      ChromeOptions options =
-          new ChromeOptions()
-              .setBinary(CHROMIUM.toFile())
-              .addArguments(
-                  "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu");
-      ChromeDriverService service =
-          new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).build();
-      WebDriver browser = new ChromeDriver(service, options);
-      try {
-        browser.get(s.uri("/").toString());
-        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
-        assertThat(browser.getTitle()).isEqualTo("Amber Garden");
-        wait.until(ExpectedConditions.textToBe(By.id("status"), "live"));
+  @AfterAll
+  static void stop() {
+    if (browser != null) {
+      browser.quit();
+    }
+    if (s != null) {
+      s.close();
+    }
+  }
 
-        long now = System.currentTimeMillis();
-        assertThat(
-                s.postEvents(
-                        "[{\"deviceId\":\""
-                            + device
-                            + "\",\"ts\":"
-                            + (now - 1000)
-                            + ",\"status\":\"normal\","
-                            + "\"metrics\":{\"temperature\":21.5}},{\"deviceId\":\""
-                            + device
-                            + "\",\"ts\":"
-                            + now
-                            + ",\"status\":\"fault\",\"code\":503,\"metrics\":{\"temperature\":48.25}}]")
-                    .statusCode())
-            .isEqualTo(202);
-        wait.until(
-            ExpectedConditions.presenceOfElementLocated(
-                By.cssSelector("#feed tr[data-device='" + device + "']")));
-        assertThat(
-                browser.findElements(
-                    By.cssSelector("#feed tr.abnormal[data-device='" + device + "']")))
-            .hasSize(1);
-
-        // clicking the row charts the device's history from the history API
-        browser.findElement(By.cssSelector("#feed tr[data-device='" + device + "']")).click();
-        wait.until(
-            ExpectedConditions.textToBePresentInElementLocated(
-                By.id("chart-note"), "2 points of temperature for " + device));
-      } finally {
-        browser.quit();
+  /**
+   * 24 devices of three types over the last three hours, every 5 minutes, three of them abnormal
+   * now; the chart device every 30 s in the last hour.
+   */
+  static void seedFleet() {
+    now = System.currentTimeMillis();
+    List<JsonObject> events = new ArrayList<>();
+    for (String type : TYPES) {
+      for (int i = 1; i <= PER_TYPE; i++) {
+        String device = String.format("dash-%s-%02d", type, i);
+        boolean chart = device.equals(CHART_DEVICE);
+        long step = chart ? 30_000 : 300_000;
+        for (long ts = now - 3 * 3_600_000L; ts <= now - 1000; ts += step) {
+          double phase = (ts - now) / 1_800_000.0 + i;
+          boolean abnormal = ABNORMAL.contains(device) && ts > now - 10 * 60_000;
+          events.add(
+              new JsonObject()
+                  .put("deviceId", device)
+                  .put("ts", ts)
+                  .put("deviceType", type)
+                  .put("status", abnormal ? "fault" : "normal")
+                  .put("code", abnormal ? (type.equals("pump") ? 503 : 500) : 200)
+                  .put(
+                      "metrics",
+                      new JsonObject()
+                          .put("temperature", Math.round((30 + 6 * Math.sin(phase)) * 100) / 100.0)
+                          .put(
+                              "current",
+                              Math.round((4 + 2 * Math.cos(phase * 1.7)) * 100) / 100.0)));
+          if (chart && ts > now - 3_600_000L) {
+            chartEventsLastHour++;
+          }
+        }
       }
     }
+    // the six days before: a few events per device and day, for the overview's week
+    for (int d = 1; d <= 6; d++) {
+      long dayStart = (now / 86_400_000L - d) * 86_400_000L;
+      for (String type : TYPES) {
+        for (int i = 1; i <= PER_TYPE; i++) {
+          String device = String.format("dash-%s-%02d", type, i);
+          // before noon UTC of that day, so never inside the device page's 6-hour range
+          for (int k = 0; k < 3 + (d * 7 + i) % 4; k++) {
+            if (device.equals(CHART_DEVICE)) {
+              chartEventsBefore++;
+            }
+            events.add(
+                new JsonObject()
+                    .put("deviceId", device)
+                    .put("ts", dayStart + (k * 2 + i % 2) * 3_600_000L + i * 60_000L)
+                    .put("deviceType", type)
+                    .put("status", "normal")
+                    .put("code", 200)
+                    .put("metrics", new JsonObject().put("temperature", 30.0).put("current", 4.0)));
+          }
+        }
+      }
+    }
+    for (int i = 0; i < events.size(); i += 250) {
+      post(events.subList(i, Math.min(events.size(), i + 250)));
+    }
+  }
+
+  static void post(List<JsonObject> events) {
+    HttpResponse<String> r = s.postEvents(new JsonArray(new ArrayList<>(events)).encode());
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+  }
+
+  static JsonObject event(String device, String type, String status, int code, double temp) {
+    return new JsonObject()
+        .put("deviceId", device)
+        .put("ts", System.currentTimeMillis())
+        .put("eventId", UUID.randomUUID().toString())
+        .put("deviceType", type)
+        .put("status", status)
+        .put("code", code)
+        .put("metrics", new JsonObject().put("temperature", temp).put("current", 4.2));
+  }
+
+  static void open(String hash) {
+    browser.get(s.uri("/" + hash).toString());
+    assertThat(browser.getTitle()).isEqualTo("Amber Garden");
+    if (!keyEntered) {
+      // auth is on: the page asks for a key once (auth.js) and keeps it for the tab
+      wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("amber-key")))
+          .sendKeys(TestKeys.admin());
+      browser.findElement(By.id("amber-key-submit")).click();
+      wait.until(ExpectedConditions.invisibilityOfElementLocated(By.id("amber-auth")));
+      keyEntered = true;
+    }
+  }
+
+  static String text(String id) {
+    return browser.findElement(By.id(id)).getText();
+  }
+
+  static List<WebElement> all(String css) {
+    return browser.findElements(By.cssSelector(css));
+  }
+
+  /** The whole page as a PNG, in target/screenshots and in -Damber.docs.screenshots if set. */
+  static void screenshot(String name) throws IOException {
+    long height =
+        (Long)
+            ((JavascriptExecutor) browser)
+                .executeScript("return document.documentElement.scrollHeight;");
+    // the whole page: a viewport as tall as the document, then back
+    ChromeDriver chrome = (ChromeDriver) browser;
+    chrome.executeCdpCommand(
+        "Emulation.setDeviceMetricsOverride",
+        Map.of(
+            "width",
+            1400,
+            "height",
+            (int) Math.min(4000, height),
+            "deviceScaleFactor",
+            1,
+            "mobile",
+            false));
+    byte[] png = ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
+    chrome.executeCdpCommand("Emulation.clearDeviceMetricsOverride", Map.of());
+    List<Path> dirs = new ArrayList<>(List.of(Path.of("target/screenshots")));
+    String docs = System.getProperty("amber.docs.screenshots");
+    if (docs != null && !docs.isBlank()) {
+      dirs.add(Path.of(docs));
+    }
+    for (Path dir : dirs) {
+      Files.createDirectories(dir);
+      Files.write(dir.resolve(name + ".png"), png);
+    }
+  }
+
+  @Test
+  @Order(1)
+  void testTheOverviewShowsRateDevicesAbnormalCodesAndTodaysMix() throws IOException {
+    open("#/overview");
+    wait.until(ExpectedConditions.textToBe(By.id("ov-devices"), "24"));
+    wait.until(ExpectedConditions.textToBe(By.id("ov-abnormal"), "3"));
+    assertThat(all("#ov-abnormal-codes li").stream().map(li -> li.getAttribute("data-key")))
+        .containsExactlyInAnyOrder("500", "503");
+    assertThat(all("#ov-status-mix div[data-status='fault']")).hasSize(1);
+    assertThat(all("#ov-status-mix div[data-status='normal']")).hasSize(1);
+    assertThat(all("#ov-types li").stream().map(li -> li.getAttribute("data-key")))
+        .containsExactlyInAnyOrder(TYPES);
+    // events per second come from two counter samples a refresh apart; new events arrive meanwhile
+    post(List.of(event("dash-meter-02", "meter", "normal", 200, 30.1)));
+    wait.until(
+        ExpectedConditions.textMatches(By.id("ov-eps"), java.util.regex.Pattern.compile("\\d")));
+    assertThat(text("ov-today").replace(",", "")).matches("\\d+");
+    screenshot("overview");
+  }
+
+  @Test
+  @Order(2)
+  void testTheFleetFiltersPagesAndMarksAbnormalDevices() {
+    open("#/fleet?type=charger");
+    wait.until(d -> all("#fleet-rows tr").size() == PER_TYPE);
+    List<String> ids =
+        all("#fleet-rows tr").stream().map(r -> r.getAttribute("data-device")).toList();
+    assertThat(ids).isSorted().allMatch(id -> id.startsWith("dash-charger-"));
+    assertThat(all("#fleet-rows tr.abnormal").stream().map(r -> r.getAttribute("data-device")))
+        .containsExactly("dash-charger-03");
+    assertThat(browser.findElement(By.cssSelector("#fleet-rows tr.abnormal .tag")).getText())
+        .isEqualTo("ABNORMAL");
+
+    // the form's abnormal filter, over every type
+    WebElement form = browser.findElement(By.id("fleet-form"));
+    form.findElement(By.name("type")).clear();
+    new Select(form.findElement(By.name("abnormal"))).selectByValue("true");
+    form.findElement(By.cssSelector("button[type=submit]")).click();
+    wait.until(d -> all("#fleet-rows tr").size() == ABNORMAL.size());
+    assertThat(all("#fleet-rows tr").stream().map(r -> r.getAttribute("data-device")))
+        .containsExactlyElementsOf(ABNORMAL);
+
+    // ten per page over 24 devices: three pages, forwards and back
+    open("#/fleet?limit=10");
+    wait.until(d -> all("#fleet-rows tr").size() == 10);
+    String first = all("#fleet-rows tr").get(0).getAttribute("data-device");
+    browser.findElement(By.id("fleet-next")).click();
+    wait.until(ExpectedConditions.textToBe(By.id("fleet-page"), "page 2"));
+    browser.findElement(By.id("fleet-next")).click();
+    wait.until(ExpectedConditions.textToBe(By.id("fleet-page"), "page 3"));
+    wait.until(d -> all("#fleet-rows tr").size() == 4);
+    assertThat(browser.findElement(By.id("fleet-next")).isEnabled()).isFalse();
+    browser.findElement(By.id("fleet-prev")).click();
+    browser.findElement(By.id("fleet-prev")).click();
+    wait.until(ExpectedConditions.textToBe(By.id("fleet-page"), "page 1"));
+    wait.until(d -> first.equals(all("#fleet-rows tr").get(0).getAttribute("data-device")));
+  }
+
+  @Test
+  @Order(3)
+  void testTheDevicePageShowsStateChartRollupsCountersAndItsOwnLiveFeed() throws IOException {
+    open("#/fleet?type=charger");
+    wait.until(d -> all("#fleet-rows tr").size() == PER_TYPE);
+    browser
+        .findElement(By.cssSelector("#fleet-rows tr[data-device='" + CHART_DEVICE + "'] a"))
+        .click();
+    wait.until(ExpectedConditions.textToBe(By.id("dev-title"), CHART_DEVICE));
+    assertThat(text("dev-status")).startsWith("normal");
+    assertThat(all("#dev-metrics div[data-metric='temperature']")).hasSize(1);
+    wait.until(d -> !all("#dev-metric option[value='temperature']").isEmpty());
+    new Select(browser.findElement(By.id("dev-metric"))).selectByValue("temperature");
+    // the last hour as the page sees it: the seed's last hour, less what aged out meanwhile
+    wait.until(
+        ExpectedConditions.textMatches(
+            By.id("dev-chart-note"),
+            java.util.regex.Pattern.compile("^\\d+ points of temperature for " + CHART_DEVICE)));
+    int points = Integer.parseInt(text("dev-chart-note").split(" ")[0]);
+    assertThat(points).isBetween(chartEventsLastHour - 3, chartEventsLastHour);
+    // the chart's range
+    new Select(browser.findElement(By.id("dev-range"))).selectByValue("21600000");
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(
+            By.id("dev-chart-note"), SEEDED_PER_CHART_DEVICE + " points of temperature"));
+    // closed hours are rolled up from the stored events: the last full hour had 120 events
+    wait.until(
+        d ->
+            !all("#dev-rollups tr").isEmpty()
+                && all("#dev-rollups tr td:nth-child(2)").get(0).getText().equals("120"));
+    // the counters hold every day of the device
+    assertThat(text("dev-counter-total"))
+        .isEqualTo((SEEDED_PER_CHART_DEVICE + chartEventsBefore) + " events");
+    assertThat(all("#device-images")).hasSize(1);
+
+    // its own live feed: a new event shows in the table, the state and the chart
+    wait.until(ExpectedConditions.textToBe(By.id("dev-live-status"), "live"));
+    post(List.of(event(CHART_DEVICE, "charger", "fault", 500, 44.4)));
+    wait.until(d -> all("#dev-feed tr.abnormal").size() == 1);
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("dev-status"), "fault"));
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(
+            By.id("dev-chart-note"), (SEEDED_PER_CHART_DEVICE + 1) + " points of temperature"));
+    screenshot("device");
+  }
+
+  @Test
+  @Order(4)
+  void testTheLiveFeedShowsFilteredEventsAsTheyArrive() {
+    open("#/live");
+    WebElement form = browser.findElement(By.id("filters"));
+    form.findElement(By.name("devices")).sendKeys("dash-pump-02");
+    form.findElement(By.cssSelector("button[type=submit]")).click();
+    wait.until(ExpectedConditions.textToBe(By.id("status"), "live"));
+    post(
+        List.of(
+            event("dash-pump-01", "pump", "normal", 200, 31.0),
+            event("dash-pump-02", "pump", "normal", 200, 31.5),
+            event("dash-pump-02", "pump", "alarm", 503, 52.0)));
+    wait.until(d -> all("#feed tr").size() == 2);
+    assertThat(all("#feed tr").stream().map(r -> r.getAttribute("data-device")))
+        .containsOnly("dash-pump-02");
+    assertThat(all("#feed tr.abnormal")).hasSize(1);
+    // a row leads to its device page
+    all("#feed tr").get(0).click();
+    wait.until(ExpectedConditions.textToBe(By.id("dev-title"), "dash-pump-02"));
   }
 }

@@ -26,11 +26,14 @@ public final class LiveClient implements AutoCloseable {
   private final CompletableFuture<Integer> closed = new CompletableFuture<>();
   private final WebSocket ws;
 
-  private LiveClient(URI uri) {
+  private LiveClient(URI uri, String authorization) {
+    WebSocket.Builder builder =
+        HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5));
+    if (authorization != null) {
+      builder.header("Authorization", authorization);
+    }
     ws =
-        HttpClient.newHttpClient()
-            .newWebSocketBuilder()
-            .connectTimeout(Duration.ofSeconds(5))
+        builder
             .buildAsync(
                 uri,
                 new WebSocket.Listener() {
@@ -61,8 +64,15 @@ public final class LiveClient implements AutoCloseable {
             .join();
   }
 
+  /** Connects with the run's admin key, as a non-browser client does. */
   public static LiveClient connect(int port, String query) {
-    return new LiveClient(URI.create("ws://127.0.0.1:" + port + "/api/v1/live?" + query));
+    return connect(port, query, "Bearer " + TestKeys.admin());
+  }
+
+  /** Connects with this Authorization header (null: none). */
+  public static LiveClient connect(int port, String query, String authorization) {
+    return new LiveClient(
+        URI.create("ws://127.0.0.1:" + port + "/api/v1/live?" + query), authorization);
   }
 
   /** Event messages so far, in arrival order. */
@@ -90,8 +100,17 @@ public final class LiveClient implements AutoCloseable {
     return closed.getNow(null);
   }
 
-  /** Sends an upgrade request on a raw socket and returns it unread: a client that never reads. */
+  /**
+   * Sends an upgrade request on a raw socket, with the run's admin key, and returns it unread: a
+   * client that never reads.
+   */
   public static Socket rawUpgrade(int port, String pathAndQuery, String origin) throws IOException {
+    return rawUpgrade(port, pathAndQuery, origin, "Bearer " + TestKeys.admin());
+  }
+
+  /** The same with this Authorization header (null: none). */
+  public static Socket rawUpgrade(
+      int port, String pathAndQuery, String origin, String authorization) throws IOException {
     Socket s = new Socket();
     s.setReceiveBufferSize(4096);
     s.connect(new java.net.InetSocketAddress("127.0.0.1", port), 5000);
@@ -107,6 +126,7 @@ public final class LiveClient implements AutoCloseable {
             + key
             + "\r\nSec-WebSocket-Version: 13\r\n"
             + (origin == null ? "" : "Origin: " + origin + "\r\n")
+            + (authorization == null ? "" : "Authorization: " + authorization + "\r\n")
             + "\r\n";
     OutputStream out = s.getOutputStream();
     out.write(req.getBytes(StandardCharsets.US_ASCII));

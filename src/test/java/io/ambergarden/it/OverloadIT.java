@@ -194,7 +194,8 @@ class OverloadIT {
         new RequestOptions()
             .setMethod(HttpMethod.POST)
             .setURI("/api/v1/events")
-            .putHeader("Content-Type", "application/json");
+            .putHeader("Content-Type", "application/json")
+            .putHeader("Authorization", "Bearer " + TestKeys.admin());
     return client
         .request(opts)
         .compose(

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.ambergarden.localrt.RealServers;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -115,7 +116,10 @@ class RollupIT {
   @Test
   void testRollupsMatchTheRawEventsIncludingLateAndBackfilledOnes() {
     try (CqlSession cql = TestService.cql()) {
-      cql.execute("DROP KEYSPACE IF EXISTS " + KEYSPACE);
+      // DDL waits for every flush and schema push: slower than a read on a busy node
+      cql.execute(
+          SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + KEYSPACE)
+              .setTimeout(Duration.ofSeconds(60)));
     }
     long now = System.currentTimeMillis();
     long currentHour = now / HOUR * HOUR;

@@ -41,6 +41,9 @@ public final class ServiceProcess implements AutoCloseable {
     cfg.put("http.host", "127.0.0.1");
     cfg.put("http.port", Integer.toString(port));
     cfg.put("http.instances", "1");
+    cfg.putAll(RealServers.objectStoreConfig());
+    // one sweeper at a time on the shared keyspace: the image tests turn theirs on
+    cfg.put("media.sweep.enabled", "false");
     cfg.putAll(config);
     String classpath =
         System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));

@@ -51,10 +51,16 @@ public final class TestService implements AutoCloseable {
     cfg.put("http.port", Integer.toString(freePort()));
     cfg.put("http.host", "127.0.0.1");
     cfg.put("http.instances", "1");
+    cfg.putAll(RealServers.objectStoreConfig());
+    // one sweeper at a time on the shared keyspace: the image tests turn theirs on
+    cfg.put("media.sweep.enabled", "false");
     cfg.putAll(overrides);
     AmberConfig config = ConfigLoader.load(Map.of(), new Properties(), cfg);
     try {
-      return new TestService(AmberGarden.start(config).await(120, TimeUnit.SECONDS));
+      TestService started = new TestService(AmberGarden.start(config).await(120, TimeUnit.SECONDS));
+      // the harness's admin key must be known in the keyspace this instance reads keys from
+      TestKeys.adminIn(config.cassandra().keyspace());
+      return started;
     } catch (Exception e) {
       throw new IllegalStateException("service did not start", e);
     }
@@ -107,7 +113,19 @@ public final class TestService implements AutoCloseable {
     return send(HttpRequest.newBuilder(uri(pathAndQuery)).GET().build());
   }
 
+  /** Sends with the run's admin key unless the request carries credentials of its own. */
   public static HttpResponse<String> send(HttpRequest request) {
+    return sendAs(
+        request.headers().firstValue("Authorization").isPresent()
+                || request.headers().firstValue("X-API-Key").isPresent()
+            ? request
+            : HttpRequest.newBuilder(request, (name, value) -> true)
+                .header("Authorization", "Bearer " + TestKeys.admin())
+                .build());
+  }
+
+  /** Sends exactly this request, credentials or none. */
+  public static HttpResponse<String> sendAs(HttpRequest request) {
     try {
       return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {

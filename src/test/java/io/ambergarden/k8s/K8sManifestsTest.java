@@ -67,8 +67,41 @@ class K8sManifestsTest {
           "kafka.strimzi.io/v1beta2/Kafka",
           "kafka.strimzi.io/v1beta2/KafkaNodePool",
           "kafka.strimzi.io/v1beta2/KafkaTopic",
+          "kafka.strimzi.io/v1beta2/KafkaUser",
           "k8ssandra.io/v1alpha1/K8ssandraCluster",
           "monitoring.coreos.com/v1/PrometheusRule");
+
+  /**
+   * Secrets the pods read but k8s/ must not ship (a `kubectl apply -f k8s/` would deploy known
+   * values): the operator creates them, as README "Security" shows, with these keys.
+   */
+  static final Map<String, Set<String>> EXTERNAL_SECRETS =
+      Map.of(
+          "amber-garden-credentials",
+          Set.of(
+              "cassandra-username",
+              "cassandra-password",
+              "cursor-key",
+              "cassandra-truststore-password",
+              "kafka-username",
+              "s3-access-key",
+              "s3-secret-key"),
+          "amber-garden-schema",
+          Set.of("username", "password"),
+          "amber-garden-kafka-user",
+          Set.of("password"),
+          "amber-garden-cassandra-ca",
+          Set.of("truststore.p12"),
+          "amber-kafka-cluster-ca-cert",
+          Set.of("ca.crt"));
+
+  /** Kafka permissions the service needs: (resource type, name) -> operations. */
+  static final Map<String, Set<String>> NEEDED_ACLS =
+      Map.of(
+          "topic amber.events", Set.of("Read"),
+          "group amber-garden", Set.of("Read"),
+          "topic amber.events.dlq", Set.of("Write"),
+          "topic amber.live", Set.of("Read", "Write"));
 
   // ---- field allow-lists of the core kinds (from the Kubernetes API reference, trimmed to stable
   // fields) ----
@@ -292,7 +325,9 @@ class K8sManifestsTest {
               .toList();
       assertThat(others).as("files under k8s/ that this test would not read").isEmpty();
     }
-    assertThat(docs).extracting(d -> d.apiVersion() + "/" + d.kind()).containsAll(KNOWN_KINDS);
+    Set<String> required = new TreeSet<>(KNOWN_KINDS);
+    required.remove("v1/Secret");
+    assertThat(docs).extracting(d -> d.apiVersion() + "/" + d.kind()).containsAll(required);
     for (Doc d : docs) {
       assertThat(structureProblems(d)).as(d.where()).isEmpty();
     }
@@ -353,6 +388,25 @@ class K8sManifestsTest {
     Doc hpa = fresh("HorizontalPodAutoscaler");
     map(hpa.body().get("spec")).put("minReplica", 2);
     assertThat(structureProblems(hpa)).anyMatch(p -> p.contains("minReplica"));
+  }
+
+  @Test
+  void noManifestShipsSecretValuesAndTheReadmeSaysHowToCreateThem() throws IOException {
+    assertThat(secretProblems(loadAll())).isEmpty();
+    String readme = Files.readString(Path.of("README.md"));
+    for (String secret : EXTERNAL_SECRETS.keySet()) {
+      assertThat(readme).as("README shows how to create Secret %s", secret).contains(secret);
+    }
+  }
+
+  @Test
+  void secretChecksCatchAShippedValue() {
+    List<Doc> docs = new ArrayList<>(loadAll());
+    docs.add(
+        doc(
+            "apiVersion: v1\nkind: Secret\nmetadata: {name: x, namespace: amber-garden}\n"
+                + "stringData: {cassandra-password: change-me}\n"));
+    assertThat(secretProblems(docs)).anyMatch(p -> p.contains("cassandra-password"));
   }
 
   @Test
@@ -463,6 +517,33 @@ class K8sManifestsTest {
   }
 
   @Test
+  void deviceImagesUseAConfiguredObjectStoreWithKeysFromTheSecret() {
+    List<Doc> docs = loadAll();
+    Map<String, Object> c = firstContainer(find(docs, "Deployment").body());
+    for (String name : List.of("AMBER_MEDIA_S3_ACCESS_KEY", "AMBER_MEDIA_S3_SECRET_KEY")) {
+      Object e =
+          list(c.get("env")).stream()
+              .filter(x -> name.equals(str(at(x, "name"))))
+              .findFirst()
+              .orElse(null);
+      assertThat(e).as(name).isNotNull();
+      assertThat(at(e, "value")).as(name + " is never a literal").isNull();
+      assertThat(str(at(e, "valueFrom", "secretKeyRef", "name")))
+          .isEqualTo("amber-garden-credentials");
+    }
+    AmberConfig config = ConfigLoader.load(deploymentEnvironment(docs), new Properties(), Map.of());
+    assertThat(config.media().s3Endpoint()).startsWith("https://");
+    assertThat(config.media().s3CreateBucket())
+        .as("the bucket is provisioned, not created")
+        .isFalse();
+    Set<String> egress = new TreeSet<>();
+    for (Object rule : list(at(find(docs, "NetworkPolicy").body(), "spec", "egress"))) {
+      list(at(rule, "ports")).forEach(port -> egress.add(String.valueOf(at(port, "port"))));
+    }
+    assertThat(egress).as("HTTPS to the object store").contains("443");
+  }
+
+  @Test
   void environmentChecksCatchUnknownNamesAndLiteralSecrets() {
     expectEnvProblem(
         docs ->
@@ -548,6 +629,19 @@ class K8sManifestsTest {
         "maxReplicas");
     expectEngineProblem(
         docs -> docs.removeIf(d -> d.kind().equals("K8ssandraCluster")), "K8ssandraCluster");
+    expectEngineProblem(docs -> docs.removeIf(d -> d.kind().equals("KafkaUser")), "KafkaUser");
+    expectEngineProblem(
+        docs ->
+            list(at(find(docs, "KafkaUser").body(), "spec", "authorization", "acls"))
+                .removeIf(acl -> "amber.events.dlq".equals(at(acl, "resource", "name"))),
+        "amber.events.dlq");
+    expectEngineProblem(
+        docs ->
+            map(list(at(find(docs, "Kafka").body(), "spec", "kafka", "listeners")).get(0))
+                .remove("authentication"),
+        "scram-sha-512");
+    expectEngineProblem(
+        docs -> configData(docs).put("AMBER_KAFKA_SECURITY_PROTOCOL", "PLAINTEXT"), "SASL_SSL");
     expectEngineProblem(
         docs -> configData(docs).put("AMBER_CASSANDRA_REPLICATION", "SimpleStrategy:3"),
         "NetworkTopologyStrategy");
@@ -763,6 +857,25 @@ class K8sManifestsTest {
     return out;
   }
 
+  static List<String> secretProblems(List<Doc> docs) {
+    List<String> out = new ArrayList<>();
+    for (Doc d : docs) {
+      if (d.kind().equals("Secret")) {
+        Set<String> keys = new TreeSet<>();
+        keys.addAll(map(d.body().get("data")).keySet());
+        keys.addAll(map(d.body().get("stringData")).keySet());
+        if (!keys.isEmpty()) {
+          out.add(
+              d.where()
+                  + " ships values for "
+                  + keys
+                  + "; create it out of band (README \"Security\")");
+        }
+      }
+    }
+    return out;
+  }
+
   static List<String> envProblems(List<Doc> docs) {
     return envProblems(docs, find(docs, "Deployment"));
   }
@@ -774,6 +887,12 @@ class K8sManifestsTest {
     ConfigLoader.defaults().keySet().forEach(k -> allowed.add(ConfigLoader.envName(k)));
     allowed.add("JAVA_TOOL_OPTIONS");
     Map<String, Map<String, Object>> secrets = new HashMap<>();
+    EXTERNAL_SECRETS.forEach(
+        (name, keys) -> {
+          Map<String, Object> m = new LinkedHashMap<>();
+          keys.forEach(k -> m.put(k, "external"));
+          secrets.put(name, m);
+        });
     for (Doc d : docs) {
       if (d.kind().equals("Secret")) {
         Map<String, Object> keys = new LinkedHashMap<>();
@@ -782,7 +901,25 @@ class K8sManifestsTest {
         secrets.put(d.name(), keys);
       }
     }
-    for (Object c : list(at(workload.body(), "spec", "template", "spec", "containers"))) {
+    List<Object> everyContainer = new ArrayList<>();
+    everyContainer.addAll(list(at(workload.body(), "spec", "template", "spec", "initContainers")));
+    everyContainer.addAll(list(at(workload.body(), "spec", "template", "spec", "containers")));
+    for (Object v : list(at(workload.body(), "spec", "template", "spec", "volumes"))) {
+      if (at(v, "secret") != null) {
+        String secret = str(at(v, "secret", "secretName"));
+        if (!secrets.containsKey(secret)) {
+          out.add(
+              "volume " + at(v, "name") + " mounts Secret " + secret + ", which nothing declares");
+        }
+        for (Object item : list(at(v, "secret", "items"))) {
+          if (secrets.containsKey(secret)
+              && !secrets.get(secret).containsKey(str(at(item, "key")))) {
+            out.add("volume " + at(v, "name") + " mounts key " + at(item, "key") + " of " + secret);
+          }
+        }
+      }
+    }
+    for (Object c : everyContainer) {
       String n = "container " + at(c, "name") + ": ";
       for (Object e : list(at(c, "env"))) {
         String name = str(at(e, "name"));
@@ -940,9 +1077,20 @@ class K8sManifestsTest {
     }
 
     Map<String, Object> data = map(find(docs, "ConfigMap").body().getOrDefault("data", Map.of()));
+    List<Object> listeners = list(at(kafka.body(), "spec", "kafka", "listeners"));
+    if (listeners.stream()
+        .anyMatch(
+            l ->
+                !Boolean.TRUE.equals(at(l, "tls"))
+                    || !"scram-sha-512".equals(at(l, "authentication", "type")))) {
+      out.add("every Kafka listener must use tls: true and authentication scram-sha-512");
+    }
+    if (!"simple".equals(at(kafka.body(), "spec", "kafka", "authorization", "type"))) {
+      out.add("Kafka " + kafka.name() + " needs authorization type simple (ACLs)");
+    }
     String listenerPort =
-        list(at(kafka.body(), "spec", "kafka", "listeners")).stream()
-            .filter(l -> Boolean.FALSE.equals(at(l, "tls")))
+        listeners.stream()
+            .filter(l -> Boolean.TRUE.equals(at(l, "tls")))
             .map(l -> String.valueOf(at(l, "port")))
             .findFirst()
             .orElse("?");
@@ -956,7 +1104,38 @@ class K8sManifestsTest {
       out.add(
           "AMBER_KAFKA_BOOTSTRAP_SERVERS must be "
               + bootstrap
-              + " (the Strimzi bootstrap service of the plain listener)");
+              + " (the Strimzi bootstrap service of the TLS listener)");
+    }
+    if (!"SASL_SSL".equals(data.get("AMBER_KAFKA_SECURITY_PROTOCOL"))
+        || !"SCRAM-SHA-512".equals(data.get("AMBER_KAFKA_SASL_MECHANISM"))) {
+      out.add("the ConfigMap must set AMBER_KAFKA_SECURITY_PROTOCOL SASL_SSL with SCRAM-SHA-512");
+    }
+    Doc user =
+        docs.stream()
+            .filter(d -> d.kind().equals("KafkaUser"))
+            .filter(
+                d -> kafka.name().equals(at(d.body(), "metadata", "labels", "strimzi.io/cluster")))
+            .findFirst()
+            .orElse(null);
+    if (user == null) {
+      out.add("no KafkaUser of Kafka " + kafka.name());
+    } else {
+      if (!"scram-sha-512".equals(at(user.body(), "spec", "authentication", "type"))) {
+        out.add("KafkaUser " + user.name() + " must authenticate with scram-sha-512");
+      }
+      Map<String, Set<String>> granted = new HashMap<>();
+      for (Object acl : list(at(user.body(), "spec", "authorization", "acls"))) {
+        String resource = at(acl, "resource", "type") + " " + at(acl, "resource", "name");
+        for (Object op : list(at(acl, "operations"))) {
+          granted.computeIfAbsent(resource, k -> new TreeSet<>()).add(String.valueOf(op));
+        }
+      }
+      NEEDED_ACLS.forEach(
+          (resource, ops) -> {
+            if (!granted.getOrDefault(resource, Set.of()).containsAll(ops)) {
+              out.add("KafkaUser " + user.name() + " lacks " + ops + " on " + resource);
+            }
+          });
     }
 
     Doc cassandra =
@@ -1036,8 +1215,7 @@ class K8sManifestsTest {
             "HorizontalPodAutoscaler",
             "PodDisruptionBudget",
             "NetworkPolicy",
-            "ConfigMap",
-            "Secret")) {
+            "ConfigMap")) {
       List<Doc> found = docs.stream().filter(d -> d.kind().equals(kind)).toList();
       if (found.isEmpty()) {
         out.add("no " + kind);
@@ -1072,6 +1250,9 @@ class K8sManifestsTest {
           }
           for (Object p : list(spec.get("ports"))) {
             String target = String.valueOf(at(p, "targetPort"));
+            if (target.equals("metrics") || target.equals("9090")) {
+              out.add("Service " + d.name() + " exposes the management port (/metrics)");
+            }
             if (!portNames.contains(target) && !portNumbers.contains(target)) {
               out.add(
                   "Service "
@@ -1137,7 +1318,7 @@ class K8sManifestsTest {
           egressPorts.add(String.valueOf(at(p, "port")));
         }
       }
-      for (String needed : List.of("9042", "9092", "53")) {
+      for (String needed : List.of("9042", "9093", "53")) {
         if (!egressPorts.contains(needed)) {
           out.add("NetworkPolicy " + np.name() + " allows no egress to port " + needed);
         }
@@ -1184,8 +1365,16 @@ class K8sManifestsTest {
 
   /** The environment the Deployment gives its first container, secrets replaced by placeholders. */
   private static Map<String, String> deploymentEnvironment(List<Doc> docs) {
+    return workloadEnvironment(docs, find(docs, "Deployment"));
+  }
+
+  /**
+   * The environment a workload (the Deployment, the schema Job) gives its first container: its
+   * ConfigMaps and env, secrets replaced by placeholders and mounted files by stand-in files.
+   */
+  static Map<String, String> workloadEnvironment(List<Doc> docs, Doc workload) {
     Map<String, String> env = new LinkedHashMap<>();
-    Map<String, Object> c = firstContainer(find(docs, "Deployment").body());
+    Map<String, Object> c = firstContainer(workload.body());
     for (Object from : list(c.get("envFrom"))) {
       String cm = str(at(from, "configMapRef", "name"));
       docs.stream()
@@ -1197,7 +1386,23 @@ class K8sManifestsTest {
           str(at(e, "name")),
           at(e, "value") != null ? String.valueOf(at(e, "value")) : "secret-placeholder");
     }
+    // files mounted in the pod (truststores, keys) do not exist here: a stand-in file each
+    env.replaceAll(
+        (name, value) ->
+            name.endsWith("_PATH") || name.endsWith("_LOCATION") || name.endsWith("_FILE")
+                ? standInFile()
+                : value);
     return env;
+  }
+
+  private static String standInFile() {
+    try {
+      Path f = Files.createTempFile("k8s-mounted-", ".file");
+      f.toFile().deleteOnExit();
+      return f.toString();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private static boolean isSecretName(String name) {

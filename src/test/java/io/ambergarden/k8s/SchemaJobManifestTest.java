@@ -13,7 +13,6 @@ import io.ambergarden.config.AmberConfig;
 import io.ambergarden.config.ConfigLoader;
 import io.ambergarden.k8s.K8sManifestsTest.Doc;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -41,11 +40,16 @@ class SchemaJobManifestTest {
     List<Doc> docs = loadAll();
     Doc job = find(docs, "Job");
     assertThat(K8sManifestsTest.envProblems(docs, job)).isEmpty();
-    AmberConfig config = ConfigLoader.load(environment(docs, job), new Properties(), Map.of());
+    AmberConfig config =
+        ConfigLoader.load(
+            K8sManifestsTest.workloadEnvironment(docs, job), new Properties(), Map.of());
     assertThat(config.cassandra().replication())
         .isEqualTo("{'class': 'NetworkTopologyStrategy', 'dc1': 3}");
     AmberConfig pods =
-        ConfigLoader.load(environment(docs, find(docs, "Deployment")), new Properties(), Map.of());
+        ConfigLoader.load(
+            K8sManifestsTest.workloadEnvironment(docs, find(docs, "Deployment")),
+            new Properties(),
+            Map.of());
     assertThat(pods.cassandra().applySchema()).isFalse();
     assertThat(pods.cassandra().replication()).isEqualTo(config.cassandra().replication());
   }
@@ -190,18 +194,6 @@ class SchemaJobManifestTest {
   }
 
   /** The Job's or Deployment's environment with secrets as placeholders. */
-  private static Map<String, String> environment(List<Doc> docs, Doc workload) {
-    Map<String, String> env = new LinkedHashMap<>();
-    map(find(docs, "ConfigMap").body().get("data"))
-        .forEach((k, v) -> env.put(k, String.valueOf(v)));
-    for (Object e : list(firstContainer(workload.body()).get("env"))) {
-      env.put(
-          str(at(e, "name")),
-          at(e, "value") != null ? String.valueOf(at(e, "value")) : "secret-placeholder");
-    }
-    return env;
-  }
-
   private static Map<String, Object> configData(List<Doc> docs) {
     return map(find(docs, "ConfigMap").body().get("data"));
   }

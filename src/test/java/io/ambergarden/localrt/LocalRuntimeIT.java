@@ -1,6 +1,7 @@
 package io.ambergarden.localrt;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
@@ -126,6 +127,44 @@ class LocalRuntimeIT {
       assertThat(row).isNotNull();
       assertThat(row.getString("note")).isEqualTo("before restart");
     }
+  }
+
+  @Test
+  void testTheObjectStoreAnswersSignedRequestsAndRefusesWrongCredentials() {
+    S3ProxyServer store = RealServers.runtime().objectStore();
+    String bucket = "localrt-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+    try (software.amazon.awssdk.services.s3.S3Client good = s3(store, store.secretKey());
+        software.amazon.awssdk.services.s3.S3Client bad = s3(store, store.secretKey() + "x")) {
+      good.createBucket(b -> b.bucket(bucket));
+      good.putObject(
+          b -> b.bucket(bucket).key("k"),
+          software.amazon.awssdk.core.sync.RequestBody.fromString("hello"));
+      assertThat(good.getObjectAsBytes(b -> b.bucket(bucket).key("k")).asUtf8String())
+          .isEqualTo("hello");
+      assertThatThrownBy(() -> bad.getObjectAsBytes(b -> b.bucket(bucket).key("k")))
+          .isInstanceOf(software.amazon.awssdk.services.s3.model.S3Exception.class)
+          .satisfies(
+              e ->
+                  assertThat(
+                          ((software.amazon.awssdk.services.s3.model.S3Exception) e).statusCode())
+                      .isEqualTo(403));
+      good.deleteObject(b -> b.bucket(bucket).key("k"));
+      good.deleteBucket(b -> b.bucket(bucket));
+    }
+  }
+
+  private static software.amazon.awssdk.services.s3.S3Client s3(
+      S3ProxyServer store, String secret) {
+    return software.amazon.awssdk.services.s3.S3Client.builder()
+        .endpointOverride(java.net.URI.create(store.endpoint()))
+        .region(software.amazon.awssdk.regions.Region.US_EAST_1)
+        .forcePathStyle(true)
+        .credentialsProvider(
+            software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(
+                    store.accessKey(), secret)))
+        .httpClient(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create())
+        .build();
   }
 
   private static void logResources() {

@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * keyspaces/topics and not assume an empty server.
  *
  * <p>Ports differ from the dev defaults (CQL 19042, storage 17000, JMX 17199, Kafka 19092,
- * controller 19093) so tests never collide with a running dev instance; the usual {@code
- * amber.localrt.*} system properties still override them (e.g. {@code mvn verify
+ * controller 19093, S3Proxy 19100) so tests never collide with a running dev instance; the usual
+ * {@code amber.localrt.*} system properties still override them (e.g. {@code mvn verify
  * -Damber.localrt.cql.port=29042}), but {@code AMBER_LOCALRT_*} environment variables do not: those
  * are meant for the dev instance and would put the tests on its ports.
  *
@@ -64,7 +64,10 @@ public final class RealServers implements BeforeAllCallback {
     if (startFailure != null) {
       throw startFailure;
     }
-    LocalRuntime rt = new LocalRuntime(testOptions(), CassandraCluster.sizeFromSystemProperties());
+    LocalRuntime rt =
+        new LocalRuntime(
+                testOptions(), kafkaSecurePort(), CassandraCluster.sizeFromSystemProperties())
+            .withObjectStore(S3ProxyOptions.forTests());
     Runtime.getRuntime().addShutdownHook(new Thread(rt::close, "real-servers-shutdown"));
     try {
       rt.start();
@@ -74,6 +77,14 @@ public final class RealServers implements BeforeAllCallback {
     }
     runtime = rt;
     return new Started(rt);
+  }
+
+  /**
+   * The broker's SASL_SSL listener (19094 unless {@code -Damber.localrt.kafka.secure.port} says
+   * otherwise): the plain ITs never use it, the secured one does.
+   */
+  static int kafkaSecurePort() {
+    return Integer.getInteger(LocalRuntime.KAFKA_SECURE_PORT, 19094);
   }
 
   /** Closed by JUnit when the root context ends. */
@@ -103,5 +114,14 @@ public final class RealServers implements BeforeAllCallback {
   /** "127.0.0.1:19092" by default. */
   public static String kafkaBootstrap() {
     return runtime().kafkaBootstrap();
+  }
+
+  /** The object store's settings for the service: endpoint and the generated credentials. */
+  public static java.util.Map<String, String> objectStoreConfig() {
+    S3ProxyServer s3 = runtime().objectStore();
+    return java.util.Map.of(
+        "media.s3.endpoint", s3.endpoint(),
+        "media.s3.access-key", s3.accessKey(),
+        "media.s3.secret-key", s3.secretKey());
   }
 }

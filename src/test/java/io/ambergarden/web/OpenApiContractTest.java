@@ -2,6 +2,8 @@ package io.ambergarden.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ambergarden.auth.Gatekeeper;
+import io.ambergarden.auth.TestJwts;
 import io.ambergarden.bus.Addresses;
 import io.ambergarden.bus.LocalCodec;
 import io.ambergarden.bus.PersistRequest;
@@ -83,9 +85,18 @@ class OpenApiContractTest {
   private WebClient client;
   private WebSocketClient wsClient;
 
+  /** Every answer below is given to a caller with all scopes, except where the test says. */
+  private static final java.security.KeyPair JWT_KEY = TestJwts.rsa();
+
+  private String token;
+
   @BeforeEach
-  void deployHttpVerticle(Vertx vertx, VertxTestContext ctx) {
-    // direct ingest mode: the verticle starts without Kafka, and nothing here touches Cassandra
+  void deployHttpVerticle(Vertx vertx, VertxTestContext ctx) throws IOException {
+    // direct ingest mode: the verticle starts without Kafka, and nothing here touches Cassandra;
+    // callers present JWTs, which need no store either
+    Path pem = Files.createTempFile("openapi-jwt-", ".pem");
+    Files.writeString(pem, TestJwts.publicPem(JWT_KEY));
+    pem.toFile().deleteOnExit();
     AmberConfig config =
         ConfigLoader.load(
             Map.of(),
@@ -98,7 +109,19 @@ class OpenApiContractTest {
                 "http.port",
                 "0",
                 "live.enabled",
-                "true"));
+                "true",
+                "auth.jwt.public-key-file",
+                pem.toString(),
+                "auth.jwt.issuer",
+                TestJwts.ISSUER,
+                "auth.jwt.audience",
+                TestJwts.AUDIENCE));
+    token =
+        TestJwts.rs256(
+            JWT_KEY.getPrivate(),
+            TestJwts.claims(
+                "contract-test", "events:write events:read live:read media:write media:read admin"),
+            null);
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     EventParser parser =
         new EventParser(
@@ -109,20 +132,26 @@ class OpenApiContractTest {
                     config.events().retention(),
                     config.events().futureSkew()),
             Clock.systemUTC());
-    http =
-        new HttpVerticle(
-            config,
-            parser,
-            new HealthState(config.ingest().mode()),
-            registry,
-            new Cursor(new byte[32]),
-            new LiveConnections(config.live().maxConnections(), registry),
-            new AmberMeters(registry, config.kafka().topic()),
-            HttpBudgets.of(config, registry));
     LocalCodec.registerAll(vertx);
     client = WebClient.create(vertx);
     wsClient = vertx.createWebSocketClient();
-    vertx.deployVerticle(http).onComplete(ctx.succeedingThenComplete());
+    Gatekeeper.start(vertx, config, null)
+        .compose(
+            gate -> {
+              http =
+                  new HttpVerticle(
+                      config,
+                      parser,
+                      new HealthState(config.ingest().mode()),
+                      registry,
+                      new Cursor(new byte[32]),
+                      new LiveConnections(config.live().maxConnections(), registry),
+                      new AmberMeters(registry, config.kafka().topic()),
+                      HttpBudgets.of(config, registry),
+                      gate);
+              return vertx.deployVerticle(http);
+            })
+        .onComplete(ctx.succeedingThenComplete());
   }
 
   @AfterEach
@@ -317,6 +346,33 @@ class OpenApiContractTest {
                     .compose(
                         r ->
                             answer(
+                                doc, "POST", "/api/v1/devices/M-1/images", "text/plain", "x", 415))
+                    .compose(
+                        r ->
+                            answer(
+                                    doc,
+                                    "POST",
+                                    "/api/v1/devices/M-1/images?tags=a%20b",
+                                    "image/png",
+                                    "x",
+                                    400)
+                                .map(resp -> firstErrorField(resp, "tags")))
+                    .compose(
+                        r ->
+                            answer(doc, "GET", "/api/v1/images/not-a-uuid", null, null, 400)
+                                .map(resp -> firstErrorField(resp, "imageId")))
+                    .compose(
+                        r ->
+                            answer(
+                                doc,
+                                "GET",
+                                "/api/v1/images/0b7c3a52-7a51-4c36-9f3e-6f6d1c2b8e41",
+                                null,
+                                null,
+                                503))
+                    .compose(
+                        r ->
+                            answer(
                                     doc,
                                     "POST",
                                     "/api/v1/events",
@@ -387,12 +443,143 @@ class OpenApiContractTest {
   }
 
   @Test
+  void testAccessAnswersMatchTheDocumentedShapes(Vertx vertx, VertxTestContext ctx) {
+    String readOnly =
+        TestJwts.rs256(JWT_KEY.getPrivate(), TestJwts.claims("reader", "events:read"), null);
+    String meterM =
+        TestJwts.rs256(
+            JWT_KEY.getPrivate(),
+            TestJwts.claims("meter", "events:write events:read")
+                .put("devices", new io.vertx.core.json.JsonArray().add("M-*")),
+            null);
+    long now = System.currentTimeMillis();
+    resolvedDocument(vertx)
+        .compose(
+            doc ->
+                answer(doc, "GET", "/api/v1/devices/M-1/latest", null, null, 401, null)
+                    .map(
+                        resp -> {
+                          assertThat(resp.getHeader("WWW-Authenticate")).startsWith("Bearer");
+                          return resp;
+                        })
+                    .compose(
+                        r ->
+                            answer(
+                                doc,
+                                "GET",
+                                "/api/v1/devices/M-1/latest",
+                                null,
+                                null,
+                                401,
+                                "not-a-token"))
+                    .compose(r -> answer(doc, "GET", "/metrics", null, null, 401, null))
+                    .compose(
+                        r ->
+                            answer(
+                                doc,
+                                "POST",
+                                "/api/v1/events",
+                                "application/json",
+                                "{}",
+                                403,
+                                readOnly))
+                    .compose(r -> answer(doc, "GET", "/metrics", null, null, 403, readOnly))
+                    .compose(
+                        r ->
+                            answer(
+                                doc, "GET", "/api/v1/devices/N-1/latest", null, null, 403, meterM))
+                    .compose(
+                        r -> answer(doc, "GET", "/api/v1/stats/abnormal", null, null, 403, meterM))
+                    .compose(
+                        r ->
+                            answer(
+                                    doc,
+                                    "POST",
+                                    "/api/v1/events",
+                                    "application/json",
+                                    "[{\"deviceId\":\"M-1\",\"ts\":"
+                                        + now
+                                        + "},{\"deviceId\":\"N-2\",\"ts\":"
+                                        + now
+                                        + "}]",
+                                    403,
+                                    meterM)
+                                .map(
+                                    resp -> {
+                                      assertThat(
+                                              resp.bodyAsJsonObject()
+                                                  .getJsonArray("errors")
+                                                  .getJsonObject(0)
+                                                  .getInteger("index"))
+                                          .isEqualTo(1);
+                                      return resp;
+                                    }))
+                    // no Cassandra here: keys and tickets cannot be stored, and the answer says so
+                    .compose(r -> answer(doc, "POST", "/api/v1/live/tickets", null, null, 503))
+                    .compose(r -> answer(doc, "GET", "/api/v1/admin/keys?limit=0", null, null, 400))
+                    .compose(
+                        r ->
+                            answer(
+                                    doc,
+                                    "POST",
+                                    "/api/v1/admin/keys",
+                                    "application/json",
+                                    "{\"name\":\"x\",\"scopes\":[\"events:wirte\"]}",
+                                    400)
+                                .map(resp -> firstErrorField(resp, "scopes")))
+                    .compose(
+                        r ->
+                            answer(doc, "DELETE", "/api/v1/admin/keys/not-hex", null, null, 400)
+                                .map(resp -> firstErrorField(resp, "keyId"))))
+        .onComplete(ctx.succeedingThenComplete());
+  }
+
+  @Test
+  void testEveryOperationDocumentsTheScopeItsRouteNeeds() throws IOException {
+    Map<String, String> rules = io.ambergarden.auth.RouteRules.table();
+    List<String> wrong = new ArrayList<>();
+    forEachOperation(
+        document(),
+        (route, op) -> {
+          io.vertx.core.json.JsonArray security = op.getJsonArray("security");
+          String[] parts = route.split(" ", 2);
+          io.ambergarden.auth.RouteRules.Rule rule =
+              io.ambergarden.auth.RouteRules.of(parts[0], parts[1].replace("{id}", "M-1"));
+          if (security == null) {
+            wrong.add(route + ": no security requirement");
+          } else if (rule.open()) {
+            if (!security.isEmpty()) {
+              wrong.add(route + ": open, but the document asks for " + security);
+            }
+          } else {
+            for (Object req : security) {
+              for (String scheme : ((JsonObject) req).fieldNames()) {
+                if (!((JsonObject) req).getJsonArray(scheme).contains(rule.scope().text())) {
+                  wrong.add(route + ": " + scheme + " does not list " + rule.scope().text());
+                }
+              }
+            }
+            if (security.isEmpty()) {
+              wrong.add(route + ": needs " + rule.scope().text() + " but is documented as open");
+            }
+          }
+        });
+    assertThat(wrong).as("security of the operations in %s", DOCUMENT).isEmpty();
+    assertThat(rules).containsEntry("GET /metrics", "admin");
+  }
+
+  @Test
   void testLiveFeedGreetsWithADocumentedMessage(Vertx vertx, VertxTestContext ctx) {
     resolvedDocument(vertx)
         .compose(
             doc ->
                 wsClient
-                    .connect(http.actualPort(), "127.0.0.1", "/api/v1/live?codes=500")
+                    .connect(
+                        new io.vertx.core.http.WebSocketConnectOptions()
+                            .setPort(http.actualPort())
+                            .setHost("127.0.0.1")
+                            .setURI("/api/v1/live?codes=500")
+                            .addHeader("Authorization", "Bearer " + token))
                     .compose(
                         ws -> {
                           io.vertx.core.Promise<String> first = io.vertx.core.Promise.promise();
@@ -424,7 +611,21 @@ class OpenApiContractTest {
    */
   private Future<HttpResponse<Buffer>> answer(
       JsonObject doc, String method, String uri, String contentType, String body, int status) {
+    return answer(doc, method, uri, contentType, body, status, token);
+  }
+
+  private Future<HttpResponse<Buffer>> answer(
+      JsonObject doc,
+      String method,
+      String uri,
+      String contentType,
+      String body,
+      int status,
+      String bearer) {
     var request = client.request(HttpMethod.valueOf(method), http.actualPort(), "127.0.0.1", uri);
+    if (bearer != null) {
+      request.putHeader("Authorization", "Bearer " + bearer);
+    }
     if (contentType != null) {
       request.putHeader("Content-Type", contentType);
     }

@@ -1,6 +1,7 @@
 package io.ambergarden.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.vertx.core.json.JsonObject;
@@ -170,5 +171,26 @@ class QueryParamsTest {
       strings = {"", "yesterday", "1.5", "2026-02-30T00:00:00Z", "99999999999999999999", "+5"})
   void timeRejectsJunkNamingTheParameter(String value) {
     rejected("since", () -> QueryParams.time("since", value, 0));
+  }
+
+  @Test
+  void testAStatusIsPrintableAsciiOfBoundedLength() {
+    assertThat(QueryParams.status("status", "fault")).isEqualTo("fault");
+    assertThatThrownBy(() -> QueryParams.status("status", ""))
+        .isInstanceOf(ApiException.class)
+        .hasMessageContaining("status");
+    assertThatThrownBy(() -> QueryParams.status("status", "x".repeat(33)))
+        .isInstanceOf(ApiException.class);
+    assertThatThrownBy(() -> QueryParams.status("status", "bad\u0001"))
+        .isInstanceOf(ApiException.class);
+  }
+
+  @Test
+  void testABooleanIsTrueOrFalseOnly() {
+    assertThat(QueryParams.bool("abnormal", "true")).isTrue();
+    assertThat(QueryParams.bool("abnormal", "false")).isFalse();
+    assertThatThrownBy(() -> QueryParams.bool("abnormal", "yes"))
+        .isInstanceOf(ApiException.class)
+        .hasMessageContaining("abnormal");
   }
 }

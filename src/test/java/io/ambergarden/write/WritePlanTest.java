@@ -128,4 +128,38 @@ class WritePlanTest {
             org.assertj.core.groups.Tuple.tuple("b", -1));
     assertThat(plan.abnormal().values()).extracting(Event::eventId).contains("2");
   }
+
+  @Test
+  void testAHotDevicesPlacementNamesItsDetailPartitionsAndSpreadsItsTypeRows() {
+    WritePlan.Placement salted =
+        new WritePlan.Placement() {
+          @Override
+          public long partitionOf(Event e, long bucket) {
+            return bucket + saltOf(e);
+          }
+
+          @Override
+          public int saltOf(Event e) {
+            return (int) (e.ts() % 4);
+          }
+        };
+    List<Event> events =
+        List.of(
+            ev("hot", T0, "1", "gw", null, null),
+            ev("hot", T0 + 1, "2", "gw", null, null),
+            ev("hot", T0 + 2, "3", "gw", null, null),
+            ev("hot", T0 + 3, "4", "gw", null, null));
+    WritePlan plan = new WritePlan(events, HOURLY, RULES, 8, 8, salted);
+    assertThat(plan.detailChunks(32).keySet())
+        .containsExactlyInAnyOrder(
+            new WritePlan.DetailKey("hot", T0),
+            new WritePlan.DetailKey("hot", T0 + 1),
+            new WritePlan.DetailKey("hot", T0 + 2),
+            new WritePlan.DetailKey("hot", T0 + 3));
+    // the bucket indexes still name the aligned bucket once
+    assertThat(plan.deviceBuckets()).containsExactly(new WritePlan.BucketKey("hot", T0));
+    assertThat(plan.typeBuckets()).containsExactly(new WritePlan.BucketKey("gw", T0));
+    // one device, four type salt partitions instead of one
+    assertThat(plan.typeChunks(32)).hasSize(4);
+  }
 }

@@ -1,0 +1,213 @@
+package io.ambergarden.auth;
+
+import io.ambergarden.config.AmberConfig;
+import io.ambergarden.config.SecurityConfig;
+import io.vertx.cassandra.CassandraClient;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.Base64;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Turns a presented credential into a {@link Principal}, for every HTTP verticle instance of the
+ * process: API keys through the {@link KeyCache}, JWTs through the {@link JwtVerifier}, tickets
+ * through the store. It also keeps the per-caller rate limits and issues tickets.
+ */
+public final class Gatekeeper {
+  private final SecurityConfig.Access cfg;
+  private final KeyStore store;
+  private final KeyCache keys;
+  private final RateLimits rates;
+  private final JwtVerifier jwt;
+  private final Clock clock;
+  private final SecureRandom random = new SecureRandom();
+
+  /** Keys this process made for itself (the simulator); never stored, gone on restart. */
+  private final Map<String, LocalKey> localKeys = new ConcurrentHashMap<>();
+
+  private record LocalKey(byte[] hash, Principal principal) {}
+
+  Gatekeeper(SecurityConfig.Access cfg, KeyStore store, JwtVerifier jwt, Clock clock) {
+    this.cfg = cfg;
+    this.store = store;
+    this.jwt = jwt;
+    this.clock = clock;
+    this.keys =
+        new KeyCache(
+            store::find,
+            cfg.keyCacheRefresh().toMillis(),
+            cfg.keyCacheMaxStale().toMillis(),
+            cfg.keyCacheSize(),
+            clock::millis);
+    this.rates = new RateLimits(cfg.maxTrackedBuckets(), System::nanoTime);
+  }
+
+  /** {@code client} may be null when no API key will be looked up (tests of the HTTP layer). */
+  public static Future<Gatekeeper> start(Vertx vertx, AmberConfig config, CassandraClient client) {
+    SecurityConfig.Access cfg = config.access();
+    KeyStore store = new KeyStore(client, config.cassandra().keyspace());
+    Future<JwtVerifier> jwt =
+        cfg.enabled() && cfg.jwt().enabled()
+            ? JwtVerifier.start(vertx, cfg.jwt(), cfg.defaultRatePerSecond())
+            : Future.succeededFuture(null);
+    return jwt.map(v -> new Gatekeeper(cfg, store, v, Clock.systemUTC()));
+  }
+
+  public void close() {
+    if (jwt != null) {
+      jwt.close();
+    }
+  }
+
+  public boolean enabled() {
+    return cfg.enabled();
+  }
+
+  public SecurityConfig.Access config() {
+    return cfg;
+  }
+
+  public KeyStore store() {
+    return store;
+  }
+
+  /** The principal of a credential; fails with an {@link AuthException}. */
+  public Future<Principal> authenticate(Credential c) {
+    return switch (c.type()) {
+      case API_KEY -> apiKey(c.value());
+      case JWT ->
+          jwt == null
+              ? Future.failedFuture(
+                  new AuthException(AuthException.Reason.INVALID, "not an API key"))
+              : jwt.verify(c.value())
+                  .recover(
+                      err ->
+                          Future.failedFuture(
+                              new AuthException(
+                                  AuthException.Reason.INVALID,
+                                  "invalid token: " + err.getMessage())));
+      case TICKET -> redeem(c.value());
+    };
+  }
+
+  private Future<Principal> apiKey(String text) {
+    Optional<ApiKeys.Presented> presented = ApiKeys.parse(text);
+    if (presented.isEmpty()) {
+      return invalid("malformed API key");
+    }
+    ApiKeys.Presented p = presented.get();
+    LocalKey local = localKeys.get(p.id());
+    if (local != null) {
+      return ApiKeys.matches(p, local.hash())
+          ? Future.succeededFuture(local.principal())
+          : invalid("unknown or revoked API key");
+    }
+    return keys.get(p.id())
+        .recover(
+            err ->
+                Future.failedFuture(
+                    new AuthException(
+                        AuthException.Reason.UNAVAILABLE,
+                        "credentials cannot be verified now: " + err.getMessage())))
+        .compose(
+            found -> {
+              if (found.isEmpty()
+                  || found.get().revoked()
+                  || !ApiKeys.matches(p, found.get().hash())) {
+                return invalid("unknown or revoked API key");
+              }
+              return Future.succeededFuture(found.get().principal(cfg.defaultRatePerSecond()));
+            });
+  }
+
+  /**
+   * Still valid? For a long-lived WebSocket: a JWT's expiry, a key's revocation (within the cache's
+   * refresh).
+   */
+  public Future<Boolean> stillValid(Principal p) {
+    if (p.expires() && clock.millis() >= p.expiresAtMillis()) {
+      return Future.succeededFuture(false);
+    }
+    if (p.kind() != Principal.Kind.API_KEY) {
+      return Future.succeededFuture(true);
+    }
+    return keys.get(p.id())
+        .map(found -> found.isPresent() && !found.get().revoked())
+        .otherwise(true);
+  }
+
+  /** 0 when the caller may go ahead, else nanoseconds until its next request is allowed. */
+  public long rateWait(Principal p) {
+    return rates.acquire(p.bucket(), p.ratePerSecond());
+  }
+
+  /** A single-use ticket for the live feed, carrying {@code p}'s scopes and devices. */
+  public Future<Ticket> issueTicket(Principal p) {
+    byte[] bytes = new byte[32];
+    random.nextBytes(bytes);
+    String ticket = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    long ttl = cfg.ticketTtl().toMillis();
+    long expiresAt = clock.millis() + ttl;
+    return store
+        .insertTicket(ApiKeys.hash(ticket), p, (int) Math.max(1, ttl / 1000))
+        .map(v -> new Ticket(ticket, expiresAt));
+  }
+
+  public record Ticket(String value, long expiresAtMillis) {
+    @Override
+    public String toString() {
+      return "Ticket[expiresAt=" + expiresAtMillis + "]";
+    }
+  }
+
+  private Future<Principal> redeem(String ticket) {
+    if (ticket.length() != 43) {
+      return invalid("unknown, used or expired ticket");
+    }
+    return store
+        .redeemTicket(ApiKeys.hash(ticket))
+        .recover(
+            err ->
+                Future.failedFuture(
+                    new AuthException(
+                        AuthException.Reason.UNAVAILABLE,
+                        "the ticket cannot be checked now: " + err.getMessage())))
+        .compose(
+            p ->
+                p.isPresent()
+                    ? Future.succeededFuture(p.get())
+                    : invalid("unknown, used or expired ticket"));
+  }
+
+  /** Makes a key valid on this instance only, for the process's own clients (the simulator). */
+  public String localKey(String name, Set<Scope> scopes) {
+    ApiKeys.Minted m = ApiKeys.mint();
+    localKeys.put(
+        m.id(),
+        new LocalKey(
+            m.hash(),
+            new Principal(
+                m.id(),
+                Principal.Kind.LOCAL,
+                name,
+                scopes,
+                DevicePatterns.all(),
+                Integer.MAX_VALUE / 2,
+                0)));
+    return m.text();
+  }
+
+  /** After a revoke on this instance: refused here at once, elsewhere within the refresh. */
+  public void forget(String keyId) {
+    keys.invalidate(keyId);
+  }
+
+  private static <T> Future<T> invalid(String detail) {
+    return Future.failedFuture(new AuthException(AuthException.Reason.INVALID, detail));
+  }
+}

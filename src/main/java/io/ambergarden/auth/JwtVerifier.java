@@ -1,0 +1,250 @@
+package io.ambergarden.auth;
+
+import io.ambergarden.config.SecurityConfig;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.auth.JWTOptions;
+import io.vertx.ext.auth.NoSuchKeyIdException;
+import io.vertx.ext.auth.PubSecKeyOptions;
+import io.vertx.ext.auth.User;
+import io.vertx.ext.auth.authentication.TokenCredentials;
+import io.vertx.ext.auth.jwt.JWTAuth;
+import io.vertx.ext.auth.jwt.JWTAuthOptions;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyFactory;
+import java.security.PublicKey;
+import java.security.interfaces.ECPublicKey;
+import java.security.interfaces.RSAPublicKey;
+import java.security.spec.X509EncodedKeySpec;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Verifies JWT bearer tokens with vertx-auth-jwt against a PEM public key or a JWKS URL: the
+ * signature, {@code iss}, {@code aud}, and {@code exp} (required) with the configured leeway. Only
+ * public-key algorithms are ever configured, so {@code alg=none} and an HMAC token signed with the
+ * public key as its secret both find no key and are refused. Scopes come from the {@code scope}
+ * (space-separated) or {@code scp} claim, device patterns from {@code devices}.
+ */
+public final class JwtVerifier {
+  private static final Logger LOG = LoggerFactory.getLogger(JwtVerifier.class);
+  private static final long MIN_REFETCH_MILLIS = 10_000;
+
+  private final Vertx vertx;
+  private final SecurityConfig.Jwt cfg;
+  private final int defaultRate;
+  private final JWTOptions options;
+  private final long minRefetchMillis;
+  private volatile JWTAuth auth;
+  private HttpClient http;
+  private long timer = -1;
+  private volatile long lastFetch;
+
+  private JwtVerifier(Vertx vertx, SecurityConfig.Jwt cfg, int defaultRate, long minRefetchMillis) {
+    this.minRefetchMillis = minRefetchMillis;
+    this.vertx = vertx;
+    this.cfg = cfg;
+    this.defaultRate = defaultRate;
+    this.options =
+        new JWTOptions()
+            .setIssuer(cfg.issuer())
+            .setAudience(List.of(cfg.audience()))
+            .setLeeway((int) cfg.leeway().toSeconds());
+  }
+
+  /** A verifier ready to use: the key file read, or the JWKS fetched once. */
+  public static Future<JwtVerifier> start(Vertx vertx, SecurityConfig.Jwt cfg, int defaultRate) {
+    return start(vertx, cfg, defaultRate, MIN_REFETCH_MILLIS);
+  }
+
+  static Future<JwtVerifier> start(
+      Vertx vertx, SecurityConfig.Jwt cfg, int defaultRate, long minRefetchMillis) {
+    JwtVerifier v = new JwtVerifier(vertx, cfg, defaultRate, minRefetchMillis);
+    if (!cfg.publicKeyFile().isEmpty()) {
+      try {
+        v.auth =
+            JWTAuth.create(vertx, v.pemOptions(Files.readString(Path.of(cfg.publicKeyFile()))));
+      } catch (IOException | RuntimeException e) {
+        return Future.failedFuture(
+            new IllegalArgumentException(
+                "auth.jwt.public-key-file: cannot use " + cfg.publicKeyFile() + ": " + e, e));
+      }
+      return Future.succeededFuture(v);
+    }
+    v.http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(5000));
+    return v.fetchJwks()
+        .map(
+            x -> {
+              v.timer = vertx.setPeriodic(cfg.jwksRefresh().toMillis(), id -> v.refetchQuietly());
+              return v;
+            });
+  }
+
+  public void close() {
+    if (timer >= 0) {
+      vertx.cancelTimer(timer);
+    }
+    if (http != null) {
+      http.close();
+    }
+  }
+
+  /** The token's principal, or a failure saying why the token is not accepted. */
+  public Future<Principal> verify(String token) {
+    return authenticate(token)
+        .recover(
+            err -> {
+              // a rotated key: fetch the JWKS again (not more than every 10 s), then retry once
+              if (err instanceof NoSuchKeyIdException
+                  && http != null
+                  && System.currentTimeMillis() - lastFetch >= minRefetchMillis) {
+                return fetchJwks().compose(v -> authenticate(token));
+              }
+              return Future.failedFuture(err);
+            })
+        .compose(this::principal);
+  }
+
+  private Future<User> authenticate(String token) {
+    try {
+      return auth.authenticate(new TokenCredentials(token));
+    } catch (RuntimeException e) {
+      return Future.failedFuture(e);
+    }
+  }
+
+  private Future<Principal> principal(User user) {
+    JsonObject claims = user.attributes().getJsonObject("accessToken");
+    Object exp = claims.getValue("exp");
+    Object sub = claims.getValue("sub");
+    if (!(exp instanceof Number)) {
+      return Future.failedFuture("the token has no exp claim");
+    }
+    if (!(sub instanceof String s) || s.isEmpty()) {
+      return Future.failedFuture("the token has no sub claim");
+    }
+    DevicePatterns devices;
+    try {
+      devices = DevicePatterns.of(strings(claims.getValue("devices")));
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture("devices claim: " + e.getMessage());
+    }
+    Set<Scope> scopes = EnumSet.noneOf(Scope.class);
+    scopes.addAll(Scope.ofClaim(claims.getString("scope")));
+    for (String scp : strings(claims.getValue("scp"))) {
+      Scope.parse(scp).ifPresent(scopes::add);
+    }
+    return Future.succeededFuture(
+        new Principal(
+            s,
+            Principal.Kind.JWT,
+            s,
+            scopes,
+            devices,
+            defaultRate,
+            ((Number) exp).longValue() * 1000));
+  }
+
+  private static List<String> strings(Object claim) {
+    List<String> out = new ArrayList<>();
+    if (claim instanceof String s) {
+      for (String part : s.split(" ")) {
+        if (!part.isEmpty()) {
+          out.add(part);
+        }
+      }
+    } else if (claim instanceof JsonArray a) {
+      for (Object o : a) {
+        out.add(String.valueOf(o));
+      }
+    }
+    return out;
+  }
+
+  /** Every algorithm the key's type allows, and only those. */
+  JWTAuthOptions pemOptions(String pem) {
+    PublicKey key = parsePublicKey(pem);
+    List<String> algorithms;
+    if (key instanceof RSAPublicKey) {
+      algorithms = List.of("RS256", "RS384", "RS512");
+    } else if (key instanceof ECPublicKey ec) {
+      int bits = ec.getParams().getCurve().getField().getFieldSize();
+      algorithms = List.of(bits <= 256 ? "ES256" : bits <= 384 ? "ES384" : "ES512");
+    } else {
+      throw new IllegalArgumentException("not an RSA or EC public key: " + key.getAlgorithm());
+    }
+    JWTAuthOptions o = new JWTAuthOptions().setJWTOptions(options);
+    for (String alg : algorithms) {
+      o.addPubSecKey(new PubSecKeyOptions().setAlgorithm(alg).setBuffer(pem));
+    }
+    return o;
+  }
+
+  static PublicKey parsePublicKey(String pem) {
+    String body =
+        pem.replace("-----BEGIN PUBLIC KEY-----", "")
+            .replace("-----END PUBLIC KEY-----", "")
+            .replaceAll("\\s", "");
+    byte[] der = Base64.getDecoder().decode(body);
+    for (String type : List.of("RSA", "EC")) {
+      try {
+        return KeyFactory.getInstance(type).generatePublic(new X509EncodedKeySpec(der));
+      } catch (Exception e) {
+        // try the next type
+      }
+    }
+    throw new IllegalArgumentException("expected a PEM 'PUBLIC KEY' (RSA or EC)");
+  }
+
+  private void refetchQuietly() {
+    fetchJwks().onFailure(err -> LOG.warn("JWKS refresh from {} failed: {}", cfg.jwksUrl(), err));
+  }
+
+  /** Fetches the JWKS; symmetric ("oct") keys are dropped, so HMAC tokens can never verify. */
+  private Future<Void> fetchJwks() {
+    lastFetch = System.currentTimeMillis();
+    return http.request(
+            new RequestOptions()
+                .setMethod(HttpMethod.GET)
+                .setAbsoluteURI(cfg.jwksUrl())
+                .setTimeout(10_000))
+        .compose(req -> req.send())
+        .compose(
+            resp ->
+                resp.statusCode() == 200
+                    ? resp.body()
+                    : Future.failedFuture("JWKS answered " + resp.statusCode()))
+        .map(
+            body -> {
+              JsonArray keys =
+                  new JsonObject(body.toString(StandardCharsets.UTF_8)).getJsonArray("keys");
+              JWTAuthOptions o = new JWTAuthOptions().setJWTOptions(options);
+              int used = 0;
+              for (Object k : keys == null ? new JsonArray() : keys) {
+                if (k instanceof JsonObject jwk && !"oct".equals(jwk.getString("kty"))) {
+                  o.addJwk(jwk);
+                  used++;
+                }
+              }
+              if (used == 0) {
+                throw new IllegalStateException("JWKS at " + cfg.jwksUrl() + " has no public key");
+              }
+              auth = JWTAuth.create(vertx, o);
+              return null;
+            });
+  }
+}

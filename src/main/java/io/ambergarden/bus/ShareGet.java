@@ -1,0 +1,13 @@
+package io.ambergarden.bus;
+
+/**
+ * The image a share link points at, while the share lives. Replied to with the {@link ImageMeta};
+ * {@link FailureCode#NOT_FOUND} once the share expired, or when its image was deleted.
+ */
+public final class ShareGet {
+  public static final String ADDRESS = "amber.media.share-get";
+
+  public record Request(String shareId) {}
+
+  private ShareGet() {}
+}

@@ -1,0 +1,59 @@
+package io.ambergarden.query;
+
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.Statement;
+import io.ambergarden.cassandra.CassandraClients;
+import io.ambergarden.cassandra.FullFetch;
+import io.vertx.cassandra.CassandraClient;
+import io.vertx.core.Future;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntConsumer;
+
+/** Idempotent reads with the read profile, and bounded fan-out of many of them. */
+final class CassandraReads {
+  private final CassandraClient client;
+  private final IntConsumer speculativeReads;
+
+  /** {@code speculativeReads} hears how many speculative executions each read started. */
+  CassandraReads(CassandraClient client, IntConsumer speculativeReads) {
+    this.client = client;
+    this.speculativeReads = speculativeReads;
+  }
+
+  Future<List<Row>> read(Statement<?> s) {
+    return FullFetch.of(
+        client,
+        s.setExecutionProfileName(CassandraClients.READ_PROFILE).setIdempotent(true),
+        speculativeReads);
+  }
+
+  /** Runs every read, at most {@code parallelism} at once; results in the order of the reads. */
+  Future<List<List<Row>>> readEach(List<? extends Statement<?>> reads, int parallelism) {
+    List<List<Row>> out = new ArrayList<>(reads.size());
+    return readFrom(reads, 0, Math.max(1, parallelism), out).map(out);
+  }
+
+  private Future<Void> readFrom(
+      List<? extends Statement<?>> reads, int from, int parallelism, List<List<Row>> out) {
+    if (from >= reads.size()) {
+      return Future.succeededFuture();
+    }
+    int to = Math.min(reads.size(), from + parallelism);
+    List<Future<List<Row>>> group = new ArrayList<>();
+    for (Statement<?> s : reads.subList(from, to)) {
+      group.add(read(s));
+    }
+    return Future.all(group)
+        .compose(
+            v -> {
+              group.forEach(f -> out.add(f.result()));
+              return readFrom(reads, to, parallelism, out);
+            });
+  }
+
+  /** A write from the read path (a stale index row's repair); fire and forget is fine. */
+  Future<Void> write(Statement<?> s) {
+    return client.execute(s.setIdempotent(true)).mapEmpty();
+  }
+}

@@ -1,0 +1,207 @@
+package io.ambergarden.query;
+
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.Statement;
+import io.ambergarden.bus.DeviceEventsQuery;
+import io.ambergarden.bus.EventPage;
+import io.ambergarden.bus.PagePosition;
+import io.ambergarden.cassandra.DetailSlices;
+import io.ambergarden.cassandra.TimeBuckets;
+import io.ambergarden.event.Event;
+import io.vertx.core.Future;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One device's events, newest first: walks the device's non-empty buckets (buckets_by_device, so
+ * empty hours are never probed), reading every partition of a bucket (one for a cold device; the
+ * slices' salted partitions too for a hot one, from device_slices) and merging them in clustering
+ * order, so a hot device pages exactly like a cold one. At most maxBucketsPerPage buckets per page.
+ */
+final class DeviceHistory {
+  /** The clustering order of events_by_device: ts DESC, event_id ASC. */
+  static final Comparator<Event> ORDER =
+      Comparator.comparingLong(Event::ts).reversed().thenComparing(Event::eventId);
+
+  /** Partition reads of one bucket in flight at once. */
+  private static final int PARALLELISM = 16;
+
+  private final CassandraReads reads;
+  private final QueryStatements cql;
+  private final TimeBuckets buckets;
+  private final int maxBuckets;
+
+  DeviceHistory(CassandraReads reads, QueryStatements cql, TimeBuckets buckets, int maxBuckets) {
+    this.reads = reads;
+    this.cql = cql;
+    this.buckets = buckets;
+    this.maxBuckets = maxBuckets;
+  }
+
+  Future<EventPage> page(DeviceEventsQuery.Request q) {
+    PagePosition pos = q.position();
+    Instant lower = Instant.ofEpochMilli(buckets.bucketOf(q.from()));
+    Instant upper = Instant.ofEpochMilli(pos != null ? pos.bucket() : buckets.bucketOf(q.to() - 1));
+    Future<List<Row>> bucketRows =
+        reads.read(cql.bucketsOfDevice().bind(q.deviceId(), lower, upper, maxBuckets + 1));
+    Future<List<Row>> sliceRows = reads.read(cql.slicesOfDevice().bind(q.deviceId(), lower, upper));
+    return Future.all(bucketRows, sliceRows)
+        .compose(
+            v -> {
+              List<Long> starts =
+                  bucketRows.result().stream().map(r -> r.getInstant(0).toEpochMilli()).toList();
+              Map<Long, List<DetailSlices.Slice>> slices = new HashMap<>();
+              for (Row r : sliceRows.result()) {
+                slices
+                    .computeIfAbsent(r.getInstant(0).toEpochMilli(), b -> new ArrayList<>())
+                    .add(new DetailSlices.Slice(r.getInstant(1).toEpochMilli(), r.getInt(2)));
+              }
+              Page page = new Page(q, starts, slices);
+              return page.next(0).map(x -> new EventPage(page.items, page.nextPosition()));
+            });
+  }
+
+  private final class Page {
+    final DeviceEventsQuery.Request q;
+    final List<Long> starts;
+    final Map<Long, List<DetailSlices.Slice>> slices;
+    final List<Event> items = new ArrayList<>();
+    long lastBucket;
+    int visited;
+
+    Page(DeviceEventsQuery.Request q, List<Long> starts, Map<Long, List<DetailSlices.Slice>> s) {
+      this.q = q;
+      this.starts = starts;
+      this.slices = s;
+    }
+
+    Future<Void> next(int i) {
+      if (i >= starts.size() || items.size() >= q.limit() || visited >= maxBuckets) {
+        return Future.succeededFuture();
+      }
+      long bucket = starts.get(i);
+      visited++;
+      List<Long> partitions =
+          DetailSlices.partitionsOf(bucket, slices.getOrDefault(bucket, List.of()));
+      PagePosition pos = q.position();
+      Event after =
+          pos != null && !pos.atBucketStart() && pos.bucket() == bucket
+              ? new Event(q.deviceId(), pos.ts(), pos.key2())
+              : null;
+      return fill(bucket, partitions, after).compose(v -> next(i + 1));
+    }
+
+    /**
+     * Adds the bucket's events after {@code after}. Several partitions are read with a share of the
+     * page each and merged; what is merged is complete only up to the oldest row every partition
+     * that filled its share has reached, so the rest comes in another round from there.
+     */
+    Future<Void> fill(long bucket, List<Long> partitions, Event after) {
+      int want = q.limit() - items.size();
+      if (want <= 0) {
+        return Future.succeededFuture();
+      }
+      int share =
+          partitions.size() == 1
+              ? want
+              : Math.min(
+                  want, Math.max(16, 2 * ((want + partitions.size() - 1) / partitions.size())));
+      List<Statement<?>> statements = new ArrayList<>();
+      for (long partition : partitions) {
+        statements.addAll(partitionReads(partition, after, share));
+      }
+      return reads
+          .readEach(statements, PARALLELISM)
+          .compose(
+              results -> {
+                List<Event> merged = new ArrayList<>();
+                Event bound = null;
+                int r = 0;
+                for (int p = 0; p < partitions.size(); p++) {
+                  // a partition's reads: [same ts after the position,] then older ts
+                  List<Event> same =
+                      after != null && statementsPerPartition(after) == 2
+                          ? events(results.get(r++))
+                          : List.of();
+                  List<Event> older = events(results.get(r++));
+                  List<Event> prefix = new ArrayList<>(same);
+                  boolean truncated = same.size() >= share;
+                  if (!truncated) {
+                    prefix.addAll(older);
+                    truncated = older.size() >= share;
+                  }
+                  merged.addAll(prefix);
+                  if (truncated) {
+                    Event last = prefix.get(prefix.size() - 1);
+                    bound = bound == null || ORDER.compare(last, bound) < 0 ? last : bound;
+                  }
+                }
+                merged.sort(ORDER);
+                Event previous = null;
+                for (Event e : merged) {
+                  if (items.size() >= q.limit() || (bound != null && ORDER.compare(e, bound) > 0)) {
+                    break;
+                  }
+                  // a redelivery racing a slice split can store an event twice; it is served once
+                  if (previous == null || ORDER.compare(previous, e) != 0) {
+                    items.add(e);
+                    lastBucket = bucket;
+                  }
+                  previous = e;
+                }
+                return bound != null && items.size() < q.limit()
+                    ? fill(bucket, partitions, bound)
+                    : Future.succeededFuture();
+              });
+    }
+
+    private List<Event> events(List<Row> rows) {
+      List<Event> out = new ArrayList<>(rows.size());
+      rows.forEach(r -> out.add(StoredEvents.ofDevice(q.deviceId(), r)));
+      return out;
+    }
+
+    private int statementsPerPartition(Event after) {
+      return after.ts() >= q.from() && after.ts() < q.to() ? 2 : 1;
+    }
+
+    /** The reads of one partition: after {@code after} when given, else the whole range. */
+    List<Statement<?>> partitionReads(long partition, Event after, int limit) {
+      Instant p = Instant.ofEpochMilli(partition);
+      Instant from = Instant.ofEpochMilli(q.from());
+      if (after == null) {
+        return List.of(
+            cql.eventsInBucket().bind(q.deviceId(), p, from, Instant.ofEpochMilli(q.to()), limit));
+      }
+      List<Statement<?>> out = new ArrayList<>(2);
+      // same ts with a later event id, then older ts
+      if (statementsPerPartition(after) == 2) {
+        out.add(
+            cql.eventsSameTs()
+                .bind(q.deviceId(), p, Instant.ofEpochMilli(after.ts()), after.eventId(), limit));
+      }
+      out.add(
+          cql.eventsInBucket()
+              .bind(
+                  q.deviceId(),
+                  p,
+                  from,
+                  Instant.ofEpochMilli(Math.min(q.to(), after.ts())),
+                  limit));
+      return out;
+    }
+
+    PagePosition nextPosition() {
+      if (items.size() >= q.limit()) {
+        Event last = items.get(items.size() - 1);
+        return new PagePosition(lastBucket, last.ts(), q.deviceId(), last.eventId());
+      }
+      // stopped on the bucket budget with buckets left: resume at the next one
+      return visited < starts.size() ? PagePosition.bucketStart(starts.get(visited)) : null;
+    }
+  }
+}

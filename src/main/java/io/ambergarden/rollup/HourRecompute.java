@@ -1,0 +1,108 @@
+package io.ambergarden.rollup;
+
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.Statement;
+import io.ambergarden.cassandra.CassandraClients;
+import io.ambergarden.cassandra.CqlTypes;
+import io.ambergarden.cassandra.DetailSlices;
+import io.ambergarden.cassandra.RowKeys;
+import io.ambergarden.cassandra.TimeBuckets;
+import io.ambergarden.config.AmberConfig;
+import io.vertx.cassandra.CassandraClient;
+import io.vertx.core.Future;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Recomputes the rollup rows of one (device, hour) from its detail rows. */
+final class HourRecompute {
+  private final CassandraClient client;
+  private final RollupStatements cql;
+  private final AmberConfig config;
+  private final TimeBuckets detailBuckets;
+
+  HourRecompute(CassandraClient client, RollupStatements cql, AmberConfig config) {
+    this.client = client;
+    this.cql = cql;
+    this.config = config;
+    this.detailBuckets = new TimeBuckets(config.cassandra().bucket().length);
+  }
+
+  /**
+   * Recomputes one (device, hour) from detail and overwrites its rollup rows. A hot device's hour
+   * spans several partitions (device_slices): all are read, and an event stored twice (a redelivery
+   * racing a slice split) counts once.
+   */
+  Future<Void> recompute(String deviceId, long hour) {
+    long bucket = detailBuckets.bucketOf(hour);
+    return read(cql.readSlices().bind(deviceId, Instant.ofEpochMilli(bucket)))
+        .compose(
+            sliceRows -> {
+              List<DetailSlices.Slice> slices = new ArrayList<>();
+              sliceRows.forEach(
+                  r ->
+                      slices.add(
+                          new DetailSlices.Slice(r.getInstant(0).toEpochMilli(), r.getInt(1))));
+              List<Future<List<Row>>> parts = new ArrayList<>();
+              for (long partition : DetailSlices.partitionsOf(bucket, slices)) {
+                parts.add(
+                    read(
+                        cql.readDetail()
+                            .bind(
+                                deviceId,
+                                Instant.ofEpochMilli(partition),
+                                Instant.ofEpochMilli(hour),
+                                Instant.ofEpochMilli(hour + TimeBuckets.HOUR))));
+              }
+              return Future.all(parts).map(v -> parts);
+            })
+        .compose(
+            parts -> {
+              RollupAggregator agg = new RollupAggregator();
+              Set<String> seen = parts.size() > 1 ? new HashSet<>() : null;
+              for (Future<List<Row>> part : parts) {
+                for (Row r : part.result()) {
+                  if (seen != null
+                      && !seen.add(r.getInstant(0).toEpochMilli() + "/" + r.getString(1))) {
+                    continue;
+                  }
+                  Map<String, Double> m = r.get(2, CqlTypes.METRICS);
+                  if (m != null) {
+                    agg.add(m);
+                  }
+                }
+              }
+              long now = System.currentTimeMillis();
+              int ttl =
+                  RowKeys.ttlSeconds(hour + TimeBuckets.HOUR, now, config.events().retention());
+              List<Future<?>> writes = new ArrayList<>();
+              agg.result()
+                  .forEach(
+                      (metric, st) ->
+                          writes.add(
+                              client.execute(
+                                  cql.writeRollup()
+                                      .bind(
+                                          deviceId,
+                                          TimeBuckets.utcDay(hour),
+                                          Instant.ofEpochMilli(hour),
+                                          metric,
+                                          st.count(),
+                                          st.min(),
+                                          st.max(),
+                                          st.sum(),
+                                          Instant.ofEpochMilli(now),
+                                          ttl)
+                                      .setIdempotent(true))));
+              return Future.all(writes).mapEmpty();
+            });
+  }
+
+  private Future<List<Row>> read(Statement<?> s) {
+    return client.executeWithFullFetch(
+        s.setIdempotent(true).setExecutionProfileName(CassandraClients.READ_PROFILE));
+  }
+}

@@ -1,0 +1,157 @@
+package io.ambergarden.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class KeyCacheTest {
+  private final AtomicLong now = new AtomicLong(1_000_000);
+  private final Map<String, KeyRecord> store = new HashMap<>();
+  private final List<String> reads = new ArrayList<>();
+  private final List<Promise<Optional<KeyRecord>>> pending = new ArrayList<>();
+  private boolean down;
+  private boolean manual;
+
+  private Future<Optional<KeyRecord>> load(String id) {
+    reads.add(id);
+    if (manual) {
+      Promise<Optional<KeyRecord>> p = Promise.promise();
+      pending.add(p);
+      return p.future();
+    }
+    return down
+        ? Future.failedFuture("Cassandra down")
+        : Future.succeededFuture(Optional.ofNullable(store.get(id)));
+  }
+
+  private KeyCache cache(long maxStale) {
+    return new KeyCache(this::load, 2000, maxStale, 3, now::get);
+  }
+
+  private static KeyRecord key(String id, Instant revoked) {
+    return new KeyRecord(
+        id,
+        "k",
+        new byte[32],
+        Set.of(Scope.EVENTS_READ),
+        List.of(),
+        0,
+        Instant.EPOCH,
+        "t",
+        revoked);
+  }
+
+  private static Optional<KeyRecord> value(Future<Optional<KeyRecord>> f) {
+    assertThat(f.succeeded()).as("lookup succeeded: %s", f.cause()).isTrue();
+    return f.result();
+  }
+
+  @Test
+  void testAFreshEntryIsServedWithoutReadingTheStore() {
+    store.put("a", key("a", null));
+    KeyCache c = cache(60_000);
+    assertThat(value(c.get("a"))).isPresent();
+    now.addAndGet(999);
+    assertThat(value(c.get("a"))).isPresent();
+    assertThat(reads).containsExactly("a");
+  }
+
+  @Test
+  void testARevocationIsSeenWithinTheRefresh() {
+    store.put("a", key("a", null));
+    KeyCache c = cache(60_000);
+    value(c.get("a"));
+    store.put("a", key("a", Instant.now()));
+    now.addAndGet(1500);
+    // refreshed ahead in the background: this answer may still be the old one
+    c.get("a");
+    now.addAndGet(1);
+    assertThat(value(c.get("a")).orElseThrow().revoked()).isTrue();
+    now.addAndGet(5000);
+    assertThat(value(c.get("a")).orElseThrow().revoked()).isTrue();
+  }
+
+  @Test
+  void testAnEntryOlderThanTheRefreshWaitsForAFreshRead() {
+    store.put("a", key("a", null));
+    KeyCache c = cache(60_000);
+    value(c.get("a"));
+    store.put("a", key("a", Instant.now()));
+    now.addAndGet(2000);
+    assertThat(value(c.get("a")).orElseThrow().revoked()).isTrue();
+  }
+
+  @Test
+  void testUnknownIdsAreRememberedToo() {
+    KeyCache c = cache(60_000);
+    assertThat(value(c.get("nope"))).isEmpty();
+    assertThat(value(c.get("nope"))).isEmpty();
+    assertThat(reads).containsExactly("nope");
+  }
+
+  @Test
+  void testWhileTheStoreIsDownAKnownKeyKeepsWorkingUntilMaxStale() {
+    store.put("a", key("a", null));
+    KeyCache c = cache(10_000);
+    value(c.get("a"));
+    down = true;
+    now.addAndGet(5000);
+    assertThat(value(c.get("a"))).isPresent();
+    now.addAndGet(5000);
+    assertThat(c.get("a").failed()).isTrue();
+    assertThat(c.get("never-seen").failed()).isTrue();
+  }
+
+  @Test
+  void testWithoutMaxStaleAnUnreadableKeyIsRefused() {
+    store.put("a", key("a", null));
+    KeyCache c = cache(0);
+    value(c.get("a"));
+    down = true;
+    now.addAndGet(2000);
+    assertThat(c.get("a").failed()).isTrue();
+  }
+
+  @Test
+  void testConcurrentMissesShareOneRead() {
+    manual = true;
+    KeyCache c = cache(60_000);
+    Future<Optional<KeyRecord>> first = c.get("a");
+    Future<Optional<KeyRecord>> second = c.get("a");
+    assertThat(reads).hasSize(1);
+    pending.get(0).complete(Optional.of(key("a", null)));
+    assertThat(value(first)).isPresent();
+    assertThat(value(second)).isPresent();
+  }
+
+  @Test
+  void testTheCacheIsBoundedAndDropsTheLeastRecentlyUsed() {
+    KeyCache c = cache(60_000);
+    for (String id : List.of("a", "b", "c", "d")) {
+      c.get(id);
+    }
+    assertThat(c.size()).isEqualTo(3);
+    c.get("a");
+    assertThat(reads).containsExactly("a", "b", "c", "d", "a");
+  }
+
+  @Test
+  void testInvalidateForgetsAtOnce() {
+    store.put("a", key("a", null));
+    KeyCache c = cache(60_000);
+    value(c.get("a"));
+    store.put("a", key("a", Instant.now()));
+    c.invalidate("a");
+    assertThat(value(c.get("a")).orElseThrow().revoked()).isTrue();
+  }
+}
