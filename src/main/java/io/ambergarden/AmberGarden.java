@@ -142,8 +142,16 @@ public final class AmberGarden {
                 deploy(
                     () -> new WriterVerticle(config, meters, replicas),
                     config.writer().instances()))
-        .compose(v -> deploy(() -> new QueryVerticle(config), config.query().instances()))
-        .compose(v -> deploy(() -> new StatsVerticle(config), config.query().instances()))
+        .compose(
+            v ->
+                deploy(
+                    () -> new QueryVerticle(config, meters::speculativeReads),
+                    config.query().instances()))
+        .compose(
+            v ->
+                deploy(
+                    () -> new StatsVerticle(config, meters::speculativeReads),
+                    config.query().instances()))
         .compose(
             v ->
                 config.live().enabled()
@@ -209,7 +217,7 @@ public final class AmberGarden {
   /** The schema, with the schema applier's own role when one is configured. */
   private Future<?> migrate() {
     CassandraClient applier = CassandraClients.schemaApplier(vertx, config.cassandra());
-    return new SchemaMigrator(applier, config).migrate().eventually(applier::close);
+    return new SchemaMigrator(vertx, applier, config).migrate().eventually(applier::close);
   }
 
   /**
@@ -344,7 +352,7 @@ public final class AmberGarden {
       return;
     }
     if (args.length > 0 && args[0].equals("schema")) {
-      System.exit(applySchemaOnly(config));
+      System.exit(SchemaCommand.run(config));
     }
     if (args.length > 0 && args[0].equals("keys")) {
       System.exit(KeysCommand.run(config, args, System.out, System.err));
@@ -376,19 +384,5 @@ public final class AmberGarden {
                   }
                 },
                 "amber-shutdown"));
-  }
-
-  private static int applySchemaOnly(AmberConfig config) {
-    Vertx vertx = Vertx.vertx();
-    CassandraClient client = CassandraClients.schemaApplier(vertx, config.cassandra());
-    try {
-      new SchemaMigrator(client, config).migrate().await(5, TimeUnit.MINUTES);
-      return 0;
-    } catch (Exception e) {
-      System.err.println("schema migration failed: " + StartupFailure.of(e).getMessage());
-      return 1;
-    } finally {
-      client.close().eventually(vertx::close);
-    }
   }
 }

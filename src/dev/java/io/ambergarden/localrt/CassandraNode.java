@@ -4,19 +4,26 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.loadbalancing.NodeDistance;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
- * A real single-node Cassandra 5.0 ({@code CassandraDaemon} from {@code cassandra-all}) in {@code
- * <base>/cassandra}: config in {@code conf/}, data in {@code data/}, {@code commitlog/} etc.,
- * everything the node prints in {@code cassandra.log}.
+ * A real Cassandra 5.0 node ({@code CassandraDaemon} from {@code cassandra-all}). Alone, it lives
+ * in {@code <base>/cassandra} on 127.0.0.1; as node i of an N-node {@link CassandraCluster} (ccm's
+ * layout) in {@code <base>/cassandra-xN/node<i>} on 127.0.0.i, with the same CQL and storage ports
+ * as its peers and its own JMX port (jmx.port + 100 (i - 1)). Config in {@code conf/}, data in
+ * {@code data/}, {@code commitlog/} etc., everything the node prints in its log file.
  */
 public final class CassandraNode extends ServerProcess {
   public static final String MAIN_CLASS = "org.apache.cassandra.service.CassandraDaemon";
@@ -49,8 +56,15 @@ public final class CassandraNode extends ServerProcess {
           "--add-opens", "java.base/java.lang=ALL-UNNAMED",
           "--add-opens", "java.base/java.util=ALL-UNNAMED");
 
+  /** Vnodes per node; a cluster's tokens are spread evenly over all of them (ClusterTokens). */
+  static final int NUM_TOKENS = 16;
+
   /** The default superuser of a node with PasswordAuthenticator. */
   public static final String SUPERUSER = "cassandra";
+
+  private final int index;
+  private final int clusterSize;
+  private final InetAddress address;
 
   /** Null: no authentication, plain CQL. */
   private final Security security;
@@ -62,12 +76,30 @@ public final class CassandraNode extends ServerProcess {
    */
   public record Security(Certificates.Issued node, Path truststore, String storePassword) {}
 
+  /** The one node of a one-node runtime. */
   public CassandraNode(LocalRuntimeOptions options) {
-    this(options, null);
+    this(options, 1, 1, null);
   }
 
+  /** The one node of a one-node runtime, secured. */
   public CassandraNode(LocalRuntimeOptions options, Security security) {
-    super(options, options.cassandraDir());
+    this(options, 1, 1, security);
+  }
+
+  /** Node {@code index} (1-based) of a cluster of {@code clusterSize} nodes. */
+  public CassandraNode(LocalRuntimeOptions options, int index, int clusterSize) {
+    this(options, index, clusterSize, null);
+  }
+
+  private CassandraNode(
+      LocalRuntimeOptions options, int index, int clusterSize, Security security) {
+    super(options, dirOf(options, index, clusterSize));
+    if (index < 1 || index > clusterSize || clusterSize > CassandraCluster.MAX_NODES) {
+      throw new IllegalArgumentException("no node " + index + " of " + clusterSize);
+    }
+    this.index = index;
+    this.clusterSize = clusterSize;
+    this.address = addressOf(index);
     this.security = security;
   }
 
@@ -75,9 +107,43 @@ public final class CassandraNode extends ServerProcess {
     return java.util.Optional.ofNullable(security);
   }
 
+  static Path dirOf(LocalRuntimeOptions options, int index, int clusterSize) {
+    return clusterSize == 1
+        ? options.cassandraDir()
+        : options.baseDir().resolve("cassandra-x" + clusterSize).resolve("node" + index);
+  }
+
+  /** 127.0.0.i: Linux routes all of 127/8 to lo, so no interface needs setting up. */
+  static InetAddress addressOf(int index) {
+    try {
+      return InetAddress.getByAddress(new byte[] {127, 0, 0, (byte) index});
+    } catch (java.net.UnknownHostException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   @Override
   protected String name() {
-    return "Cassandra";
+    return clusterSize == 1 ? "Cassandra" : "Cassandra-" + index;
+  }
+
+  /** 1-based position in the cluster. */
+  public int index() {
+    return index;
+  }
+
+  /** "127.0.0.i". */
+  public String host() {
+    return address.getHostAddress();
+  }
+
+  /** This node's local JMX port (loopback only, whatever the listen address). */
+  public int jmxPort() {
+    return options.jmxPort() + 100 * (index - 1);
+  }
+
+  boolean isClusterNode() {
+    return clusterSize > 1;
   }
 
   @Override
@@ -85,9 +151,9 @@ public final class CassandraNode extends ServerProcess {
     return MAIN_CLASS;
   }
 
-  /** "127.0.0.1:9042", the form the service config and the driver take. */
+  /** "127.0.0.i:9042", the form the service config and the driver take. */
   public String contactPoint() {
-    return "127.0.0.1:" + options.cqlPort();
+    return host() + ":" + options.cqlPort();
   }
 
   public int cqlPort() {
@@ -99,8 +165,14 @@ public final class CassandraNode extends ServerProcess {
     Map<Integer, String> ports = new LinkedHashMap<>();
     ports.put(options.cqlPort(), "CQL port");
     ports.put(options.storagePort(), "storage port");
-    ports.put(options.jmxPort(), "JMX port");
+    ports.put(jmxPort(), "JMX port");
     return ports;
+  }
+
+  @Override
+  protected InetAddress bindAddress(int port) {
+    // local JMX binds loopback 127.0.0.1 on every node; the rest binds the node's own address
+    return port == jmxPort() ? Ports.LOOPBACK : address;
   }
 
   @Override
@@ -126,7 +198,10 @@ public final class CassandraNode extends ServerProcess {
       Files.createDirectories(dir().resolve(sub));
     }
     // rewritten on every start so a port change in the options takes effect
-    String yaml = cassandraYaml(options, dir());
+    String yaml =
+        isClusterNode()
+            ? clusterYaml(options, dir(), index, clusterSize)
+            : cassandraYaml(options, dir());
     Files.writeString(
         conf.resolve("cassandra.yaml"), security == null ? yaml : yaml + securedYaml(security));
     Files.writeString(conf.resolve("logback.xml"), logbackXml());
@@ -174,12 +249,18 @@ public final class CassandraNode extends ServerProcess {
             // without it the daemon closes stdout, and our log file stays empty
             "-Dcassandra-foreground=yes",
             "-Dcassandra.skip_wait_for_gossip_to_settle=0",
-            // one node has no peers to tell about its shutdown; saves 2 s on every stop
-            "-Dcassandra.shutdown_announce_in_ms=0",
             // skips a 3-6 s memtable overhead estimate on every boot
             "-Dcassandra.memtable.row_overhead_size=125",
-            "-Dcassandra.jmx.local.port=" + options.jmxPort(),
+            "-Dcassandra.jmx.local.port=" + jmxPort(),
             "-Djava.rmi.server.hostname=127.0.0.1"));
+    if (isClusterNode()) {
+      // the first seed up would otherwise wait a full ring delay (30 s) for the others
+      jvm.add("-Dcassandra.ring_delay_ms=5000");
+    } else {
+      // one node has no peers to tell about its shutdown; saves 2 s on every stop. Peers of a
+      // cluster node must hear it, so a clean stop marks it down at once.
+      jvm.add("-Dcassandra.shutdown_announce_in_ms=0");
+    }
     if (security != null) {
       // the default superuser is created at once instead of after 10 s
       jvm.add("-Dcassandra.superuser_setup_delay_ms=0");
@@ -195,13 +276,14 @@ public final class CassandraNode extends ServerProcess {
   @Override
   protected void probe() throws Exception {
     // cheap TCP check first: the driver logs a warning for every refused connection
-    if (!Ports.accepts(options.cqlPort(), 500)) {
-      throw new IllegalStateException("CQL port " + options.cqlPort() + " not open yet");
+    if (!Ports.accepts(address, options.cqlPort(), 500)) {
+      throw new IllegalStateException("CQL port " + contactPoint() + " not open yet");
     }
+    // this node only: a peer that answers says nothing about this one
     try (CqlSession session =
         security == null
-            ? openSession(Duration.ofSeconds(5))
-            : openSession(Duration.ofSeconds(5), SUPERUSER, SUPERUSER)) {
+            ? openSession(Duration.ofSeconds(5), null, null, true)
+            : openSession(Duration.ofSeconds(5), SUPERUSER, SUPERUSER, true)) {
       Row row = session.execute("SELECT release_version FROM system.local").one();
       if (row == null) {
         throw new IllegalStateException("system.local returned no row");
@@ -210,13 +292,29 @@ public final class CassandraNode extends ServerProcess {
     }
   }
 
-  /** A driver session to this node; used by the probe, handy in tests. Caller closes it. */
+  /**
+   * A driver session with this node as contact point (it finds the peers of a cluster too); used by
+   * the probe, handy in tests. Caller closes it.
+   */
   public CqlSession openSession(Duration requestTimeout) {
-    return openSession(requestTimeout, null, null);
+    return openSession(requestTimeout, null, null, false);
   }
 
   /** A session as {@code user} (over TLS when the node is secured); caller closes it. */
   public CqlSession openSession(Duration requestTimeout, String user, String password) {
+    return openSession(requestTimeout, user, password, false);
+  }
+
+  /**
+   * A session that, with {@code thisNodeOnly}, ignores every peer: its requests are coordinated by
+   * this node (which may still read from or write to peer replicas).
+   */
+  public CqlSession openSession(Duration requestTimeout, boolean thisNodeOnly) {
+    return openSession(requestTimeout, null, null, thisNodeOnly);
+  }
+
+  private CqlSession openSession(
+      Duration requestTimeout, String user, String password, boolean thisNodeOnly) {
     DriverConfigLoader config =
         DriverConfigLoader.programmaticBuilder()
             .withDuration(DefaultDriverOption.CONNECTION_CONNECT_TIMEOUT, Duration.ofSeconds(2))
@@ -228,11 +326,17 @@ public final class CassandraNode extends ServerProcess {
             .withInt(DefaultDriverOption.NETTY_IO_SHUTDOWN_QUIET_PERIOD, 0)
             .withInt(DefaultDriverOption.NETTY_ADMIN_SHUTDOWN_QUIET_PERIOD, 0)
             .build();
+    InetSocketAddress self = new InetSocketAddress(address, options.cqlPort());
     var builder =
         CqlSession.builder()
-            .addContactPoint(new InetSocketAddress("127.0.0.1", options.cqlPort()))
+            .addContactPoint(self)
             .withLocalDatacenter(LOCAL_DATACENTER)
             .withConfigLoader(config);
+    if (thisNodeOnly) {
+      builder.withNodeDistanceEvaluator(
+          (node, localDc) ->
+              self.equals(node.getEndPoint().resolve()) ? null : NodeDistance.IGNORED);
+    }
     if (user != null) {
       builder.withAuthCredentials(user, password);
     }
@@ -240,6 +344,40 @@ public final class CassandraNode extends ServerProcess {
       builder.withSslContext(clientTls(security));
     }
     return builder.build();
+  }
+
+  /** A JMX connection to this node (nodetool's interface, in-process). Caller closes it. */
+  public NodeJmx jmx() {
+    return NodeJmx.connect(jmxPort());
+  }
+
+  /**
+   * Runs {@code nodetool <args>} against this node and returns what it printed; fails on a non-zero
+   * exit. Takes a JVM start (a few seconds).
+   */
+  public String nodetool(String... args) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-Xmx128m");
+    cmd.addAll(JPMS_FLAGS);
+    cmd.addAll(List.of("-cp", classpath(), "org.apache.cassandra.tools.NodeTool"));
+    cmd.addAll(List.of("-h", "127.0.0.1", "-p", Integer.toString(jmxPort())));
+    cmd.addAll(List.of(args));
+    try {
+      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+      p.getOutputStream().close();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+        p.destroyForcibly();
+        throw new LocalRuntimeException("nodetool " + List.of(args) + " failed: " + out);
+      }
+      return out;
+    } catch (IOException e) {
+      throw new LocalRuntimeException("could not run nodetool: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LocalRuntimeException("interrupted while running nodetool", e);
+    }
   }
 
   private static javax.net.ssl.SSLContext clientTls(Security s) {
@@ -291,7 +429,7 @@ public final class CassandraNode extends ServerProcess {
     return """
         # Generated by io.ambergarden.localrt.CassandraNode on every start; edits are overwritten.
         cluster_name: 'amber-local'
-        num_tokens: 16
+        num_tokens: %4$d
         # allocate_tokens_for_local_replication_factor is deliberately unset: it adds ~30 s to the first boot
         partitioner: org.apache.cassandra.dht.Murmur3Partitioner
         endpoint_snitch: SimpleSnitch
@@ -335,7 +473,36 @@ public final class CassandraNode extends ServerProcess {
         concurrent_compactors: 1
         """
         .formatted(
-            o.cqlPort(), o.storagePort(), dir.toAbsolutePath().toString().replace("'", "''"));
+            o.cqlPort(),
+            o.storagePort(),
+            dir.toAbsolutePath().toString().replace("'", "''"),
+            NUM_TOKENS);
+  }
+
+  /**
+   * Node {@code index} of a ccm-style cluster: the one-node recipe on 127.0.0.i, every node a seed,
+   * no bootstrap (a new cluster has no data to stream), and tokens spread evenly over the nodes so
+   * each owns the same share whatever the replication.
+   */
+  static String clusterYaml(LocalRuntimeOptions o, Path dir, int index, int size) {
+    String host = addressOf(index).getHostAddress();
+    StringBuilder seeds = new StringBuilder();
+    for (int i = 1; i <= size; i++) {
+      seeds.append(i == 1 ? "" : ",").append(addressOf(i).getHostAddress()).append(':');
+      seeds.append(o.storagePort());
+    }
+    return cassandraYaml(o, dir)
+        .replace("# Generated by", "# Node " + index + " of " + size + ". Generated by")
+        .replace("- seeds: \"127.0.0.1:" + o.storagePort() + "\"", "- seeds: \"" + seeds + "\"")
+        .replace("listen_address: 127.0.0.1", "listen_address: " + host)
+        .replace("rpc_address: 127.0.0.1", "rpc_address: " + host)
+        .replace(
+            "num_tokens: " + NUM_TOKENS,
+            "num_tokens: "
+                + NUM_TOKENS
+                + "\ninitial_token: "
+                + String.join(",", ClusterTokens.of(index, size, NUM_TOKENS))
+                + "\nauto_bootstrap: false");
   }
 
   /** cassandra-all ships no logback.xml; everything goes to stdout, which is our log file. */

@@ -12,8 +12,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * The README's run command ({@code mvn -Prun}): local Cassandra and Kafka, the schema, and the
  * service, in the foreground until Ctrl-C or SIGTERM, which stops all three. {@code
- * -Damber.dev.reset=true} wipes the local data first. Service config layers as usual (AMBER_* env,
- * -Damber.* properties); only the endpoints of the local servers are set here.
+ * -Damber.dev.reset=true} wipes the local data first; {@code -Damber.localrt.cassandra.nodes=3}
+ * runs a three-node cluster (keyspace replication RF 3) and prints its ring. Service config layers
+ * as usual (AMBER_* env, -Damber.* properties); only the endpoints of the local servers are set
+ * here. They are also written to {@code <base>/endpoints.properties}, where {@link DevInstance}
+ * (`mvn -Pinstance`) finds them to join more service instances.
  */
 public final class DevRun {
   private DevRun() {}
@@ -24,7 +27,11 @@ public final class DevRun {
     if (Boolean.getBoolean("amber.dev.reset")) {
       LocalRuntime.wipe(options);
     }
-    LocalRuntime runtime = new LocalRuntime(options);
+    LocalRuntime runtime =
+        new LocalRuntime(
+            options,
+            Integer.getInteger(LocalRuntime.KAFKA_SECURE_PORT, 0),
+            CassandraCluster.sizeFromEnvironment());
     CountDownLatch stopped = new CountDownLatch(1);
     AmberGarden[] app = new AmberGarden[1];
     Runtime.getRuntime()
@@ -51,6 +58,9 @@ public final class DevRun {
     if (System.getenv("AMBER_SIMULATOR_ENABLED") == null) {
       props.putIfAbsent("amber.simulator.enabled", "true");
     }
+    if (System.getenv("AMBER_CASSANDRA_REPLICATION") == null) {
+      props.putIfAbsent("amber.cassandra.replication", runtime.cluster().replication());
+    }
     AmberConfig config =
         ConfigLoader.load(
             System.getenv(),
@@ -61,6 +71,7 @@ public final class DevRun {
                 "media.s3.endpoint", runtime.objectStore().endpoint(),
                 "media.s3.access-key", runtime.objectStore().accessKey(),
                 "media.s3.secret-key", runtime.objectStore().secretKey()));
+    DevEndpoints.write(options, runtime, config);
     app[0] = AmberGarden.start(config).await(5, TimeUnit.MINUTES);
     Path keyFile = options.baseDir().resolve("admin.key");
     String adminKey =
@@ -83,10 +94,18 @@ public final class DevRun {
     System.out.println(
         "  Cassandra:  "
             + runtime.cassandraContactPoint()
-            + "   Kafka: "
+            + " ("
+            + config.cassandra().replication()
+            + ")   Kafka: "
             + runtime.kafkaBootstrap()
             + "   S3: "
             + runtime.objectStore().endpoint());
+    if (runtime.cluster().size() > 1) {
+      System.out.println();
+      System.out.println(runtime.cluster().status().stripTrailing().indent(2));
+      System.out.println(
+          "  More instances (same consumer group): mvn -Pinstance -Damber.http.port=8081");
+    }
     System.out.println(
         "  Data:       "
             + options.baseDir()

@@ -15,15 +15,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real Cassandra node and a real Kafka broker on 127.0.0.1, each its own JVM process, with their
- * data under {@link LocalRuntimeOptions#baseDir()}. Registers nothing global: callers that want the
- * servers gone on JVM exit add a shutdown hook calling {@link #close()}.
+ * A real Cassandra node (or a {@link CassandraCluster} of several, on 127.0.0.1..N) and a real
+ * Kafka broker on 127.0.0.1, each its own JVM process, with their data under {@link
+ * LocalRuntimeOptions#baseDir()}. Registers nothing global: callers that want the servers gone on
+ * JVM exit add a shutdown hook calling {@link #close()}.
  */
 public final class LocalRuntime implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LocalRuntime.class);
 
   private final LocalRuntimeOptions options;
-  private final CassandraNode cassandra;
+  private final CassandraCluster cluster;
   private final KafkaBroker kafka;
   private S3ProxyServer objectStore;
 
@@ -32,14 +33,15 @@ public final class LocalRuntime implements AutoCloseable {
    */
   public static final String KAFKA_SECURE_PORT = LocalRuntimeOptions.PREFIX + "kafka.secure.port";
 
+  /** One Cassandra node. */
   public LocalRuntime(LocalRuntimeOptions options) {
-    this(options, Integer.getInteger(KAFKA_SECURE_PORT, 0));
+    this(options, Integer.getInteger(KAFKA_SECURE_PORT, 0), 1);
   }
 
-  /** With a SASL_SSL listener on {@code kafkaSecurePort} unless it is 0. */
-  public LocalRuntime(LocalRuntimeOptions options, int kafkaSecurePort) {
+  /** {@code cassandraNodes} Cassandra nodes (see {@link CassandraCluster}). */
+  public LocalRuntime(LocalRuntimeOptions options, int kafkaSecurePort, int cassandraNodes) {
     this.options = options;
-    this.cassandra = new CassandraNode(options);
+    this.cluster = new CassandraCluster(options, cassandraNodes);
     this.kafka = new KafkaBroker(options, kafkaSecurePort);
     this.objectStore = new S3ProxyServer(options, S3ProxyOptions.fromEnvironment());
   }
@@ -64,7 +66,7 @@ public final class LocalRuntime implements AutoCloseable {
     // S3Proxy boots beside Cassandra and Kafka; this also brings it back when a test stopped it
     CompletableFuture<Void> s3 = new CompletableFuture<>();
     new Thread(() -> complete(s3, objectStore::start), "localrt-start-s3").start();
-    if (cassandra.isRunning() && kafka.isRunning()) {
+    if (cluster.isRunning() && kafka.isRunning()) {
       Throwable failed = joined(s3);
       if (failed != null) {
         throw failed instanceof RuntimeException r
@@ -74,21 +76,21 @@ public final class LocalRuntime implements AutoCloseable {
       return this;
     }
     LOG.info(
-        "Starting local Cassandra {} and Kafka {} in {}",
+        "Starting local Cassandra {} ({} node(s)) and Kafka {} in {}",
         options.cassandraVersion(),
+        cluster.size(),
         options.kafkaVersion(),
         options.baseDir());
     // fail fast, before any process starts: leftovers of a killed run go, then every port must be
     // free
-    for (ServerProcess server : List.of(cassandra, kafka)) {
-      if (!server.isRunning()) {
-        server.stopStale();
-        server.ports().forEach((port, what) -> Ports.requireFree(port, server.name() + " " + what));
-      }
+    if (!kafka.isRunning()) {
+      kafka.stopStale();
+      kafka.requirePortsFree();
     }
+    cluster.prepareStart();
     // if one server fails, the other's start is cut short instead of finishing for nothing
     List<Throwable> failures =
-        inParallel(cassandra::start, kafka::start, "localrt-start", kafka::stop, cassandra::stop);
+        inParallel(cluster::start, kafka::start, "localrt-start", kafka::stop, cluster::stop);
     Throwable s3Failure = joined(s3);
     if (s3Failure != null) {
       failures.add(s3Failure);
@@ -108,8 +110,8 @@ public final class LocalRuntime implements AutoCloseable {
     LOG.info(
         "Local runtime ready: Cassandra {} ({} ms, RSS {} MiB), Kafka {} ({} ms, RSS {} MiB)",
         cassandraContactPoint(),
-        cassandra.lastStartDuration().map(d -> d.toMillis()).orElse(-1L),
-        cassandra.residentMemoryKb().map(kb -> kb / 1024).orElse(-1L),
+        cluster.lastStartDuration().map(d -> d.toMillis()).orElse(-1L),
+        cluster.residentMemoryKb().map(kb -> kb / 1024).orElse(-1L),
         kafkaBootstrap(),
         kafka.lastStartDuration().map(d -> d.toMillis()).orElse(-1L),
         kafka.residentMemoryKb().map(kb -> kb / 1024).orElse(-1L));
@@ -121,7 +123,7 @@ public final class LocalRuntime implements AutoCloseable {
   public void close() {
     objectStore.stop();
     List<Throwable> failures =
-        inParallel(kafka::stop, cassandra::stop, "localrt-stop", () -> {}, () -> {});
+        inParallel(kafka::stop, cluster::stop, "localrt-stop", () -> {}, () -> {});
     if (!failures.isEmpty()) {
       LocalRuntimeException e =
           new LocalRuntimeException("Stopping the local runtime failed", failures.get(0));
@@ -140,22 +142,30 @@ public final class LocalRuntime implements AutoCloseable {
 
   /** Deletes the data of the servers; they must be stopped. */
   public synchronized void reset() {
-    if (cassandra.isRunning() || kafka.isRunning() || objectStore.isRunning()) {
+    if (cluster.nodes().stream().anyMatch(ServerProcess::isRunning)
+        || kafka.isRunning()
+        || objectStore.isRunning()) {
       throw new IllegalStateException("Stop the local runtime before resetting it");
     }
     wipe(options);
   }
 
   /**
-   * Deletes {@code <base>/cassandra} and {@code <base>/kafka}. Refuses while a server of an earlier
-   * run still holds them. The cached classpath files stay, so no re-resolution.
+   * Deletes {@code <base>/cassandra}, the cluster nodes' {@code <base>/cassandra-xN} and {@code
+   * <base>/kafka}. Refuses while a server of an earlier run still holds them. The cached classpath
+   * files stay, so no re-resolution.
    */
   public static void wipe(LocalRuntimeOptions options) {
-    for (ServerProcess server :
-        List.of(
-            new CassandraNode(options),
-            new KafkaBroker(options),
-            new S3ProxyServer(options, S3ProxyOptions.fromEnvironment()))) {
+    List<ServerProcess> servers = new ArrayList<>();
+    servers.add(new CassandraNode(options));
+    servers.add(new KafkaBroker(options));
+    servers.add(new S3ProxyServer(options, S3ProxyOptions.fromEnvironment()));
+    for (int size = 2; size <= CassandraCluster.MAX_NODES; size++) {
+      if (Files.isDirectory(CassandraNode.dirOf(options, 1, size).getParent())) {
+        servers.addAll(new CassandraCluster(options, size).nodes());
+      }
+    }
+    for (ServerProcess server : servers) {
       if (server.isDirInUse()) {
         throw new IllegalStateException(
             server.name()
@@ -167,6 +177,9 @@ public final class LocalRuntime implements AutoCloseable {
       }
       deleteTree(server.dir());
     }
+    for (int size = 2; size <= CassandraCluster.MAX_NODES; size++) {
+      deleteTree(CassandraNode.dirOf(options, 1, size).getParent());
+    }
     LOG.info("Wiped local runtime data in {}", options.baseDir());
   }
 
@@ -174,8 +187,13 @@ public final class LocalRuntime implements AutoCloseable {
     return options;
   }
 
+  /** Node 1: the only node, or the first of the cluster. */
   public CassandraNode cassandra() {
-    return cassandra;
+    return cluster.node(1);
+  }
+
+  public CassandraCluster cluster() {
+    return cluster;
   }
 
   public KafkaBroker kafka() {
@@ -187,13 +205,13 @@ public final class LocalRuntime implements AutoCloseable {
     return objectStore;
   }
 
-  /** "127.0.0.1:9042". */
+  /** "127.0.0.1:9042", or every node's, comma-separated. */
   public String cassandraContactPoint() {
-    return cassandra.contactPoint();
+    return cluster.contactPoints();
   }
 
   public int cqlPort() {
-    return cassandra.cqlPort();
+    return cassandra().cqlPort();
   }
 
   /** "127.0.0.1:9092". */

@@ -19,16 +19,25 @@ final class Ports {
    * taken (the servers bind with it too).
    */
   static void requireFree(int port, String what) {
+    requireFree(LOOPBACK, port, what);
+  }
+
+  /**
+   * {@link #requireFree(int, String)} on another loopback address (127.0.0.i of a cluster node).
+   */
+  static void requireFree(InetAddress address, int port, String what) {
     try (ServerSocket socket = new ServerSocket()) {
       socket.setReuseAddress(true);
-      socket.bind(new InetSocketAddress(LOOPBACK, port));
+      socket.bind(new InetSocketAddress(address, port));
     } catch (IOException e) {
       throw new LocalRuntimeException(
           "Port "
               + port
               + " ("
               + what
-              + ") on 127.0.0.1 is already in use; "
+              + ") on "
+              + address.getHostAddress()
+              + " is already in use; "
               + "stop whatever listens there or choose another port (see LocalRuntimeOptions): "
               + e.getMessage());
     }
@@ -36,8 +45,13 @@ final class Ports {
 
   /** True if a TCP connection to 127.0.0.1:port is accepted within the timeout. */
   static boolean accepts(int port, int timeoutMillis) {
+    return accepts(LOOPBACK, port, timeoutMillis);
+  }
+
+  /** True if a TCP connection to address:port is accepted within the timeout. */
+  static boolean accepts(InetAddress address, int port, int timeoutMillis) {
     try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress(LOOPBACK, port), timeoutMillis);
+      socket.connect(new InetSocketAddress(address, port), timeoutMillis);
       return true;
     } catch (IOException e) {
       return false;

@@ -53,6 +53,17 @@ public abstract class ServerProcess {
   /** Ports the server binds, each with a description for the "port taken" message. */
   protected abstract Map<Integer, String> ports();
 
+  /** The address a port is bound on: loopback 127.0.0.1 unless a server says otherwise. */
+  protected java.net.InetAddress bindAddress(int port) {
+    return Ports.LOOPBACK;
+  }
+
+  /** Fails if one of the server's ports is taken. */
+  void requirePortsFree() {
+    ports()
+        .forEach((port, what) -> Ports.requireFree(bindAddress(port), port, name() + " " + what));
+  }
+
   /** Writes config files and prepares storage; called before every start. */
   protected abstract void prepare(String classpath) throws IOException, InterruptedException;
 
@@ -124,7 +135,7 @@ public abstract class ServerProcess {
     try {
       Files.createDirectories(dir);
       stopStaleProcess();
-      ports().forEach((port, what) -> Ports.requireFree(port, name() + " " + what));
+      requirePortsFree();
       String classpath = classpath();
       prepare(classpath);
       process = launch(classpath);
@@ -185,6 +196,30 @@ public abstract class ServerProcess {
       throw failed("interrupted while sending SIG" + name, e);
     }
     log.info("{} (pid {}) got SIG{}", name(), process.pid(), name);
+  }
+
+  /**
+   * SIGKILL (fault injection): no shutdown hook, no flush, no goodbye to peers. The data directory
+   * stays, so {@link #start()} brings the server back on it. A no-op when stopped.
+   */
+  public synchronized void kill() {
+    if (process == null) {
+      return;
+    }
+    long pid = process.pid();
+    process.destroyForcibly();
+    try {
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        throw failed("survived SIGKILL", null);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw failed("interrupted while waiting for the SIGKILL", e);
+    }
+    process = null;
+    paused = false;
+    deletePidFile();
+    log.info("{} (pid {}) killed with SIGKILL", name(), pid);
   }
 
   /** SIGTERM, wait up to the stop deadline, then SIGKILL; descendants too. A no-op when stopped. */

@@ -4,10 +4,13 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.ambergarden.config.AmberConfig;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -16,8 +19,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Applies the versioned CQL in schema/ in order. Every statement is IF NOT EXISTS, so applying
- * twice, or from two pods at once, is harmless; schema_version records what was applied.
+ * Applies the versioned CQL in schema/ in order, then waits for schema agreement. Every statement
+ * is IF NOT EXISTS, so applying twice is harmless; schema_version records what was applied. In a
+ * cluster one applier runs it (the {@code schema} command, a Kubernetes Job): concurrent DDL
+ * through several coordinators can diverge.
  */
 public final class SchemaMigrator {
   /** Every file in schema/, in order. SchemaMigratorTest checks the list matches the folder. */
@@ -31,11 +36,19 @@ public final class SchemaMigrator {
 
   private static final Logger LOG = LoggerFactory.getLogger(SchemaMigrator.class);
 
+  /** How long the nodes that are up may take to agree after DDL. */
+  static final Duration AGREEMENT_TIMEOUT = Duration.ofSeconds(60);
+
+  /** Keyspaces the service's tables and its logins live in; the applier gives both their RF. */
+  private static final String SYSTEM_AUTH = "system_auth";
+
+  private final Vertx vertx;
   private final CassandraClient client;
   private final AmberConfig.Cassandra cfg;
   private final Map<String, String> values;
 
-  public SchemaMigrator(CassandraClient client, AmberConfig config) {
+  public SchemaMigrator(Vertx vertx, CassandraClient client, AmberConfig config) {
+    this.vertx = vertx;
     this.client = client;
     this.cfg = config.cassandra();
     this.values = placeholders(config);
@@ -59,7 +72,7 @@ public final class SchemaMigrator {
         .toList();
   }
 
-  /** Applies what is missing; completes with the versions applied now. */
+  /** Applies what is missing and waits for agreement; completes with the versions applied now. */
   public Future<List<Integer>> migrate() {
     List<SchemaScript> scripts = scripts(values);
     // the first script creates the keyspace and schema_version, so it always runs first
@@ -81,8 +94,58 @@ public final class SchemaMigrator {
               return chain.map(v -> missing.stream().map(SchemaScript::version).toList());
             })
         .compose(applied -> grants().map(applied))
+        .compose(
+            applied ->
+                SchemaAgreement.await(vertx, client, AGREEMENT_TIMEOUT).map(round -> applied))
         .onSuccess(
             v -> LOG.info("schema of keyspace {} is current; applied now: {}", cfg.keyspace(), v));
+  }
+
+  /**
+   * Gives the keyspace and system_auth the configured replication (cassandra.replication), as the
+   * production schema applier must: CREATE KEYSPACE IF NOT EXISTS leaves an existing keyspace as it
+   * was, and system_auth starts at RF 1, so one lost node would lock every login out. Waits for
+   * agreement; completes with the keyspaces whose replication changed (they need a repair).
+   */
+  public Future<List<String>> alignReplication() {
+    List<String> keyspaces = List.of(cfg.keyspace(), SYSTEM_AUTH);
+    Future<List<String>> chain = Future.succeededFuture(new ArrayList<>());
+    for (String ks : keyspaces) {
+      chain =
+          chain.compose(
+              changed ->
+                  replicationOf(ks)
+                      .compose(
+                          before ->
+                              client
+                                  .execute(
+                                      ddl(
+                                          "ALTER KEYSPACE "
+                                              + ks
+                                              + " WITH replication = "
+                                              + cfg.replication()))
+                                  .compose(rs -> replicationOf(ks))
+                                  .map(
+                                      after -> {
+                                        if (!after.equals(before)) {
+                                          LOG.info(
+                                              "replication of {}: {} -> {}", ks, before, after);
+                                          changed.add(ks);
+                                        }
+                                        return changed;
+                                      })));
+    }
+    return chain.compose(
+        changed -> SchemaAgreement.await(vertx, client, AGREEMENT_TIMEOUT).map(round -> changed));
+  }
+
+  private Future<Map<String, String>> replicationOf(String keyspace) {
+    return client
+        .executeWithFullFetch(
+            ddl(
+                "SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = ?",
+                keyspace))
+        .map(rows -> rows.isEmpty() ? Map.of() : rows.get(0).getMap(0, String.class, String.class));
   }
 
   /**

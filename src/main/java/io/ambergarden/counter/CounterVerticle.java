@@ -14,6 +14,7 @@ import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.cassandra.ReplicaBatches;
 import io.ambergarden.cassandra.ReplicaLocator;
 import io.ambergarden.config.AmberConfig;
+import io.ambergarden.metrics.AmberMeters;
 import io.ambergarden.metrics.LogThrottle;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -66,6 +67,7 @@ public final class CounterVerticle extends VerticleBase {
   private Counter statements;
   private Counter unknownOutcomes;
   private Counter refused;
+  private Counter speculative;
   private DistributionSummary flushSize;
 
   public CounterVerticle(AmberConfig config, MeterRegistry registry, ReplicaLocator replicas) {
@@ -105,6 +107,7 @@ public final class CounterVerticle extends VerticleBase {
         Counter.builder("amber.counter.refused")
             .description("Count requests refused: pending cells at the limit")
             .register(registry);
+    speculative = AmberMeters.speculativeExecutions(registry, "counter");
     flushSize =
         DistributionSummary.builder("amber.counter.flush.size")
             .description("Counter updates per flush")
@@ -310,7 +313,12 @@ public final class CounterVerticle extends VerticleBase {
     statements.increment();
     return client
         .execute(st)
-        .onSuccess(rs -> updates.increment(batch.size()))
+        .onSuccess(
+            rs -> {
+              updates.increment(batch.size());
+              // measured rather than assumed: the counter profile must never speculate
+              speculative.increment(rs.getExecutionInfo().getSpeculativeExecutionCount());
+            })
         .onFailure(
             err -> {
               if (err instanceof WriteTimeoutException || err instanceof DriverTimeoutException) {

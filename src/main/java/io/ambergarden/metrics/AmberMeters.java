@@ -27,7 +27,9 @@ public final class AmberMeters {
   private final Counter httpInvalid;
   private final Counter kafkaInvalid;
   private final Counter deadLetters;
-  private final Counter speculative;
+  private final Counter speculativeWrites;
+  private final Counter speculativeReads;
+  private final Counter speculativeCounters;
   private final AtomicInteger writesInFlight = new AtomicInteger();
   private final Map<String, Timer> writeTimers = new ConcurrentHashMap<>();
   private final Map<String, Counter> writeFailures = new ConcurrentHashMap<>();
@@ -45,10 +47,9 @@ public final class AmberMeters {
         Counter.builder("amber.dead.letters")
             .description("Records sent to the dead-letter topic")
             .register(registry);
-    speculative =
-        Counter.builder("amber.cassandra.speculative.executions")
-            .description("Speculative executions the driver started for idempotent statements")
-            .register(registry);
+    speculativeWrites = speculativeCounter("write");
+    speculativeReads = speculativeCounter("read");
+    speculativeCounters = speculativeCounter("counter");
     Gauge.builder("amber.writes.in.flight", writesInFlight, AtomicInteger::get)
         .description("Events being written by the writer verticles")
         .register(registry);
@@ -57,6 +58,22 @@ public final class AmberMeters {
         java.util.List.of("detail", "by_type", "grouped", "latest", "bucket", "abnormal", "mark")) {
       failureCounter(kind);
     }
+  }
+
+  private Counter speculativeCounter(String statement) {
+    return speculativeExecutions(registry, statement);
+  }
+
+  /**
+   * amber.cassandra.speculative.executions of one statement kind (write, read, counter); counter
+   * updates are never idempotent, so theirs must stay at 0.
+   */
+  public static Counter speculativeExecutions(MeterRegistry registry, String statement) {
+    return Counter.builder("amber.cassandra.speculative.executions")
+        .tag("statement", statement)
+        .description(
+            "Speculative executions the driver started, by statement kind (write, read, counter)")
+        .register(registry);
   }
 
   private Counter ingest(Path p) {
@@ -89,9 +106,24 @@ public final class AmberMeters {
     deadLetters.increment();
   }
 
+  /** Speculative executions of a write (detail, index, latest, mark rows). */
   public void speculativeExecutions(int n) {
     if (n > 0) {
-      speculative.increment(n);
+      speculativeWrites.increment(n);
+    }
+  }
+
+  /** Speculative executions of a read (event pages, latest state, stats). */
+  public void speculativeReads(int n) {
+    if (n > 0) {
+      speculativeReads.increment(n);
+    }
+  }
+
+  /** Speculative executions of a counter update: the counter profile allows none. */
+  public void speculativeCounterUpdates(int n) {
+    if (n > 0) {
+      speculativeCounters.increment(n);
     }
   }
 

@@ -3,22 +3,29 @@ package io.ambergarden.query;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import io.ambergarden.cassandra.CassandraClients;
+import io.ambergarden.cassandra.FullFetch;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntConsumer;
 
 /** Idempotent reads with the read profile, and bounded fan-out of many of them. */
 final class CassandraReads {
   private final CassandraClient client;
+  private final IntConsumer speculativeReads;
 
-  CassandraReads(CassandraClient client) {
+  /** {@code speculativeReads} hears how many speculative executions each read started. */
+  CassandraReads(CassandraClient client, IntConsumer speculativeReads) {
     this.client = client;
+    this.speculativeReads = speculativeReads;
   }
 
   Future<List<Row>> read(Statement<?> s) {
-    return client.executeWithFullFetch(
-        s.setExecutionProfileName(CassandraClients.READ_PROFILE).setIdempotent(true));
+    return FullFetch.of(
+        client,
+        s.setExecutionProfileName(CassandraClients.READ_PROFILE).setIdempotent(true),
+        speculativeReads);
   }
 
   /** Runs every read, at most {@code parallelism} at once; results in the order of the reads. */

@@ -12,6 +12,7 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
 import java.util.function.Function;
+import java.util.function.IntConsumer;
 
 /**
  * Serves event and fleet reads from the query-first tables: a device's history ({@link
@@ -24,14 +25,23 @@ public final class QueryVerticle extends VerticleBase {
   private CassandraReads reads;
   private QueryStatements cql;
 
+  /** Speculative executions of reads go here (the meters, when deployed by the service). */
+  private final IntConsumer speculativeReads;
+
   public QueryVerticle(AmberConfig config) {
+    this(config, n -> {});
+  }
+
+  public QueryVerticle(AmberConfig config, IntConsumer speculativeReads) {
+    this.speculativeReads = speculativeReads;
     this.config = config;
     this.buckets = new TimeBuckets(config.cassandra().bucket().length);
   }
 
   @Override
   public Future<?> start() {
-    reads = new CassandraReads(CassandraClients.shared(vertx, config.cassandra()));
+    reads =
+        new CassandraReads(CassandraClients.shared(vertx, config.cassandra()), speculativeReads);
     return QueryStatements.prepare(
             CassandraClients.shared(vertx, config.cassandra()), config.cassandra().keyspace())
         .compose(

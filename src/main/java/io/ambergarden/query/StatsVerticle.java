@@ -26,6 +26,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.IntConsumer;
 
 /**
  * Counter, abnormal-device and rollup reads. Every read touches a bounded, computed set of
@@ -47,14 +48,22 @@ public final class StatsVerticle extends VerticleBase {
   private CassandraReads reads;
   private StatsStatements cql;
 
+  /** Speculative executions of reads go here (the meters, when deployed by the service). */
+  private final IntConsumer speculativeReads;
+
   public StatsVerticle(AmberConfig config) {
+    this(config, n -> {});
+  }
+
+  public StatsVerticle(AmberConfig config, IntConsumer speculativeReads) {
+    this.speculativeReads = speculativeReads;
     this.config = config;
   }
 
   @Override
   public Future<?> start() {
     CassandraClient client = CassandraClients.shared(vertx, config.cassandra());
-    reads = new CassandraReads(client);
+    reads = new CassandraReads(client, speculativeReads);
     return StatsStatements.prepare(client, config.cassandra().keyspace())
         .compose(
             prepared -> {

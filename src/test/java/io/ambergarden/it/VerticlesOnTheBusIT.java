@@ -74,7 +74,7 @@ class VerticlesOnTheBusIT {
     LocalCodec.registerAll(vertx);
     CassandraClient client = CassandraClients.shared(vertx, config.cassandra());
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    new SchemaMigrator(client, config)
+    new SchemaMigrator(vertx, client, config)
         .migrate()
         .compose(v -> ReplicaLocator.start(vertx, client, config.cassandra().keyspace()))
         .compose(

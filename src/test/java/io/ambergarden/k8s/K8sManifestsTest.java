@@ -60,6 +60,7 @@ class K8sManifestsTest {
           "v1/Secret",
           "v1/Service",
           "apps/v1/Deployment",
+          "batch/v1/Job",
           "autoscaling/v2/HorizontalPodAutoscaler",
           "policy/v1/PodDisruptionBudget",
           "networking.k8s.io/v1/NetworkPolicy",
@@ -159,7 +160,25 @@ class K8sManifestsTest {
               Set.of("scaleTargetRef", "minReplicas", "maxReplicas", "metrics", "behavior"),
           "PodDisruptionBudget",
               Set.of("minAvailable", "maxUnavailable", "selector", "unhealthyPodEvictionPolicy"),
-          "NetworkPolicy", Set.of("podSelector", "policyTypes", "ingress", "egress"));
+          "NetworkPolicy", Set.of("podSelector", "policyTypes", "ingress", "egress"),
+          "Job",
+              Set.of(
+                  "template",
+                  "parallelism",
+                  "completions",
+                  "completionMode",
+                  "backoffLimit",
+                  "backoffLimitPerIndex",
+                  "maxFailedIndexes",
+                  "activeDeadlineSeconds",
+                  "ttlSecondsAfterFinished",
+                  "selector",
+                  "manualSelector",
+                  "suspend",
+                  "podFailurePolicy",
+                  "podReplacementPolicy",
+                  "successPolicy",
+                  "managedBy"));
   private static final Set<String> POD_TEMPLATE_FIELDS = Set.of("metadata", "spec");
   private static final Set<String> POD_SPEC_FIELDS =
       Set.of(
@@ -730,7 +749,7 @@ class K8sManifestsTest {
     } else if (!(b.get("spec") instanceof Map)) {
       out.add("custom resource without a spec mapping");
     }
-    if (kind.equals("Deployment")) {
+    if (kind.equals("Deployment") || kind.equals("Job")) {
       unknownFields(out, "spec.template", at(b, "spec", "template"), POD_TEMPLATE_FIELDS);
       Object pod = at(b, "spec", "template", "spec");
       unknownFields(out, "pod spec", pod, POD_SPEC_FIELDS);
@@ -858,6 +877,11 @@ class K8sManifestsTest {
   }
 
   static List<String> envProblems(List<Doc> docs) {
+    return envProblems(docs, find(docs, "Deployment"));
+  }
+
+  /** The environment checks for the containers of one workload (the Deployment, the schema Job). */
+  static List<String> envProblems(List<Doc> docs, Doc workload) {
     List<String> out = new ArrayList<>();
     Set<String> allowed = new TreeSet<>();
     ConfigLoader.defaults().keySet().forEach(k -> allowed.add(ConfigLoader.envName(k)));
@@ -877,11 +901,10 @@ class K8sManifestsTest {
         secrets.put(d.name(), keys);
       }
     }
-    Doc dep = find(docs, "Deployment");
     List<Object> everyContainer = new ArrayList<>();
-    everyContainer.addAll(list(at(dep.body(), "spec", "template", "spec", "initContainers")));
-    everyContainer.addAll(list(at(dep.body(), "spec", "template", "spec", "containers")));
-    for (Object v : list(at(dep.body(), "spec", "template", "spec", "volumes"))) {
+    everyContainer.addAll(list(at(workload.body(), "spec", "template", "spec", "initContainers")));
+    everyContainer.addAll(list(at(workload.body(), "spec", "template", "spec", "containers")));
+    for (Object v : list(at(workload.body(), "spec", "template", "spec", "volumes"))) {
       if (at(v, "secret") != null) {
         String secret = str(at(v, "secret", "secretName"));
         if (!secrets.containsKey(secret)) {
@@ -1342,8 +1365,16 @@ class K8sManifestsTest {
 
   /** The environment the Deployment gives its first container, secrets replaced by placeholders. */
   private static Map<String, String> deploymentEnvironment(List<Doc> docs) {
+    return workloadEnvironment(docs, find(docs, "Deployment"));
+  }
+
+  /**
+   * The environment a workload (the Deployment, the schema Job) gives its first container: its
+   * ConfigMaps and env, secrets replaced by placeholders and mounted files by stand-in files.
+   */
+  static Map<String, String> workloadEnvironment(List<Doc> docs, Doc workload) {
     Map<String, String> env = new LinkedHashMap<>();
-    Map<String, Object> c = firstContainer(find(docs, "Deployment").body());
+    Map<String, Object> c = firstContainer(workload.body());
     for (Object from : list(c.get("envFrom"))) {
       String cm = str(at(from, "configMapRef", "name"));
       docs.stream()
@@ -1491,7 +1522,7 @@ class K8sManifestsTest {
     return find(loadAll(), kind);
   }
 
-  private static Doc find(List<Doc> docs, String kind) {
+  static Doc find(List<Doc> docs, String kind) {
     List<Doc> found = docs.stream().filter(d -> d.kind().equals(kind)).toList();
     assertThat(found).as("exactly one %s", kind).hasSize(1);
     return found.get(0);
@@ -1517,7 +1548,7 @@ class K8sManifestsTest {
     return map(at(dep, "spec", "template", "spec"));
   }
 
-  private static Map<String, Object> firstContainer(Map<String, Object> dep) {
+  static Map<String, Object> firstContainer(Map<String, Object> dep) {
     return map(list(at(dep, "spec", "template", "spec", "containers")).get(0));
   }
 

@@ -101,6 +101,78 @@ class LocalRuntimeSupportTest {
   }
 
   @Test
+  void clusterNodeYamlFollowsCcm() {
+    LocalRuntimeOptions o =
+        LocalRuntimeOptions.defaults().withCqlPort(19142).withStoragePort(17100).withJmxPort(17300);
+    String yaml = CassandraNode.clusterYaml(o, tmp, 2, 3);
+
+    assertThat(yaml)
+        .contains(
+            "native_transport_port: 19142",
+            "storage_port: 17100",
+            "- seeds: \"127.0.0.1:17100,127.0.0.2:17100,127.0.0.3:17100\"",
+            "listen_address: 127.0.0.2",
+            "rpc_address: 127.0.0.2",
+            "num_tokens: 16",
+            "auto_bootstrap: false",
+            "initial_token: " + String.join(",", ClusterTokens.of(2, 3, 16)));
+    assertThat(yaml).doesNotContain("127.0.0.1:17100\"\n");
+    CassandraNode node = new CassandraNode(o, 3, 3);
+    assertThat(node.host()).isEqualTo("127.0.0.3");
+    assertThat(node.contactPoint()).isEqualTo("127.0.0.3:19142");
+    assertThat(node.jmxPort()).isEqualTo(17500);
+    assertThat(node.dir()).isEqualTo(o.baseDir().resolve("cassandra-x3/node3"));
+    // alone, a node keeps the one-node layout and ports
+    CassandraNode single = new CassandraNode(o);
+    assertThat(single.dir()).isEqualTo(o.cassandraDir());
+    assertThat(single.jmxPort()).isEqualTo(17300);
+    assertThat(single.contactPoint()).isEqualTo("127.0.0.1:19142");
+  }
+
+  @Test
+  void clusterTokensCutTheRingEvenlyAndInterleaveTheNodes() {
+    List<java.math.BigInteger> all =
+        IntStream.rangeClosed(1, 3)
+            .boxed()
+            .flatMap(i -> ClusterTokens.of(i, 3, 16).stream())
+            .map(java.math.BigInteger::new)
+            .sorted()
+            .toList();
+    assertThat(all).hasSize(48).doesNotHaveDuplicates();
+    assertThat(all.get(0)).isEqualTo(java.math.BigInteger.valueOf(Long.MIN_VALUE));
+    java.math.BigInteger step = all.get(1).subtract(all.get(0));
+    for (int k = 1; k < all.size(); k++) {
+      // equal ranges (integer division leaves at most one token of slack)
+      assertThat(all.get(k).subtract(all.get(k - 1)).subtract(step).abs())
+          .isLessThanOrEqualTo(java.math.BigInteger.ONE);
+    }
+    assertThat(all.get(47)).isLessThan(java.math.BigInteger.valueOf(Long.MAX_VALUE));
+    // node 1 holds every third token starting with the first
+    assertThat(ClusterTokens.of(1, 3, 16).get(1)).isEqualTo(all.get(3).toString());
+    assertThatThrownBy(() -> ClusterTokens.of(4, 3, 16))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void clusterSizeComesFromPropertyThenEnvironmentAndIsBounded() {
+    assertThat(CassandraCluster.sizeFrom(k -> null, k -> null)).isEqualTo(1);
+    assertThat(
+            CassandraCluster.sizeFrom(
+                k -> null, k -> k.equals("AMBER_LOCALRT_CASSANDRA_NODES") ? "3" : null))
+        .isEqualTo(3);
+    assertThat(CassandraCluster.sizeFrom(k -> "2", k -> "3")).isEqualTo(2);
+    assertThatThrownBy(() -> CassandraCluster.sizeFrom(k -> "0", k -> null))
+        .hasMessageContaining("amber.localrt.cassandra.nodes");
+    assertThatThrownBy(() -> CassandraCluster.sizeFrom(k -> "three", k -> null))
+        .hasMessageContaining("three");
+    LocalRuntimeOptions o = LocalRuntimeOptions.defaults().withCqlPort(19142);
+    CassandraCluster three = new CassandraCluster(o, 3);
+    assertThat(three.contactPoints()).isEqualTo("127.0.0.1:19142,127.0.0.2:19142,127.0.0.3:19142");
+    assertThat(three.replication()).isEqualTo("NetworkTopologyStrategy:datacenter1=3");
+    assertThat(new CassandraCluster(o, 1).replication()).isEqualTo("SimpleStrategy:1");
+  }
+
+  @Test
   void kafkaPropertiesDescribeAStandaloneKraftNode() throws IOException {
     LocalRuntimeOptions o =
         LocalRuntimeOptions.defaults().withKafkaPort(19092).withKafkaControllerPort(19093);

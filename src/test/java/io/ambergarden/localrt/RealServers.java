@@ -21,6 +21,10 @@ import org.slf4j.LoggerFactory;
  * {@code amber.localrt.*} system properties still override them (e.g. {@code mvn verify
  * -Damber.localrt.cql.port=29042}), but {@code AMBER_LOCALRT_*} environment variables do not: those
  * are meant for the dev instance and would put the tests on its ports.
+ *
+ * <p>{@code -Damber.localrt.cassandra.nodes=3} (the {@code cluster} profile) gives the tests a
+ * three-node cluster on 127.0.0.1-3 instead of one node; {@link #cassandraContactPoint()} then
+ * names all of them.
  */
 public final class RealServers implements BeforeAllCallback {
   private static final Logger LOG = LoggerFactory.getLogger(RealServers.class);
@@ -61,7 +65,8 @@ public final class RealServers implements BeforeAllCallback {
       throw startFailure;
     }
     LocalRuntime rt =
-        new LocalRuntime(testOptions(), kafkaSecurePort())
+        new LocalRuntime(
+                testOptions(), kafkaSecurePort(), CassandraCluster.sizeFromSystemProperties())
             .withObjectStore(S3ProxyOptions.forTests());
     Runtime.getRuntime().addShutdownHook(new Thread(rt::close, "real-servers-shutdown"));
     try {
@@ -101,7 +106,7 @@ public final class RealServers implements BeforeAllCallback {
     return rt;
   }
 
-  /** "127.0.0.1:19042" by default. */
+  /** "127.0.0.1:19042" by default; every node, comma-separated, for a cluster. */
   public static String cassandraContactPoint() {
     return runtime().cassandraContactPoint();
   }
