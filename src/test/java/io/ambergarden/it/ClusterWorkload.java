@@ -1,0 +1,180 @@
+package io.ambergarden.it;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * HTTP batches and Kafka records with known identities, sent until stopped: remembers which events
+ * were acknowledged (202, or the broker's ack), every answer that was not a 202, and the latency of
+ * every post. Events of one run share one past time bucket, so a device's rows are one partition.
+ */
+final class ClusterWorkload implements AutoCloseable {
+  /** An acknowledged event: its device and its identity (ts and event id). */
+  record Acked(String deviceId, long ts, String eventId) {}
+
+  /** A post that got no 202. */
+  record Refusal(int status, String retryAfter, String body) {}
+
+  private final TestService service;
+  private final List<String> devices;
+  private final long baseTs;
+  private final AtomicInteger seq = new AtomicInteger();
+  private final AtomicBoolean running = new AtomicBoolean(true);
+  private final ExecutorService pool;
+  final Set<Acked> acked = ConcurrentHashMap.newKeySet();
+  final List<Refusal> refusals = Collections.synchronizedList(new ArrayList<>());
+  final List<Long> latenciesNanos = Collections.synchronizedList(new ArrayList<>());
+  final AtomicInteger httpAcked = new AtomicInteger();
+  private final String prefix;
+
+  /**
+   * {@code httpThreads} posting threads with batches of {@code batch} events, and a Kafka producer
+   * (when {@code kafka} is true) sending one record every few milliseconds to the service's topic.
+   */
+  ClusterWorkload(
+      TestService service,
+      String prefix,
+      int deviceCount,
+      long baseTs,
+      int httpThreads,
+      int batch,
+      boolean kafka) {
+    this.service = service;
+    this.prefix = prefix;
+    this.baseTs = baseTs;
+    List<String> ds = new ArrayList<>();
+    for (int i = 0; i < deviceCount; i++) {
+      ds.add(prefix + "-" + i);
+    }
+    this.devices = List.copyOf(ds);
+    this.pool = Executors.newFixedThreadPool(httpThreads + 1);
+    for (int t = 0; t < httpThreads; t++) {
+      pool.submit(() -> postUntilStopped(batch));
+    }
+    if (kafka) {
+      pool.submit(this::produceUntilStopped);
+    }
+  }
+
+  List<String> devices() {
+    return devices;
+  }
+
+  private void postUntilStopped(int batch) {
+    while (running.get()) {
+      List<Acked> events = new ArrayList<>();
+      JsonArray body = new JsonArray();
+      for (int i = 0; i < batch; i++) {
+        int n = seq.incrementAndGet();
+        Acked a = new Acked(devices.get(n % devices.size()), baseTs + n, prefix + "-h" + n);
+        events.add(a);
+        body.add(json(a));
+      }
+      long t0 = System.nanoTime();
+      try {
+        HttpResponse<String> r = service.postEvents(body.encode());
+        latenciesNanos.add(System.nanoTime() - t0);
+        if (r.statusCode() == 202) {
+          acked.addAll(events);
+          httpAcked.addAndGet(events.size());
+        } else {
+          refusals.add(
+              new Refusal(
+                  r.statusCode(), r.headers().firstValue("Retry-After").orElse(null), r.body()));
+        }
+      } catch (RuntimeException e) {
+        refusals.add(new Refusal(-1, null, e.toString()));
+      }
+    }
+  }
+
+  private void produceUntilStopped() {
+    try (KafkaProducer<byte[], byte[]> producer = Kafkas.producer()) {
+      while (running.get()) {
+        int n = seq.incrementAndGet();
+        Acked a = new Acked(devices.get(n % devices.size()), baseTs + n, prefix + "-k" + n);
+        producer.send(
+            new ProducerRecord<>(
+                service.topic(),
+                a.deviceId().getBytes(StandardCharsets.UTF_8),
+                json(a).encode().getBytes(StandardCharsets.UTF_8)),
+            (meta, err) -> {
+              if (err == null) {
+                acked.add(a);
+              }
+            });
+        sleepQuietly(5);
+      }
+      producer.flush();
+    }
+  }
+
+  private static JsonObject json(Acked a) {
+    return new JsonObject()
+        .put("deviceId", a.deviceId())
+        .put("ts", a.ts())
+        .put("eventId", a.eventId())
+        .put("deviceType", "meter")
+        .put("status", "normal")
+        .put("code", 200)
+        .put("metrics", new JsonObject().put("temperature", 20.5));
+  }
+
+  private static void sleepQuietly(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** The acknowledged events of one device. */
+  Set<Acked> ackedOf(String device) {
+    Set<Acked> out = new java.util.HashSet<>();
+    for (Acked a : acked) {
+      if (a.deviceId().equals(device)) {
+        out.add(a);
+      }
+    }
+    return out;
+  }
+
+  /** Percentile of the post latencies recorded from {@code from} on, in milliseconds. */
+  double latencyPercentileMillis(int from, double p) {
+    List<Long> copy;
+    synchronized (latenciesNanos) {
+      copy = new ArrayList<>(latenciesNanos.subList(from, latenciesNanos.size()));
+    }
+    Collections.sort(copy);
+    if (copy.isEmpty()) {
+      return Double.NaN;
+    }
+    int i = (int) Math.min(copy.size() - 1, Math.ceil(p * copy.size()) - 1);
+    return copy.get(Math.max(0, i)) / 1e6;
+  }
+
+  /** Stops sending and waits for the last answers. */
+  @Override
+  public void close() throws InterruptedException {
+    running.set(false);
+    pool.shutdown();
+    if (!pool.awaitTermination(2, TimeUnit.MINUTES)) {
+      pool.shutdownNow();
+      throw new IllegalStateException("the workload did not stop within 2 minutes");
+    }
+  }
+}

@@ -1,0 +1,290 @@
+package io.ambergarden.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.datastax.oss.driver.api.core.ConsistencyLevel;
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import io.ambergarden.cassandra.TimeBuckets;
+import io.ambergarden.localrt.CassandraCluster;
+import io.ambergarden.localrt.CassandraNode;
+import io.ambergarden.localrt.RealServers;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Faults a three-node cluster brings, at LOCAL_QUORUM with RF 3 (the {@code cluster} profile:
+ * {@code mvn -Pcluster verify}): a node killed in the middle of HTTP and Kafka ingest, two of three
+ * nodes down, and a replica that stops answering for a while (SIGSTOP). The service runs in direct
+ * mode, so an HTTP 202 means the rows are in Cassandra, and consumes its Kafka topic too.
+ */
+@ExtendWith(RealServers.class)
+@Timeout(900)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class NodeFaultsClusterIT {
+  static final String KEYSPACE = "amber_cluster";
+  static CassandraCluster cluster;
+
+  /** The services' time buckets (every test's service has the same). */
+  static TimeBuckets buckets;
+
+  TestService service;
+
+  @BeforeAll
+  static void threeNodes() {
+    cluster = RealServers.runtime().cluster();
+    assertThat(cluster.size())
+        .as("run with -Pcluster (-Damber.localrt.cassandra.nodes=3)")
+        .isGreaterThanOrEqualTo(3);
+  }
+
+  @AfterEach
+  void bringEveryNodeBack() {
+    if (service != null) {
+      service.close();
+    }
+    for (CassandraNode n : cluster.nodes()) {
+      if (n.isRunning()) {
+        try {
+          n.resume();
+        } catch (RuntimeException ignored) {
+          // not paused
+        }
+      }
+    }
+    cluster.start();
+  }
+
+  static TestService start(Map<String, String> extra) {
+    Map<String, String> cfg = new java.util.HashMap<>();
+    cfg.put("cassandra.keyspace", KEYSPACE);
+    cfg.put("cassandra.replication", cluster.replication());
+    cfg.put("ingest.mode", "direct");
+    // storage faults are the subject; credentials are tested on one node (AccessIT)
+    cfg.put("auth.enabled", "false");
+    cfg.put("media.enabled", "false");
+    cfg.putAll(extra);
+    TestService s = TestService.start(cfg);
+    buckets = new TimeBuckets(s.config().cassandra().bucket().length);
+    return s;
+  }
+
+  /** A time bucket in the past that holds every event of a run. */
+  static long baseTs(TestService s) {
+    return buckets.bucketOf(System.currentTimeMillis() - 2 * TimeBuckets.HOUR) + 1;
+  }
+
+  @Test
+  @Order(1)
+  void testANodeKilledInTheMiddleOfIngestLosesNothingAndCatchesUp() throws Exception {
+    service = start(Map.of());
+    CassandraNode victim = cluster.node(3);
+    ClusterWorkload load;
+    try (ClusterWorkload w =
+        new ClusterWorkload(service, "kill-" + id(), 12, baseTs(service), 3, 10, true)) {
+      load = w;
+      awaitAcked(w, 200);
+      victim.kill();
+      int beforeKill = w.acked.size();
+      // ingest goes on with one replica of three gone
+      await().atMost(Duration.ofMinutes(2)).until(() -> w.acked.size() >= beforeKill + 500);
+      victim.start();
+      cluster.awaitUp(Instant.now().plus(Duration.ofMinutes(3)));
+      int afterRestart = w.acked.size();
+      await().atMost(Duration.ofMinutes(2)).until(() -> w.acked.size() >= afterRestart + 200);
+    }
+    assertThat(load.refusals).as("answers other than 202 while a node died").isEmpty();
+    awaitKafkaCaughtUp(service);
+    assertStoredExactlyOnce(load, ConsistencyLevel.QUORUM, false);
+    // the restarted node got what it missed (hints): read at ONE from that node alone
+    await()
+        .atMost(Duration.ofMinutes(3))
+        .pollInterval(Duration.ofSeconds(2))
+        .untilAsserted(() -> assertStoredExactlyOnce(load, ConsistencyLevel.ONE, true));
+    System.out.printf(
+        "[NodeFaultsClusterIT] node killed: %d events acknowledged (HTTP and Kafka), 0 refused%n",
+        load.acked.size());
+  }
+
+  @Test
+  @Order(2)
+  void testTwoNodesDownGive503WithRetryAfterAndStopOffsetsThenRecover() throws Exception {
+    service = start(Map.of("writer.request-timeout", "5s"));
+    ClusterWorkload load;
+    long committedWhileDown;
+    long committedAtFirstRefusal;
+    try (ClusterWorkload w =
+        new ClusterWorkload(service, "two-" + id(), 8, baseTs(service), 2, 5, true)) {
+      load = w;
+      awaitAcked(w, 100);
+      awaitKafkaCaughtUp(service);
+      cluster.node(2).kill();
+      cluster.node(3).kill();
+      await().atMost(Duration.ofMinutes(1)).until(() -> w.refusals.size() >= 3);
+      committedAtFirstRefusal = Kafkas.committedTotal(groupOf(service), service.topic());
+      int httpAckedWhileDown = w.httpAcked.get();
+      // more refusals with two nodes down: offsets stay, nothing new is acknowledged over HTTP
+      int refused = w.refusals.size();
+      await().atMost(Duration.ofMinutes(1)).until(() -> w.refusals.size() >= refused + 6);
+      committedWhileDown = Kafkas.committedTotal(groupOf(service), service.topic());
+      assertThat(w.httpAcked.get())
+          .as("HTTP acks with two nodes down")
+          .isEqualTo(httpAckedWhileDown);
+      cluster.start();
+      int afterReturn = w.acked.size();
+      await().atMost(Duration.ofMinutes(2)).until(() -> w.acked.size() >= afterReturn + 100);
+    }
+    assertThat(committedWhileDown)
+        .as("offsets committed while two of three nodes were down")
+        .isLessThanOrEqualTo(committedAtFirstRefusal + 50);
+    assertThat(load.refusals)
+        .allSatisfy(
+            r -> {
+              assertThat(r.status()).as(r.body()).isEqualTo(503);
+              assertThat(r.retryAfter()).as("Retry-After").isNotNull();
+            });
+    awaitKafkaCaughtUp(service);
+    assertStoredExactlyOnce(load, ConsistencyLevel.QUORUM, false);
+    System.out.printf(
+        "[NodeFaultsClusterIT] two nodes down: %d refused with 503, %d acknowledged and stored%n",
+        load.refusals.size(), load.acked.size());
+  }
+
+  @Test
+  @Order(3)
+  void testASlowReplicaIsSpeculatedAroundButNeverForCounters() throws Exception {
+    service = start(Map.of("cassandra.speculative.delay", "100ms"));
+    CassandraNode slow = cluster.node(3);
+    ClusterWorkload load;
+    double baselineP99;
+    double pausedP99;
+    double specWritesBefore;
+    double specCountersBefore = speculative(service, "counter");
+    double specReadsDuring;
+    double specReadsBefore;
+    try (ClusterWorkload w =
+        new ClusterWorkload(service, "slow-" + id(), 12, baseTs(service), 4, 1, false)) {
+      load = w;
+      awaitAcked(w, 50);
+      int from = w.latenciesNanos.size();
+      await().atMost(Duration.ofMinutes(1)).until(() -> w.latenciesNanos.size() >= from + 300);
+      baselineP99 = w.latencyPercentileMillis(from, 0.99);
+      specWritesBefore = speculative(service, "write");
+      specReadsBefore = speculative(service, "read");
+      int pausedFrom = w.latenciesNanos.size();
+      slow.pause();
+      try {
+        long end = System.nanoTime() + Duration.ofSeconds(8).toNanos();
+        while (System.nanoTime() < end) {
+          // reads too, so the read path meets the slow replica
+          HttpResponse<String> r = service.get("/api/v1/devices/" + w.devices().get(0) + "/latest");
+          assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        }
+        pausedP99 = w.latencyPercentileMillis(pausedFrom, 0.99);
+      } finally {
+        slow.resume();
+      }
+      specReadsDuring = speculative(service, "read") - specReadsBefore;
+    }
+    double specWrites = speculative(service, "write") - specWritesBefore;
+    System.out.printf(
+        "[NodeFaultsClusterIT] slow replica: write p99 %.1f ms before, %.1f ms during an 8 s"
+            + " SIGSTOP; speculative executions: writes %.0f, reads %.0f, counters %.0f%n",
+        baselineP99,
+        pausedP99,
+        specWrites,
+        specReadsDuring,
+        speculative(service, "counter") - specCountersBefore);
+    assertThat(load.refusals).as("answers other than 202 with a slow replica").isEmpty();
+    assertThat(specWrites).as("speculative executions of idempotent writes").isPositive();
+    assertThat(specReadsDuring).as("speculative executions of reads").isPositive();
+    assertThat(speculative(service, "counter") - specCountersBefore)
+        .as("speculative executions of counter updates")
+        .isZero();
+    assertThat(pausedP99).as("write p99 during the pause, ms").isLessThanOrEqualTo(2 * baselineP99);
+    assertStoredExactlyOnce(load, ConsistencyLevel.QUORUM, false);
+  }
+
+  static double speculative(TestService s, String statement) {
+    return s.counter("amber.cassandra.speculative.executions", "statement", statement);
+  }
+
+  static void awaitAcked(ClusterWorkload w, int n) {
+    await().atMost(Duration.ofMinutes(2)).until(() -> w.acked.size() >= n);
+  }
+
+  static String groupOf(TestService s) {
+    return s.config().kafka().groupId();
+  }
+
+  static void awaitKafkaCaughtUp(TestService s) {
+    await()
+        .atMost(Duration.ofMinutes(3))
+        .pollInterval(Duration.ofSeconds(1))
+        .until(
+            () ->
+                Kafkas.committedTotal(groupOf(s), s.topic())
+                    == Kafkas.endOffsets(s.topic()).values().stream()
+                        .mapToLong(Long::longValue)
+                        .sum());
+  }
+
+  /**
+   * Every acknowledged event is stored once, and nothing else of the run is: read per device at
+   * {@code consistency}, through every node or ({@code lastNodeOnly}) node 3 alone.
+   */
+  static void assertStoredExactlyOnce(
+      ClusterWorkload w, ConsistencyLevel consistency, boolean lastNodeOnly) {
+    CassandraNode via = lastNodeOnly ? cluster.node(3) : cluster.node(1);
+    try (CqlSession cql = via.openSession(Duration.ofSeconds(20), lastNodeOnly)) {
+      for (String device : w.devices()) {
+        Set<ClusterWorkload.Acked> expected = w.ackedOf(device);
+        Set<Long> partitions = new HashSet<>();
+        expected.forEach(a -> partitions.add(buckets.bucketOf(a.ts())));
+        List<Row> rows = new java.util.ArrayList<>();
+        for (long b : partitions) {
+          rows.addAll(
+              cql.execute(
+                      SimpleStatement.newInstance(
+                              "SELECT ts, event_id FROM "
+                                  + KEYSPACE
+                                  + ".events_by_device WHERE device_id = ? AND bucket = ?",
+                              device,
+                              Instant.ofEpochMilli(b))
+                          .setConsistencyLevel(consistency))
+                  .all());
+        }
+        Set<ClusterWorkload.Acked> stored = new HashSet<>();
+        for (Row r : rows) {
+          stored.add(
+              new ClusterWorkload.Acked(
+                  device, r.getInstant("ts").toEpochMilli(), r.getString("event_id")));
+        }
+        assertThat(rows).as("rows of %s (no duplicates)", device).hasSize(stored.size());
+        assertThat(stored)
+            .as("%s at %s%s", device, consistency, lastNodeOnly ? " from node 3 alone" : "")
+            .containsAll(expected);
+      }
+    }
+  }
+
+  static String id() {
+    return UUID.randomUUID().toString().substring(0, 6);
+  }
+}
