@@ -77,6 +77,8 @@ public final class SchemaMigrator {
     List<SchemaScript> scripts = scripts(values);
     // the first script creates the keyspace and schema_version, so it always runs first
     return runAll(scripts.get(0).statements().subList(0, 2))
+        // a replica that has not seen the new table yet fails the read (a cluster under load)
+        .compose(v -> SchemaAgreement.await(vertx, client, AGREEMENT_TIMEOUT))
         .compose(
             v ->
                 client.executeWithFullFetch(

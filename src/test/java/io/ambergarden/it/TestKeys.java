@@ -38,8 +38,9 @@ public final class TestKeys {
       if (adminKey == null) {
         adminKey = ApiKeys.mint();
       }
-      if (ADMIN_KEYSPACES.add(keyspace)) {
+      if (!ADMIN_KEYSPACES.contains(keyspace)) {
         store(keyspace, adminKey, "it-admin", Set.of(Scope.values()), List.of(), 0);
+        ADMIN_KEYSPACES.add(keyspace);
       }
       return adminKey.text();
     }

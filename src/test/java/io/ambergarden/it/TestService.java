@@ -101,7 +101,7 @@ public final class TestService implements AutoCloseable {
   }
 
   public HttpResponse<String> post(String path, String contentType, String body) {
-    return send(
+    return sendToThis(
         HttpRequest.newBuilder(uri(path))
             .header("Content-Type", contentType)
             .POST(HttpRequest.BodyPublishers.ofString(body))
@@ -113,7 +113,12 @@ public final class TestService implements AutoCloseable {
   }
 
   public HttpResponse<String> get(String pathAndQuery) {
-    return send(HttpRequest.newBuilder(uri(pathAndQuery)).GET().build());
+    return sendToThis(HttpRequest.newBuilder(uri(pathAndQuery)).GET().build());
+  }
+
+  /** With the admin key when this instance checks credentials, as it is otherwise. */
+  private HttpResponse<String> sendToThis(HttpRequest request) {
+    return config.access().enabled() ? send(request) : sendAs(request);
   }
 
   /** Sends with the run's admin key unless the request carries credentials of its own. */
