@@ -1,13 +1,12 @@
 package io.ambergarden.media;
 
-import com.datastax.oss.driver.api.core.cql.Statement;
 import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.config.AmberConfig;
+import io.ambergarden.rollup.LeaseClaims;
 import io.ambergarden.rollup.LeasePlanner;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.cassandra.CassandraClient;
-import io.vertx.cassandra.ResultSet;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import java.time.Instant;
@@ -138,27 +137,8 @@ public final class MediaSweepVerticle extends VerticleBase {
               rows.forEach((s, r) -> purgesUntil.put(s, r.purgesUntil()));
               List<LeasePlanner.Shard> view = rows.values().stream().map(Row::lease).toList();
               LeasePlanner.Plan p = LeasePlanner.plan(view, instanceId, now);
-              List<Future<LeasePlanner.Shard>> owned = new ArrayList<>();
-              for (LeasePlanner.Shard s : p.renew()) {
-                owned.add(
-                    lwt(cql.renew().bind(leaseUntil, s.shard(), instanceId))
-                        .map(ok -> ok ? s : null));
-              }
-              for (LeasePlanner.Shard s : p.acquire()) {
-                owned.add(
-                    lwt(cql.acquire()
-                            .bind(
-                                instanceId,
-                                leaseUntil,
-                                s.shard(),
-                                Instant.ofEpochMilli(s.leaseUntil())))
-                        .map(ok -> ok ? s : null));
-              }
-              for (LeasePlanner.Shard s : p.release()) {
-                lwt(cql.renew().bind(Instant.EPOCH, s.shard(), instanceId));
-              }
-              return Future.join(owned)
-                  .map(cf -> owned.stream().map(Future::result).filter(s -> s != null).toList());
+              return LeaseClaims.claim(
+                  client, p, instanceId, leaseUntil, cql.renew(), cql.acquire());
             })
         .compose(
             mine -> {
@@ -205,9 +185,5 @@ public final class MediaSweepVerticle extends VerticleBase {
 
   private static long millis(Instant i) {
     return i == null ? 0 : i.toEpochMilli();
-  }
-
-  private Future<Boolean> lwt(Statement<?> s) {
-    return client.execute(s).map(ResultSet::wasApplied);
   }
 }

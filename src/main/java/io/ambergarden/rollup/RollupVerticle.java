@@ -121,27 +121,8 @@ public final class RollupVerticle extends VerticleBase {
         .compose(
             rows -> {
               LeasePlanner.Plan plan = LeasePlanner.plan(rows, instanceId, now);
-              List<Future<LeasePlanner.Shard>> owned = new ArrayList<>();
-              for (LeasePlanner.Shard s : plan.renew()) {
-                owned.add(
-                    lwt(cql.renew().bind(leaseUntil, s.shard(), instanceId))
-                        .map(ok -> ok ? s : null));
-              }
-              for (LeasePlanner.Shard s : plan.acquire()) {
-                owned.add(
-                    lwt(cql.acquire()
-                            .bind(
-                                instanceId,
-                                leaseUntil,
-                                s.shard(),
-                                Instant.ofEpochMilli(s.leaseUntil())))
-                        .map(ok -> ok ? s : null));
-              }
-              for (LeasePlanner.Shard s : plan.release()) {
-                lwt(cql.release().bind(Instant.EPOCH, s.shard(), instanceId));
-              }
-              return Future.join(owned)
-                  .map(cf -> owned.stream().map(Future::result).filter(s -> s != null).toList());
+              return LeaseClaims.claim(
+                  client, plan, instanceId, leaseUntil, cql.renew(), cql.acquire());
             })
         .compose(
             mine -> {
