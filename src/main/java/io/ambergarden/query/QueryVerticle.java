@@ -11,7 +11,6 @@ import io.ambergarden.config.AmberConfig;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
-import java.util.function.Function;
 import java.util.function.IntConsumer;
 
 /**
@@ -52,30 +51,15 @@ public final class QueryVerticle extends VerticleBase {
               TypeHistory types = new TypeHistory(reads, cql, buckets, config);
               FleetReader fleet = new FleetReader(reads, cql, config);
               return Future.all(
-                  serve(DeviceEventsQuery.ADDRESS, devices::page),
+                  QueryConsumers.serve(vertx, DeviceEventsQuery.ADDRESS, devices::page),
                   vertx
                       .eventBus()
                       .<DeviceLatestQuery.Request>consumer(
                           DeviceLatestQuery.ADDRESS, this::deviceLatest)
                       .completion(),
-                  serve(TypeEventsQuery.ADDRESS, types::page),
-                  serve(FleetQuery.ADDRESS, fleet::page));
+                  QueryConsumers.serve(vertx, TypeEventsQuery.ADDRESS, types::page),
+                  QueryConsumers.serve(vertx, FleetQuery.ADDRESS, fleet::page));
             });
-  }
-
-  private <Q, R> Future<Void> serve(String address, Function<Q, Future<R>> query) {
-    return vertx
-        .eventBus()
-        .<Q>consumer(
-            address,
-            (Message<Q> msg) ->
-                query
-                    .apply(msg.body())
-                    .onSuccess(msg::reply)
-                    .onFailure(
-                        err ->
-                            FailureCode.UNAVAILABLE.fail(msg, "read failed: " + err.getMessage())))
-        .completion();
   }
 
   private void deviceLatest(Message<DeviceLatestQuery.Request> msg) {

@@ -5,7 +5,6 @@ import com.datastax.oss.driver.api.core.cql.Statement;
 import io.ambergarden.bus.AbnormalQuery;
 import io.ambergarden.bus.ActivityQuery;
 import io.ambergarden.bus.DeviceCountersQuery;
-import io.ambergarden.bus.FailureCode;
 import io.ambergarden.bus.RollupsQuery;
 import io.ambergarden.bus.StatusStatsQuery;
 import io.ambergarden.cassandra.CassandraClients;
@@ -15,7 +14,6 @@ import io.ambergarden.counter.CounterCells;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.Message;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -25,7 +23,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.Function;
 import java.util.function.IntConsumer;
 
 /**
@@ -69,27 +66,12 @@ public final class StatsVerticle extends VerticleBase {
             prepared -> {
               cql = prepared;
               return Future.all(
-                  serve(StatusStatsQuery.ADDRESS, this::statusStats),
-                  serve(DeviceCountersQuery.ADDRESS, this::counters),
-                  serve(AbnormalQuery.ADDRESS, this::abnormal),
-                  serve(RollupsQuery.ADDRESS, this::rollups),
-                  serve(ActivityQuery.ADDRESS, this::activity));
+                  QueryConsumers.serve(vertx, StatusStatsQuery.ADDRESS, this::statusStats),
+                  QueryConsumers.serve(vertx, DeviceCountersQuery.ADDRESS, this::counters),
+                  QueryConsumers.serve(vertx, AbnormalQuery.ADDRESS, this::abnormal),
+                  QueryConsumers.serve(vertx, RollupsQuery.ADDRESS, this::rollups),
+                  QueryConsumers.serve(vertx, ActivityQuery.ADDRESS, this::activity));
             });
-  }
-
-  private <Q, R> Future<Void> serve(String address, Function<Q, Future<R>> query) {
-    return vertx
-        .eventBus()
-        .<Q>consumer(
-            address,
-            (Message<Q> msg) ->
-                query
-                    .apply(msg.body())
-                    .onSuccess(msg::reply)
-                    .onFailure(
-                        err ->
-                            FailureCode.UNAVAILABLE.fail(msg, "read failed: " + err.getMessage())))
-        .completion();
   }
 
   /** Sums each day's shards: days x counters.shards partition reads. */

@@ -102,9 +102,14 @@ final class ClusterWorkload implements AutoCloseable {
     }
   }
 
+  /** One record in flight at a time: the broker's acks pace it, so it needs no sleep. */
   private void produceUntilStopped() {
+    java.util.concurrent.Semaphore inFlight = new java.util.concurrent.Semaphore(1);
     try (KafkaProducer<byte[], byte[]> producer = Kafkas.producer()) {
       while (running.get()) {
+        if (!inFlight.tryAcquire(5, TimeUnit.SECONDS)) {
+          continue; // the broker is slow; look at running again
+        }
         int n = seq.incrementAndGet();
         Acked a = new Acked(devices.get(n % devices.size()), baseTs + n, prefix + "-k" + n);
         producer.send(
@@ -116,10 +121,12 @@ final class ClusterWorkload implements AutoCloseable {
               if (err == null) {
                 acked.add(a);
               }
+              inFlight.release();
             });
-        sleepQuietly(5);
       }
       producer.flush();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -132,14 +139,6 @@ final class ClusterWorkload implements AutoCloseable {
         .put("status", "normal")
         .put("code", 200)
         .put("metrics", new JsonObject().put("temperature", 20.5));
-  }
-
-  private static void sleepQuietly(long ms) {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   /** The acknowledged events of one device. */

@@ -2,8 +2,6 @@ package io.ambergarden.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.ambergarden.localrt.RealServers;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -79,11 +77,7 @@ class DashboardIT {
     }
     Assumptions.assumeTrue(
         present, "install Debian's chromium and chromium-driver to run the dashboard test");
-    try (CqlSession cql = TestService.cql()) {
-      cql.execute(
-          SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + KEYSPACE)
-              .setTimeout(Duration.ofMinutes(1)));
-    }
+    TestService.dropKeyspace(KEYSPACE);
     s =
         TestService.start(
             Map.of(

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
-import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.ambergarden.cassandra.DetailSlices;
 import io.ambergarden.localrt.RealServers;
 import io.vertx.core.json.JsonArray;
@@ -12,7 +11,6 @@ import io.vertx.core.json.JsonObject;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -50,12 +48,7 @@ class HotDeviceIT {
 
   @BeforeAll
   static void pushOneDeviceAtAHighRate() {
-    try (CqlSession cql = TestService.cql()) {
-      // a keyspace of its own, so the table metrics describe this device only
-      cql.execute(
-          SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + KEYSPACE)
-              .setTimeout(Duration.ofMinutes(1)));
-    }
+    TestService.dropKeyspace(KEYSPACE);
     s =
         TestService.start(
             Map.of(

@@ -65,7 +65,10 @@ class KafkaBrokerRestartIT {
             String id = "e" + i;
             producer.send(
                 new ProducerRecord<>(
-                    s.topic(), i % 2, d.getBytes(StandardCharsets.UTF_8), event(d, base + i, id)),
+                    s.topic(),
+                    i % 2,
+                    d.getBytes(StandardCharsets.UTF_8),
+                    CassandraOutageIT.event(d, base + i, id)),
                 (md, err) -> {
                   if (err == null) {
                     acked.add(id);
@@ -161,16 +164,5 @@ class KafkaBrokerRestartIT {
 
   private static Map<String, Integer> storedIds(CqlSession cql, String device, long base) {
     return CassandraOutageIT.rowsByEventId(cql, device, base);
-  }
-
-  static byte[] event(String device, long ts, String eventId) {
-    return ("{\"deviceId\":\""
-            + device
-            + "\",\"ts\":"
-            + ts
-            + ",\"eventId\":\""
-            + eventId
-            + "\",\"code\":200}")
-        .getBytes(StandardCharsets.UTF_8);
   }
 }

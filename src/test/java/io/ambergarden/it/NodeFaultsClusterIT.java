@@ -41,9 +41,6 @@ class NodeFaultsClusterIT {
   static final String KEYSPACE = "amber_cluster";
   static CassandraCluster cluster;
 
-  /** The services' time buckets (every test's service has the same). */
-  static TimeBuckets buckets;
-
   TestService service;
 
   @BeforeAll
@@ -80,14 +77,16 @@ class NodeFaultsClusterIT {
     cfg.put("auth.enabled", "false");
     cfg.put("media.enabled", "false");
     cfg.putAll(extra);
-    TestService s = TestService.start(cfg);
-    buckets = new TimeBuckets(s.config().cassandra().bucket().length);
-    return s;
+    return TestService.start(cfg);
   }
 
   /** A time bucket in the past that holds every event of a run. */
+  static TimeBuckets buckets(TestService s) {
+    return new TimeBuckets(s.config().cassandra().bucket().length);
+  }
+
   static long baseTs(TestService s) {
-    return buckets.bucketOf(System.currentTimeMillis() - 2 * TimeBuckets.HOUR) + 1;
+    return buckets(s).bucketOf(System.currentTimeMillis() - 2 * TimeBuckets.HOUR) + 1;
   }
 
   @Test
@@ -111,12 +110,12 @@ class NodeFaultsClusterIT {
     }
     assertOnlyCounterUnknownOutcomes(load);
     awaitKafkaCaughtUp(service);
-    assertStoredExactlyOnce(load, ConsistencyLevel.QUORUM, false);
+    assertStoredExactlyOnce(service, load, ConsistencyLevel.QUORUM, false);
     // the restarted node got what it missed (hints): read at ONE from that node alone
     await()
         .atMost(Duration.ofMinutes(3))
         .pollInterval(Duration.ofSeconds(2))
-        .untilAsserted(() -> assertStoredExactlyOnce(load, ConsistencyLevel.ONE, true));
+        .untilAsserted(() -> assertStoredExactlyOnce(service, load, ConsistencyLevel.ONE, true));
     System.out.printf(
         "[NodeFaultsClusterIT] node killed: %d events acknowledged (HTTP and Kafka), %d posts"
             + " refused (counter statements of unknown outcome)%n",
@@ -161,7 +160,7 @@ class NodeFaultsClusterIT {
               assertThat(r.retryAfter()).as("Retry-After").isNotNull();
             });
     awaitKafkaCaughtUp(service);
-    assertStoredExactlyOnce(load, ConsistencyLevel.QUORUM, false);
+    assertStoredExactlyOnce(service, load, ConsistencyLevel.QUORUM, false);
     System.out.printf(
         "[NodeFaultsClusterIT] two nodes down: %d refused with 503, %d acknowledged and stored%n",
         load.refusals.size(), load.acked.size());
@@ -229,7 +228,7 @@ class NodeFaultsClusterIT {
     // coordinated are never speculated and wait out the request timeout, and while every counter
     // flush slot holds one of them, new increments (and so the 202s) wait too. Speculative writes
     // are printed too: the driver's slow-replica avoidance often leaves them nothing to do.
-    assertStoredExactlyOnce(load, ConsistencyLevel.QUORUM, false);
+    assertStoredExactlyOnce(service, load, ConsistencyLevel.QUORUM, false);
   }
 
   /**
@@ -289,8 +288,9 @@ class NodeFaultsClusterIT {
    * {@code consistency}, through every node or ({@code lastNodeOnly}) node 3 alone.
    */
   static void assertStoredExactlyOnce(
-      ClusterWorkload w, ConsistencyLevel consistency, boolean lastNodeOnly) {
+      TestService s, ClusterWorkload w, ConsistencyLevel consistency, boolean lastNodeOnly) {
     CassandraNode via = lastNodeOnly ? cluster.node(3) : cluster.node(1);
+    TimeBuckets buckets = buckets(s);
     try (CqlSession cql = via.openSession(Duration.ofSeconds(20), lastNodeOnly)) {
       for (String device : w.devices()) {
         Set<ClusterWorkload.Acked> expected = w.ackedOf(device);

@@ -3,8 +3,6 @@ package io.ambergarden.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.ambergarden.localrt.RealServers;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -115,12 +113,7 @@ class RollupIT {
 
   @Test
   void testRollupsMatchTheRawEventsIncludingLateAndBackfilledOnes() {
-    try (CqlSession cql = TestService.cql()) {
-      // DDL waits for every flush and schema push: slower than a read on a busy node
-      cql.execute(
-          SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + KEYSPACE)
-              .setTimeout(Duration.ofSeconds(60)));
-    }
+    TestService.dropKeyspace(KEYSPACE);
     long now = System.currentTimeMillis();
     long currentHour = now / HOUR * HOUR;
     long previousHour = currentHour - HOUR;

@@ -20,9 +20,10 @@ public final class TestKeys {
 
   private TestKeys() {}
 
-  private static volatile ApiKeys.Minted adminKey;
-  private static final java.util.Set<String> ADMIN_KEYSPACES =
-      java.util.concurrent.ConcurrentHashMap.newKeySet();
+  /** Both guarded by the class lock. */
+  private static ApiKeys.Minted adminKey;
+
+  private static final java.util.Set<String> ADMIN_KEYSPACES = new java.util.HashSet<>();
 
   /** A key with every scope, created on first use (the schema must exist: a service started). */
   public static String admin() {
