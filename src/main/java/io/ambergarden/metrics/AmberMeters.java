@@ -1,6 +1,7 @@
 package io.ambergarden.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -32,6 +33,7 @@ public final class AmberMeters {
   private final Counter speculativeCounters;
   private final AtomicInteger writesInFlight = new AtomicInteger();
   private final Map<String, Timer> writeTimers = new ConcurrentHashMap<>();
+  private final Map<String, DistributionSummary> writeRows = new ConcurrentHashMap<>();
   private final Map<String, Counter> writeFailures = new ConcurrentHashMap<>();
   private final Map<Integer, AtomicLong> lagByPartition = new ConcurrentHashMap<>();
   private final String lagTopic;
@@ -145,6 +147,20 @@ public final class AmberMeters {
                 .publishPercentileHistogram()
                 .minimumExpectedValue(Duration.ofMillis(1))
                 .maximumExpectedValue(Duration.ofSeconds(10))
+                .register(registry));
+  }
+
+  /**
+   * Rows per write statement of one kind: a batch's statements, 1 for a single one. Shows the
+   * replica-group batches the writer really sends.
+   */
+  public DistributionSummary writeStatementRows(String kind) {
+    return writeRows.computeIfAbsent(
+        kind,
+        k ->
+            DistributionSummary.builder("amber.write.statement.rows")
+                .tag("kind", k)
+                .description("Rows per write statement (a batch's statements), by kind")
                 .register(registry));
   }
 

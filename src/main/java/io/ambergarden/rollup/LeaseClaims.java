@@ -8,6 +8,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Carries out a {@link LeasePlanner.Plan} with lightweight transactions: renews and acquires what
@@ -15,6 +17,8 @@ import java.util.Objects;
  * (rollup shards, media sweep shards), whose lease tables have the same shape.
  */
 public final class LeaseClaims {
+  private static final Logger LOG = LoggerFactory.getLogger(LeaseClaims.class);
+
   private LeaseClaims() {}
 
   /**
@@ -48,8 +52,20 @@ public final class LeaseClaims {
       // best effort: an unreleased lease simply runs out
       client.execute(renew.bind(Instant.EPOCH, s.shard(), instanceId));
     }
-    return Future.join(owned)
-        .map(cf -> owned.stream().map(Future::result).filter(Objects::nonNull).toList());
+    // a claim of unknown outcome (a contended or timed-out LWT) counts as not held for this scan:
+    // the other shards are still processed, and the next scan finds out who owns it
+    List<Future<LeasePlanner.Shard>> settled =
+        owned.stream()
+            .map(
+                f ->
+                    f.otherwise(
+                        err -> {
+                          LOG.debug("lease claim of unknown outcome: {}", err.toString());
+                          return null;
+                        }))
+            .toList();
+    return Future.join(settled)
+        .map(cf -> settled.stream().map(Future::result).filter(Objects::nonNull).toList());
   }
 
   private static Future<Boolean> applied(Future<ResultSet> rs) {

@@ -62,6 +62,16 @@ public final class RollupMarks {
     return bucket == m.dueBucket() ? m : new Mark(m.shard(), bucket, m.hour(), m.deviceId());
   }
 
+  /**
+   * The first bucket to read after {@code doneUntil}: the bucket holding it. That is itself unless
+   * done_until was written under another rollup.mark-bucket; stepping on from an unaligned value
+   * would read bucket keys no mark is filed under and silently skip every mark. Reading the holding
+   * bucket again is harmless: recomputes overwrite.
+   */
+  public long resumeFrom(long doneUntil) {
+    return bucketOf(doneUntil);
+  }
+
   /** True when a bucket may be processed: it ended at least {@code safety} ago. */
   public boolean processable(long dueBucket, long now, Duration safety) {
     return dueBucket + bucketMillis + safety.toMillis() <= now;

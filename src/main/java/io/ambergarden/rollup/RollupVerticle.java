@@ -128,7 +128,19 @@ public final class RollupVerticle extends VerticleBase {
             mine -> {
               Future<Void> chain = Future.succeededFuture();
               for (LeasePlanner.Shard s : mine) {
-                chain = chain.compose(v -> processShard(s.shard(), s.doneUntil(), 0));
+                // one shard's failure (a contended LWT, a timeout) does not hold up the others
+                chain =
+                    chain.compose(
+                        v ->
+                            processShard(s.shard(), marks.resumeFrom(s.doneUntil()), 0)
+                                .recover(
+                                    err -> {
+                                      LOG.warn(
+                                          "rollup of shard {} failed (retried next scan): {}",
+                                          s.shard(),
+                                          err.toString());
+                                      return Future.succeededFuture();
+                                    }));
               }
               return chain;
             });

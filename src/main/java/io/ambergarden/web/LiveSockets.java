@@ -108,8 +108,9 @@ final class LiveSockets {
           "this is a WebSocket endpoint: send Connection: Upgrade and Upgrade: websocket");
     }
     String origin = req.getHeader(HttpHeaders.ORIGIN);
-    if (origin == null && !AccessHandler.hasHeaderCredentials(ctx)) {
-      // not a browser (browsers always send Origin), so it must say who it is in a header
+    if (origin == null && config.access().enabled() && !AccessHandler.hasHeaderCredentials(ctx)) {
+      // not a browser (browsers always send Origin), so it must say who it is in a header; with
+      // auth off nobody says who they are
       throw new ApiException(
           403, "Forbidden", "no Origin: send credentials in the Authorization header", null, null);
     }
@@ -227,7 +228,8 @@ final class LiveSockets {
     }
 
     void sendText(String text) {
-      if (closed) {
+      // the peer may have gone before our close handler ran: writeQueueFull() would throw then
+      if (closed || ws.isClosed()) {
         return;
       }
       if (ws.writeQueueFull()) {

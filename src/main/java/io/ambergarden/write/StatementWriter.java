@@ -1,9 +1,11 @@
 package io.ambergarden.write;
 
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import com.datastax.oss.driver.api.core.servererrors.QueryValidationException;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.metrics.AmberMeters;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
@@ -45,12 +47,14 @@ final class StatementWriter {
    */
   Future<Long> write(String kind, LongFunction<Statement<?>> build) {
     Timer latency = meters.writeLatency(kind);
+    DistributionSummary rows = meters.writeStatementRows(kind);
     return withRetry(
             () ->
                 limiter.submit(
                     () -> {
                       long at = System.currentTimeMillis();
                       Statement<?> s = build.apply(at).setIdempotent(true);
+                      rows.record(s instanceof BatchStatement b ? b.size() : 1);
                       long t0 = System.nanoTime();
                       return client
                           .execute(s)

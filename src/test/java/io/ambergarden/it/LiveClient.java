@@ -61,6 +61,18 @@ public final class LiveClient implements AutoCloseable {
                     closed.complete(-1);
                   }
                 })
+            .exceptionally(
+                e -> {
+                  if (e.getCause() instanceof java.net.http.WebSocketHandshakeException h) {
+                    throw new IllegalStateException(
+                        "live-feed handshake refused: "
+                            + h.getResponse().statusCode()
+                            + " "
+                            + h.getResponse().body(),
+                        h);
+                  }
+                  throw new java.util.concurrent.CompletionException(e);
+                })
             .join();
   }
 

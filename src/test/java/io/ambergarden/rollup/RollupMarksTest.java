@@ -55,6 +55,16 @@ class RollupMarksTest {
   }
 
   @Test
+  void scanningResumesAtTheBucketHoldingDoneUntilWhenTheBucketLengthChanged() {
+    long aligned = H + 20 * SECOND;
+    assertThat(marks.resumeFrom(aligned)).isEqualTo(aligned);
+    // done_until written under a 1 s bucket: 10:00:23 resumes at 10:00:20, where marks are filed
+    assertThat(marks.resumeFrom(H + 23 * SECOND)).isEqualTo(aligned);
+    Mark filed = single(ev("dev-1", H - 30 * HOUR), H + 23 * SECOND); // backfill: due now
+    assertThat(filed.dueBucket()).isEqualTo(marks.resumeFrom(H + 23 * SECOND));
+  }
+
+  @Test
   void theFirstAndLastMillisecondOfAnHourBelongToThatHour() {
     long now = H + 10 * SECOND;
     assertThat(single(ev("d", H), now).hour()).isEqualTo(H);
