@@ -52,6 +52,9 @@ public final class ServiceProcess implements AutoCloseable {
             List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m",
+                // C1 only: a test process needs less CPU to start and warm up on two shared cores
+                // that also run Cassandra, Kafka and other instances
+                "-XX:TieredStopAtLevel=1",
                 "-cp",
                 classpath,
                 "io.ambergarden.AmberGarden"));
@@ -63,7 +66,12 @@ public final class ServiceProcess implements AutoCloseable {
             Path.of(System.getProperty("java.io.tmpdir")), "amber-" + name + "-", ".log");
     pb.redirectErrorStream(true).redirectOutput(log.toFile());
     ServiceProcess sp = new ServiceProcess(pb.start(), port, log);
-    sp.awaitReady(Duration.ofSeconds(90));
+    try {
+      sp.awaitReady(Duration.ofMinutes(3));
+    } catch (RuntimeException e) {
+      sp.process.destroyForcibly(); // never leave a process behind that no test will close
+      throw e;
+    }
     return sp;
   }
 
