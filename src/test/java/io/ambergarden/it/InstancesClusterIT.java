@@ -68,10 +68,7 @@ class InstancesClusterIT {
 
   @BeforeAll
   static void threeNodes() {
-    cluster = RealServers.runtime().cluster();
-    assertThat(cluster.size())
-        .as("run with -Pcluster (-Damber.localrt.cassandra.nodes=3)")
-        .isGreaterThanOrEqualTo(3);
+    cluster = NodeFaultsClusterIT.requireThreeNodes();
   }
 
   @Test

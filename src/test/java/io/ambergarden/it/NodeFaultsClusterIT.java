@@ -49,10 +49,16 @@ class NodeFaultsClusterIT {
 
   @BeforeAll
   static void threeNodes() {
-    cluster = RealServers.runtime().cluster();
-    assertThat(cluster.size())
+    cluster = requireThreeNodes();
+  }
+
+  /** The run's cluster, which the *ClusterIT classes need at three nodes at least. */
+  static CassandraCluster requireThreeNodes() {
+    CassandraCluster c = RealServers.runtime().cluster();
+    assertThat(c.size())
         .as("run with -Pcluster (-Damber.localrt.cassandra.nodes=3)")
         .isGreaterThanOrEqualTo(3);
+    return c;
   }
 
   @AfterEach
