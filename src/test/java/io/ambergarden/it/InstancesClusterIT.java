@@ -53,6 +53,7 @@ class InstancesClusterIT {
   static final int PARTITIONS = 6;
   static final int MAX_IN_FLIGHT = 100;
   static final int MAX_POLL_RECORDS = 50;
+  static final int WRITE_BATCH = 50;
   static final int ROLLUP_SHARDS = 16;
   static final int RECORDS_PER_SECOND = 50;
 
@@ -237,7 +238,9 @@ class InstancesClusterIT {
             lagZeroMs,
             sinceKillMs,
             new HashSet<>(owners.values()));
-        assertThat(duplicates).isBetween(0.0, (double) DUPLICATE_BOUND);
+        // C's count is read a few ms before the kill: a write batch C finished and committed in
+        // between is counted by nobody, so the estimate may fall short by one batch at most
+        assertThat(duplicates).isBetween(-(double) WRITE_BATCH, (double) DUPLICATE_BOUND);
       }
     } finally {
       stream.shutdownNow();
@@ -260,7 +263,7 @@ class InstancesClusterIT {
     cfg.put("kafka.topic-partitions", Integer.toString(PARTITIONS));
     cfg.put("kafka.consumer.max-in-flight", Integer.toString(MAX_IN_FLIGHT));
     cfg.put("kafka.consumer.max-poll-records", Integer.toString(MAX_POLL_RECORDS));
-    cfg.put("kafka.consumer.write-batch", "50");
+    cfg.put("kafka.consumer.write-batch", Integer.toString(WRITE_BATCH));
     cfg.put("rollup.shards", Integer.toString(ROLLUP_SHARDS));
     // shorter than the defaults (5 s, 30 s, 10 s, 20 s) so leases move and marks are due sooner,
     // but not so short that the lease and mark LWTs of three instances contend on two busy cores
