@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
  * ones the bench itself was given): its CPU, JIT and memory are its own, apart from the harness's
  * load generators.
  */
-final class BenchService implements AutoCloseable {
+public final class BenchService implements AutoCloseable {
   private static final Duration READY_DEADLINE = Duration.ofMinutes(3);
   private static final Duration STOP_DEADLINE = Duration.ofMinutes(1);
 
@@ -43,7 +43,8 @@ final class BenchService implements AutoCloseable {
    * Starts {@code java <jvmOptions> io.ambergarden.AmberGarden} and waits until /health/ready
    * answers 200.
    */
-  static BenchService start(Map<String, String> config, int port, List<String> jvmOptions, Path log)
+  public static BenchService start(
+      Map<String, String> config, int port, List<String> jvmOptions, Path log)
       throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -104,7 +105,7 @@ final class BenchService implements AutoCloseable {
         "service not ready within " + READY_DEADLINE + "; log " + log + ":\n" + tail());
   }
 
-  HttpResponse<String> get(String path) throws IOException, InterruptedException {
+  public HttpResponse<String> get(String path) throws IOException, InterruptedException {
     return http.send(
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
             .timeout(Duration.ofSeconds(10))
@@ -114,7 +115,7 @@ final class BenchService implements AutoCloseable {
   }
 
   /** The Prometheus scrape, or empty text when the service does not answer. */
-  String metrics() {
+  public String metrics() {
     try {
       return get("/metrics").body();
     } catch (IOException e) {
@@ -125,11 +126,11 @@ final class BenchService implements AutoCloseable {
     }
   }
 
-  ProcessHandle handle() {
+  public ProcessHandle handle() {
     return process.toHandle();
   }
 
-  int port() {
+  public int port() {
     return port;
   }
 
@@ -141,6 +142,19 @@ final class BenchService implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** SIGKILL: no shutdown hook, no drain, no final commit. */
+  public void crash() throws InterruptedException {
+    process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+  }
+
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  public Path log() {
+    return log;
   }
 
   /** SIGTERM and the service's own graceful stop; SIGKILL only past the deadline. */

@@ -89,24 +89,34 @@ public final class RawConfig {
 
   public Duration duration(String key, Duration min, Duration max) {
     String v = string(key);
-    Matcher m = DURATION.matcher(v);
+    Duration d =
+        parseDuration(v)
+            .orElseThrow(
+                () ->
+                    new ConfigException(
+                        key,
+                        "must be a duration such as 500ms, 10s, 5m, 2h or 180d, got '" + v + "'"));
+    if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
+      throw new ConfigException(key, "must be between " + min + " and " + max + ", got " + v);
+    }
+    return d;
+  }
+
+  /** A duration written as a whole number and a unit: 500ms, 10s, 5m, 2h or 180d. */
+  public static java.util.Optional<Duration> parseDuration(String text) {
+    Matcher m = DURATION.matcher(text.trim());
     if (!m.matches()) {
-      throw new ConfigException(
-          key, "must be a duration such as 500ms, 10s, 5m, 2h or 180d, got '" + v + "'");
+      return java.util.Optional.empty();
     }
     long n = Long.parseLong(m.group(1));
-    Duration d =
+    return java.util.Optional.of(
         switch (m.group(2)) {
           case "ms" -> Duration.ofMillis(n);
           case "s" -> Duration.ofSeconds(n);
           case "m" -> Duration.ofMinutes(n);
           case "h" -> Duration.ofHours(n);
           default -> Duration.ofDays(n);
-        };
-    if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
-      throw new ConfigException(key, "must be between " + min + " and " + max + ", got " + v);
-    }
-    return d;
+        });
   }
 
   public <E extends Enum<E>> E oneOf(String key, Class<E> type) {

@@ -1,0 +1,220 @@
+package io.ambergarden.chaos;
+
+import io.vertx.core.json.JsonArray;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * HTTP batches (posted round-robin over the instance slots, each refused batch tried again with the
+ * same identities on the next slot, as a client behind a load balancer would) and Kafka records, at
+ * fixed rates. Every {@code duplicate-every}th batch and record is an earlier one sent again on
+ * purpose; every {@code poison-every}th record is poison (not an event), marked by a header.
+ */
+final class ChaosWorkload implements AutoCloseable {
+  static final String POISON_HEADER = "chaos.poison";
+  private static final int HTTP_POSTERS = 4;
+  private static final int HTTP_TRIES = 3;
+
+  private final ChaosSettings settings;
+  private final ChaosSystem system;
+  private final AckLedger ledger;
+  private final String topic;
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final ScheduledExecutorService posters =
+      Executors.newScheduledThreadPool(HTTP_POSTERS + 1);
+  private final KafkaProducer<byte[], byte[]> producer;
+  private final AtomicInteger nextSlot = new AtomicInteger();
+  private final AtomicLong batches = new AtomicLong();
+  private final AtomicLong records = new AtomicLong();
+  private final Map<String, AtomicInteger> refusals = new ConcurrentHashMap<>();
+
+  ChaosWorkload(ChaosSettings settings, ChaosSystem system, AckLedger ledger, String topic) {
+    this.settings = settings;
+    this.system = system;
+    this.ledger = ledger;
+    this.topic = topic;
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, system.runtime().kafkaBootstrap());
+    p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+    // a send blocks while the broker is down; bounded so the schedule keeps its pace
+    p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "5000");
+    this.producer = new KafkaProducer<>(p);
+  }
+
+  void start() {
+    long httpPeriodMicros = 1_000_000L * HTTP_POSTERS / settings.httpBatchesPerSecond();
+    for (int i = 0; i < HTTP_POSTERS; i++) {
+      posters.scheduleAtFixedRate(
+          this::postOneBatch,
+          i * httpPeriodMicros / HTTP_POSTERS,
+          httpPeriodMicros,
+          TimeUnit.MICROSECONDS);
+    }
+    posters.scheduleAtFixedRate(
+        this::produceOneRecord,
+        0,
+        1_000_000L / settings.kafkaRecordsPerSecond(),
+        TimeUnit.MICROSECONDS);
+  }
+
+  private void postOneBatch() {
+    long n = batches.incrementAndGet();
+    List<ChaosEvent> batch = new ArrayList<>();
+    boolean again = n % settings.duplicateEvery() == 0;
+    for (int i = 0; i < settings.httpBatch(); i++) {
+      ChaosEvent e = again ? ledger.earlier() : ledger.next();
+      if (e != null) {
+        batch.add(e);
+      }
+    }
+    if (!batch.isEmpty()) {
+      post(batch, again);
+    }
+  }
+
+  /** Posts the batch, on the next slot after each refusal; true once one answered 202. */
+  boolean post(List<ChaosEvent> batch, boolean onPurposeAgain) {
+    JsonArray body = new JsonArray();
+    batch.forEach(e -> body.add(e.json()));
+    byte[] bytes = body.encode().getBytes(StandardCharsets.UTF_8);
+    for (int t = 0; t < HTTP_TRIES; t++) {
+      int slot = Math.floorMod(nextSlot.getAndIncrement(), system.instances());
+      ledger.sent(batch, onPurposeAgain && t == 0);
+      String outcome = postTo(slot, bytes);
+      if (outcome.equals("202")) {
+        ledger.acked(batch, System.currentTimeMillis());
+        return true;
+      }
+      refusals.computeIfAbsent(outcome, k -> new AtomicInteger()).incrementAndGet();
+    }
+    return false;
+  }
+
+  /** Posts one body to one slot; the status code, or what went wrong without one. */
+  String postTo(int slot, byte[] body) {
+    try {
+      HttpResponse<Void> r =
+          http.send(
+              HttpRequest.newBuilder(
+                      URI.create("http://127.0.0.1:" + system.port(slot) + "/api/v1/events"))
+                  .timeout(Duration.ofSeconds(15))
+                  .header("Content-Type", "application/json")
+                  .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                  .build(),
+              HttpResponse.BodyHandlers.discarding());
+      return Integer.toString(r.statusCode());
+    } catch (java.net.http.HttpTimeoutException e) {
+      return "timeout";
+    } catch (IOException e) {
+      return "no connection";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "interrupted";
+    }
+  }
+
+  private void produceOneRecord() {
+    long n = records.incrementAndGet();
+    if (n % settings.poisonEvery() == 0) {
+      producePoison(n);
+      return;
+    }
+    boolean again = n % settings.duplicateEvery() == 0;
+    ChaosEvent e = again ? ledger.earlier() : ledger.next();
+    if (e == null) {
+      return;
+    }
+    ledger.sent(List.of(e), again);
+    try {
+      producer.send(
+          new ProducerRecord<>(
+              topic,
+              e.deviceId().getBytes(StandardCharsets.UTF_8),
+              e.json().encode().getBytes(StandardCharsets.UTF_8)),
+          (md, err) -> {
+            if (err == null) {
+              ledger.acked(List.of(e), System.currentTimeMillis());
+            }
+          });
+    } catch (RuntimeException err) {
+      refusals.computeIfAbsent("kafka send", k -> new AtomicInteger()).incrementAndGet();
+    }
+  }
+
+  /** Alternately bytes that are no JSON and a JSON event whose ts has the wrong type. */
+  private void producePoison(long n) {
+    String id = "p" + n;
+    String value =
+        n % 2 == 0
+            ? "{not json " + id
+            : "{\"deviceId\":\"" + ledger.devices().get(0) + "\",\"ts\":\"yesterday\"}";
+    ProducerRecord<byte[], byte[]> r =
+        new ProducerRecord<>(
+            topic,
+            ledger.devices().get(0).getBytes(StandardCharsets.UTF_8),
+            value.getBytes(StandardCharsets.UTF_8));
+    r.headers().add(POISON_HEADER, id.getBytes(StandardCharsets.UTF_8));
+    ledger.poisonSent(id);
+    try {
+      producer.send(
+          r,
+          (md, err) -> {
+            if (err == null) {
+              ledger.poisonAcked(id);
+            }
+          });
+    } catch (RuntimeException err) {
+      refusals.computeIfAbsent("kafka send", k -> new AtomicInteger()).incrementAndGet();
+    }
+  }
+
+  /** Refused tries by outcome (status code, timeout, no connection, kafka send). */
+  Map<String, Integer> refusals() {
+    Map<String, Integer> out = new TreeMap<>();
+    refusals.forEach((k, v) -> out.put(k, v.get()));
+    return out;
+  }
+
+  long batches() {
+    return batches.get();
+  }
+
+  long records() {
+    return records.get();
+  }
+
+  /** Stops both schedules and waits for the producer's last acks. */
+  @Override
+  public void close() throws InterruptedException {
+    posters.shutdown();
+    if (!posters.awaitTermination(1, TimeUnit.MINUTES)) {
+      posters.shutdownNow();
+    }
+    producer.flush();
+    producer.close(Duration.ofSeconds(30));
+  }
+}
