@@ -33,6 +33,10 @@ final class ChaosReport {
               .put("healMs", o.healedAt() - Math.max(o.healStartedAt(), o.injectedAt()))
               .put("recoveryMs", o.recoveryMillis())
               .put("ackedDuringHold", o.ackedDuringHold())
+              .put("httpP99BeforeMs", finite(o.httpBefore().p99Millis()))
+              .put("httpP99DuringHoldMs", finite(o.httpDuringHold().p99Millis()))
+              .put("http5xxUntilRecovered", o.httpUntilRecovered().serverErrors())
+              .put("httpTriesUntilRecovered", o.httpUntilRecovered().tries())
               .put("error", o.error()));
     }
     JsonArray verdicts = new JsonArray();
@@ -86,7 +90,7 @@ final class ChaosReport {
           .append(" |\n");
     }
     md.append(
-        "\n## Faults\n\n| # | fault | target | at s | held ms | heal ms | recovered after heal, ms | acked during hold | error |\n|---:|---|---:|---:|---:|---:|---:|---:|---|\n");
+        "\n## Faults\n\n| # | fault | target | at s | held ms | heal ms | recovered after heal, ms | acked during hold | HTTP p99 before / during hold, ms | HTTP 5xx until recovered | error |\n|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for (Object o : r.getJsonArray("faults")) {
       JsonObject f = (JsonObject) o;
       md.append("| ")
@@ -105,6 +109,14 @@ final class ChaosReport {
           .append(f.getLong("recoveryMs"))
           .append(" | ")
           .append(f.getLong("ackedDuringHold"))
+          .append(" | ")
+          .append(ms(f.getDouble("httpP99BeforeMs")))
+          .append(" / ")
+          .append(ms(f.getDouble("httpP99DuringHoldMs")))
+          .append(" | ")
+          .append(f.getInteger("http5xxUntilRecovered"))
+          .append(" of ")
+          .append(f.getInteger("httpTriesUntilRecovered"))
           .append(" | ")
           .append(f.getString("error") == null ? "" : f.getString("error"))
           .append(" |\n");
@@ -129,6 +141,15 @@ final class ChaosReport {
     md.append("\n## Schedule drawn from the seed (run in order until the time was up)\n\n");
     r.getJsonArray("schedule").forEach(s -> md.append("- ").append(s).append('\n'));
     return md.toString();
+  }
+
+  /** JSON has no NaN: a window without a 202 has no latency. */
+  private static Double finite(double v) {
+    return Double.isNaN(v) ? null : v;
+  }
+
+  private static String ms(Double v) {
+    return v == null || v.isNaN() ? "-" : Long.toString(Math.round(v));
   }
 
   static void write(Path dir, JsonObject report) throws IOException {

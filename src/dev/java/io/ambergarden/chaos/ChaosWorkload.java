@@ -48,6 +48,16 @@ final class ChaosWorkload implements AutoCloseable {
   private final AtomicLong batches = new AtomicLong();
   private final AtomicLong records = new AtomicLong();
   private final Map<String, AtomicInteger> refusals = new ConcurrentHashMap<>();
+  private final List<Post> posts = java.util.Collections.synchronizedList(new ArrayList<>());
+
+  /** One HTTP try: when it was sent (epoch millis), how long it took, and its outcome. */
+  record Post(long at, long millis, String outcome) {}
+
+  /** HTTP tries of a window: how many, how many 5xx, and the latency of the 202s. */
+  record PostStats(int tries, int serverErrors, double p50Millis, double p99Millis) {}
+
+  /** Posts remembered for the per-fault figures; past it they are no longer recorded. */
+  private static final int MAX_POSTS = 1_000_000;
 
   ChaosWorkload(ChaosSettings settings, ChaosSystem system, AckLedger ledger, String topic) {
     this.settings = settings;
@@ -104,7 +114,11 @@ final class ChaosWorkload implements AutoCloseable {
     for (int t = 0; t < HTTP_TRIES; t++) {
       int slot = Math.floorMod(nextSlot.getAndIncrement(), system.instances());
       ledger.sent(batch, onPurposeAgain && t == 0);
+      long t0 = System.currentTimeMillis();
       String outcome = postTo(slot, bytes);
+      if (posts.size() < MAX_POSTS) {
+        posts.add(new Post(t0, System.currentTimeMillis() - t0, outcome));
+      }
       if (outcome.equals("202")) {
         ledger.acked(batch, System.currentTimeMillis());
         return true;
@@ -197,6 +211,35 @@ final class ChaosWorkload implements AutoCloseable {
     Map<String, Integer> out = new TreeMap<>();
     refusals.forEach((k, v) -> out.put(k, v.get()));
     return out;
+  }
+
+  /** The workload's HTTP tries sent in [from, to). */
+  PostStats stats(long from, long to) {
+    List<Long> ok = new ArrayList<>();
+    int tries = 0;
+    int errors = 0;
+    synchronized (posts) {
+      for (Post p : posts) {
+        if (p.at() >= from && p.at() < to) {
+          tries++;
+          if (p.outcome().startsWith("5")) {
+            errors++;
+          } else if (p.outcome().equals("202")) {
+            ok.add(p.millis());
+          }
+        }
+      }
+    }
+    java.util.Collections.sort(ok);
+    return new PostStats(tries, errors, percentile(ok, 0.50), percentile(ok, 0.99));
+  }
+
+  static double percentile(List<Long> sorted, double p) {
+    if (sorted.isEmpty()) {
+      return Double.NaN;
+    }
+    int i = (int) Math.ceil(p * sorted.size()) - 1;
+    return sorted.get(Math.max(0, Math.min(sorted.size() - 1, i)));
   }
 
   long batches() {

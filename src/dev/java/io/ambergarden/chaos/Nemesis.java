@@ -30,6 +30,9 @@ final class Nemesis {
       long healedAt,
       long recoveredAt,
       long ackedDuringHold,
+      ChaosWorkload.PostStats httpBefore,
+      ChaosWorkload.PostStats httpDuringHold,
+      ChaosWorkload.PostStats httpUntilRecovered,
       String error) {
     long recoveryMillis() {
       return recoveredAt < 0 ? -1 : recoveredAt - healedAt;
@@ -97,6 +100,7 @@ final class Nemesis {
       healed = System.currentTimeMillis();
     }
     long recovered = awaitRecovery(f);
+    long holdEnd = healStart < 0 ? healed : healStart;
     Outcome o =
         new Outcome(
             f,
@@ -104,7 +108,10 @@ final class Nemesis {
             healStart,
             healed,
             recovered,
-            ledger.ackedBetween(injected, healStart < 0 ? healed : healStart),
+            ledger.ackedBetween(injected, holdEnd),
+            workload.stats(injected - f.gapBefore().toMillis(), injected),
+            workload.stats(injected, holdEnd),
+            workload.stats(injected, recovered < 0 ? System.currentTimeMillis() : recovered),
             error);
     System.out.printf(
         "[chaos] %s: healed in %d ms, recovered %d ms later%n",
