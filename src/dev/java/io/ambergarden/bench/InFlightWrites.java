@@ -3,6 +3,7 @@ package io.ambergarden.bench;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.Statement;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -26,6 +27,11 @@ final class InFlightWrites {
 
   /** Blocks while {@code concurrency} writes are in flight. */
   void submit(BoundStatement statement) throws InterruptedException {
+    submit(statement, 1);
+  }
+
+  /** A statement carrying {@code rowCount} rows (a batch); blocks as above. */
+  void submit(Statement<?> statement, int rowCount) throws InterruptedException {
     throwIfFailed();
     permits.acquire();
     session
@@ -36,7 +42,7 @@ final class InFlightWrites {
               if (err != null) {
                 failure.compareAndSet(null, err);
               } else {
-                rows.incrementAndGet();
+                rows.addAndGet(rowCount);
               }
               permits.release();
             });

@@ -175,6 +175,7 @@ public final class IngestBench {
   private Figures measureAll() throws Exception {
     sampleMemory();
     RawWriteLoop.Result raw;
+    RawWriteLoop.Result grouped;
     RawWriteLoop.Result tsKv;
     try (CqlSession session = runtime.cassandra().openSession(Duration.ofSeconds(30))) {
       // a fresh keyspace per run: the rows, compaction debt and due rollups of earlier runs would
@@ -188,6 +189,7 @@ public final class IngestBench {
       }
       TsKvWriteLoop.createTables(session, KEYSPACE);
       raw = warmUpAndRawCeiling(session);
+      grouped = groupedCeiling(session);
       tsKv = thingsBoardStyle(session);
     }
     ServiceFigures service = service();
@@ -198,6 +200,7 @@ public final class IngestBench {
     double serviceEps = service.kafkaEventsPerSecond();
     return new Figures(
         raw,
+        grouped,
         rowsPerRun,
         serviceEps,
         serviceEps * rowsPerRun / settings.events(),
@@ -345,9 +348,35 @@ public final class IngestBench {
     }
   }
 
+  /**
+   * (a'): the same rows through the raw driver, batched as the writer batches them: the ceiling of
+   * the service's own write path.
+   */
+  private RawWriteLoop.Result groupedCeiling(CqlSession session) throws InterruptedException {
+    RawWriteLoop rows =
+        new RawWriteLoop(
+            session, KEYSPACE, base.cassandra().typeSalts(), base.cassandra().abnormalSalts());
+    GroupedWriteLoop loop =
+        new GroupedWriteLoop(
+            session,
+            rows,
+            KEYSPACE,
+            base.kafka().writeBatch(),
+            base.writer().batchMaxRows(),
+            base.writer().groupMaxPartitions(),
+            base.writer().groupMaxBytes());
+    settle("Cassandra", "after (a), before (a')");
+    System.out.printf(
+        "(a') Raw driver with the writer's batching: %,d events%n", settings.events());
+    return sampled(
+        "(a') raw driver, writer's batching",
+        loop::eventsSubmitted,
+        () -> loop.run(measured, settings.concurrency()));
+  }
+
   private RawWriteLoop.Result thingsBoardStyle(CqlSession session) throws InterruptedException {
     TsKvWriteLoop loop = new TsKvWriteLoop(session, KEYSPACE);
-    settle("Cassandra", "after (a), before (d)");
+    settle("Cassandra", "after (a'), before (d)");
     System.out.printf(
         "(d) ThingsBoard-style ts_kv_cf: %,d events, %,d rows, %d in flight%n",
         settings.events(), TsKvWriteLoop.rowsOf(measured), settings.concurrency());
@@ -597,6 +626,7 @@ public final class IngestBench {
    */
   record Figures(
       RawWriteLoop.Result raw,
+      RawWriteLoop.Result grouped,
       long rawRowsPerRun,
       double serviceEventsPerSecond,
       double serviceRowsPerSecond,
@@ -622,6 +652,13 @@ public final class IngestBench {
                 f.raw().eventsPerSecond(),
                 f.raw().rowsPerSecond(),
                 String.format("%.2f rows/event", (double) f.rawRowsPerRun() / f.raw().events())),
+            new BenchReport.Measurement(
+                "a-grouped",
+                "(a') raw driver, the writer's batching, " + s.concurrency() + " in flight",
+                f.grouped().eventsPerSecond(),
+                f.grouped().rowsPerSecond(),
+                "same rows as (a): partition batches and replica-grouped single rows, latest once per device"
+                    + " per write batch"),
             new BenchReport.Measurement(
                 "b-kafka",
                 "(b) service Kafka -> Cassandra",
@@ -661,6 +698,10 @@ public final class IngestBench {
                 f.serviceRowsPerSecond(),
                 f.raw().rowsPerSecond()),
             BenchReport.ratio(
+                "(b) service / (a') raw driver with the writer's batching, events/s",
+                f.serviceEventsPerSecond(),
+                f.grouped().eventsPerSecond()),
+            BenchReport.ratio(
                 "(b) service / (c) naive consumer, events/s",
                 f.serviceEventsPerSecond(),
                 f.naive().eventsPerSecond()),
@@ -671,7 +712,7 @@ public final class IngestBench {
     List<String> notes =
         new ArrayList<>(
             List.of(
-                "Phases run in this order: warm-up, (a), (d), service warm-up (with reads), (b) at full rate, (e) with no "
+                "Phases run in this order: warm-up, (a), (a'), (d), service warm-up (with reads), (b) at full rate, (e) with no "
                     + "ingest, (b) at half the full rate with (e), (f), (b) HTTP, (c); one Cassandra node and one Kafka "
                     + "broker, on the same cores as the harness and the service.",
                 "The service runs in its own JVM ("

@@ -1,6 +1,7 @@
 package io.ambergarden.bench;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import io.ambergarden.cassandra.RowKeys;
 import io.ambergarden.write.CqlStatements;
@@ -19,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class RawWriteLoop {
   private static final long HOUR = 3_600_000L;
+  private static final int TTL = (int) Duration.ofDays(180).toSeconds();
   private final CqlSession session;
   private final PreparedStatement detail;
   private final PreparedStatement bucket;
@@ -79,74 +81,17 @@ final class RawWriteLoop {
       throws InterruptedException {
     InFlightWrites writes = new InFlightWrites(session, concurrency);
     Set<String> partitions = new HashSet<>();
-    int ttl = (int) Duration.ofDays(180).toSeconds();
     long t0 = System.nanoTime();
     long done = 0;
     for (BenchEvents.Spec e : events) {
-      long bucketStart = e.ts() / HOUR * HOUR;
-      Instant ts = Instant.ofEpochMilli(e.ts());
-      Map<String, Double> metrics = e.metrics();
-      long writeTs = RowKeys.eventTimeWriteTimestamp(e.ts(), e.eventId());
-      writes.submit(
-          detail
-              .bind(
-                  e.deviceId(),
-                  Instant.ofEpochMilli(bucketStart),
-                  ts,
-                  e.eventId(),
-                  e.deviceType(),
-                  e.status(),
-                  e.code(),
-                  metrics,
-                  null,
-                  null,
-                  ttl)
-              .unset(8)
-              .unset(9));
-      writes.submit(
-          byType
-              .bind(
-                  e.deviceType(),
-                  Instant.ofEpochMilli(bucketStart),
-                  RowKeys.salt(e.deviceId(), typeSalts),
-                  ts,
-                  e.deviceId(),
-                  e.eventId(),
-                  e.status(),
-                  e.code(),
-                  metrics,
-                  null,
-                  null,
-                  ttl)
-              .unset(9)
-              .unset(10));
-      writes.submit(
-          latest.bind(
-              e.deviceId(),
-              ts,
-              e.eventId(),
-              e.deviceType(),
-              e.status(),
-              e.code(),
-              metrics,
-              Map.of(),
-              null,
-              writeTs,
-              ttl));
+      writes.submit(detail(e));
+      writes.submit(byType(e));
+      writes.submit(latest(e));
       if (e.abnormal()) {
-        writes.submit(
-            abnormal.bind(
-                Instant.ofEpochMilli(bucketStart),
-                RowKeys.salt(e.deviceId(), abnormalSalts),
-                e.code(),
-                e.deviceId(),
-                ts,
-                e.status(),
-                writeTs,
-                ttl));
+        writes.submit(abnormal(e));
       }
-      if (partitions.add(e.deviceId() + "/" + bucketStart)) {
-        writes.submit(bucket.bind(e.deviceId(), Instant.ofEpochMilli(bucketStart), ttl));
+      if (partitions.add(e.deviceId() + "/" + bucketOf(e))) {
+        writes.submit(bucket(e));
       }
       eventsSubmitted.incrementAndGet();
       if (++done % 10_000 == 0 && progress != null) {
@@ -155,6 +100,82 @@ final class RawWriteLoop {
     }
     long rows = writes.awaitAll();
     return new Result(events.size(), rows, (System.nanoTime() - t0) / 1e9);
+  }
+
+  static long bucketOf(BenchEvents.Spec e) {
+    return e.ts() / HOUR * HOUR;
+  }
+
+  BoundStatement detail(BenchEvents.Spec e) {
+    return detail
+        .bind(
+            e.deviceId(),
+            Instant.ofEpochMilli(bucketOf(e)),
+            Instant.ofEpochMilli(e.ts()),
+            e.eventId(),
+            e.deviceType(),
+            e.status(),
+            e.code(),
+            e.metrics(),
+            null,
+            null,
+            TTL)
+        .unset(8)
+        .unset(9);
+  }
+
+  BoundStatement byType(BenchEvents.Spec e) {
+    return byType
+        .bind(
+            e.deviceType(),
+            Instant.ofEpochMilli(bucketOf(e)),
+            RowKeys.salt(e.deviceId(), typeSalts),
+            Instant.ofEpochMilli(e.ts()),
+            e.deviceId(),
+            e.eventId(),
+            e.status(),
+            e.code(),
+            e.metrics(),
+            null,
+            null,
+            TTL)
+        .unset(9)
+        .unset(10);
+  }
+
+  int typeSaltOf(BenchEvents.Spec e) {
+    return RowKeys.salt(e.deviceId(), typeSalts);
+  }
+
+  BoundStatement latest(BenchEvents.Spec e) {
+    return latest.bind(
+        e.deviceId(),
+        Instant.ofEpochMilli(e.ts()),
+        e.eventId(),
+        e.deviceType(),
+        e.status(),
+        e.code(),
+        e.metrics(),
+        Map.of(),
+        null,
+        RowKeys.eventTimeWriteTimestamp(e.ts(), e.eventId()),
+        TTL);
+  }
+
+  BoundStatement abnormal(BenchEvents.Spec e) {
+    return abnormal.bind(
+        Instant.ofEpochMilli(bucketOf(e)),
+        RowKeys.salt(e.deviceId(), abnormalSalts),
+        e.code(),
+        e.deviceId(),
+        Instant.ofEpochMilli(e.ts()),
+        e.status(),
+        RowKeys.eventTimeWriteTimestamp(e.ts(), e.eventId()),
+        TTL);
+  }
+
+  BoundStatement bucket(BenchEvents.Spec e) {
+    return bucket.bind(e.deviceId(), Instant.ofEpochMilli(bucketOf(e)), TTL);
   }
 
   interface Progress {

@@ -39,12 +39,12 @@ class BenchReportTest {
   }
 
   @Test
-  void testReportHasOneRowPerMeasurementAndTheThreeServiceRatios() {
+  void testReportHasOneRowPerMeasurementAndTheFourServiceRatios() {
     BenchReport report =
         IngestBench.report(SETTINGS, ENV, figures(), List.of(), BenchReport.Resources.NONE);
 
     String table = report.throughputTable();
-    assertThat(table.lines()).hasSize(2 + 6);
+    assertThat(table.lines()).hasSize(2 + 7);
     assertThat(table)
         .contains(
             "| (a) raw driver ceiling, 64 in flight | "
@@ -58,6 +58,9 @@ class BenchReportTest {
         .contains(
             "| (b) service / (a) raw ceiling, rows/s | " + BenchReport.ratioText(0.5) + " |",
             "| (b) service / (c) naive consumer, events/s | " + BenchReport.ratioText(2.0) + " |",
+            "| (b) service / (a') raw driver with the writer's batching, events/s | "
+                + BenchReport.ratioText(0.4)
+                + " |",
             "| (b) service / (d) ThingsBoard-style schema, events/s | "
                 + BenchReport.ratioText(0.625)
                 + " |");
@@ -86,10 +89,10 @@ class BenchReportTest {
             BenchReport.PLOT_FILE);
     JsonObject json = report.json();
     assertThat(json.getJsonObject("environment").getInteger("cores")).isEqualTo(2);
-    assertThat(json.getJsonArray("measurements")).hasSize(6);
-    assertThat(json.getJsonArray("measurements").getJsonObject(2).getValue("rowsPerSecond"))
+    assertThat(json.getJsonArray("measurements")).hasSize(7);
+    assertThat(json.getJsonArray("measurements").getJsonObject(3).getValue("rowsPerSecond"))
         .isNull();
-    assertThat(json.getJsonArray("ratios").getJsonObject(1).getDouble("value")).isEqualTo(2.0);
+    assertThat(json.getJsonArray("ratios").getJsonObject(2).getDouble("value")).isEqualTo(2.0);
     assertThat(json.getJsonArray("reads").getJsonObject(0).getDouble("p99Millis")).isEqualTo(9.5);
     assertThat(new JsonObject(json.encode())).isEqualTo(json);
   }
@@ -100,6 +103,7 @@ class BenchReportTest {
     IngestBench.Figures noReads =
         new IngestBench.Figures(
             f.raw(),
+            f.grouped(),
             f.rawRowsPerRun(),
             f.serviceEventsPerSecond(),
             f.serviceRowsPerSecond(),
@@ -123,6 +127,7 @@ class BenchReportTest {
     IngestBench.Figures withLive =
         new IngestBench.Figures(
             f.raw(),
+            f.grouped(),
             f.rawRowsPerRun(),
             f.serviceEventsPerSecond(),
             f.serviceRowsPerSecond(),
@@ -205,6 +210,7 @@ class BenchReportTest {
   private static IngestBench.Figures figures() {
     return new IngestBench.Figures(
         new RawWriteLoop.Result(1_000, 4_000, 1.0),
+        new RawWriteLoop.Result(1_000, 4_000, 0.8),
         4_000,
         500,
         2_000,
