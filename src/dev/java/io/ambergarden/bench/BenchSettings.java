@@ -34,6 +34,24 @@ record BenchSettings(
         setting("settle-seconds", 120));
   }
 
+  /**
+   * -Damber.bench.soak=20m: seconds of half-rate ingest with reads after (e); 0 (the default) skips
+   * it.
+   */
+  static int soakSeconds() {
+    String v = text("soak", "0").trim();
+    if (v.equals("0")) {
+      return 0;
+    }
+    return (int)
+        io.ambergarden.config.RawConfig.parseDuration(v)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "amber.bench.soak must be a duration such as 20m, got " + v))
+            .toSeconds();
+  }
+
   static int setting(String name, int def) {
     return Integer.parseInt(text(name, Integer.toString(def)));
   }

@@ -179,7 +179,7 @@ public final class ClusterCostBench {
           window,
           phase,
           rows,
-          flushedBytes(cluster),
+          flushedBytes(cluster, KEYSPACE),
           (long) warmup + events);
     }
   }
@@ -204,13 +204,13 @@ public final class ClusterCostBench {
   }
 
   /** Flushes the keyspace on every node, then sums its data files over the nodes. */
-  private static long flushedBytes(CassandraCluster cluster) throws IOException {
+  static long flushedBytes(CassandraCluster cluster, String keyspace) throws IOException {
     long bytes = 0;
     for (CassandraNode node : cluster.nodes()) {
       try (NodeJmx jmx = node.jmx()) {
-        jmx.flush(KEYSPACE);
+        jmx.flush(keyspace);
       }
-      Path data = node.dir().resolve("data").resolve(KEYSPACE);
+      Path data = node.dir().resolve("data").resolve(keyspace);
       if (Files.isDirectory(data)) {
         try (Stream<Path> files = Files.walk(data)) {
           bytes +=

@@ -493,6 +493,28 @@ public final class IngestBench {
         reads.addAll(
             halfRate(topic, port, warm + settings.events(), kafkaEventsPerSecond / 2, committed));
       }
+      int soakSeconds = BenchSettings.soakSeconds();
+      if (soakSeconds > 0) {
+        long halfCount =
+            settings.halfRateSeconds() > 0
+                ? (int) (kafkaEventsPerSecond / 2 * settings.halfRateSeconds())
+                : 0;
+        observations.addAll(
+            new SoakPhase(
+                    runtime,
+                    topic,
+                    measuredPrefix,
+                    settings.devices(),
+                    KEYSPACE,
+                    app::metrics,
+                    ledger)
+                .run(
+                    warm + settings.events() + halfCount,
+                    kafkaEventsPerSecond / 2,
+                    committed,
+                    soakSeconds,
+                    (condition, load) -> readsDuring(condition, port, load::run)));
+      }
 
       Optional<String> liveLatency = Optional.empty();
       if (!"false".equals(config.get("live.enabled"))) {

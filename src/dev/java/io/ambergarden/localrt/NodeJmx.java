@@ -47,6 +47,13 @@ public final class NodeJmx implements AutoCloseable {
     return (List<String>) attribute(STORAGE_SERVICE, "UnreachableNodes");
   }
 
+  /** Compactions this node has pending (nodetool compactionstats). */
+  public int pendingCompactions() {
+    return ((Number)
+            attribute("org.apache.cassandra.metrics:type=Compaction,name=PendingTasks", "Value"))
+        .intValue();
+  }
+
   /** nodetool flush: memtables of the tables to sstables. */
   public void flush(String keyspace, String... tables) {
     invoke(
