@@ -77,6 +77,9 @@ public final class IngestBench {
   /** What the run saw that the tables do not show, added to the report's notes. */
   private final List<String> observations = new ArrayList<>();
 
+  /** The latency-against-load steps, when they ran; drawn to load-curve.png. */
+  private LoadCurvePhase curve;
+
   /** The service under test while (b) runs, read by the memory sampler. */
   private volatile BenchService service;
 
@@ -162,6 +165,9 @@ public final class IngestBench {
                   new Plot.Panel("Ingest throughput, per second", "events/s", sampler.rates()),
                   new Plot.Panel("Read latency p99 (e), per second", "ms", latencies),
                   new Plot.Panel("Memory", "MiB", bench.memory)));
+      if (bench.curve != null) {
+        bench.curve.writePng(dir.resolve("load-curve.png"));
+      }
       System.out.println();
       System.out.print(report.markdown());
       System.out.println("\nResults: " + dir);
@@ -515,6 +521,27 @@ public final class IngestBench {
                     soakSeconds,
                     (condition, load) -> readsDuring(condition, port, load::run)));
       }
+      int curveSeconds = BenchSettings.setting("curve-seconds", 30);
+      if (curveSeconds > 0) {
+        long next =
+            warm
+                + settings.events()
+                + (settings.halfRateSeconds() > 0
+                    ? (int) (kafkaEventsPerSecond / 2 * settings.halfRateSeconds())
+                    : 0)
+                + (soakSeconds > 0 ? SoakPhase.events(kafkaEventsPerSecond / 2, soakSeconds) : 0);
+        settle("Cassandra", "before the load curve");
+        LoadCurvePhase phase =
+            new LoadCurvePhase(runtime, topic, port, measuredPrefix, settings.devices());
+        phase.run(
+            next,
+            kafkaEventsPerSecond,
+            committed,
+            curveSeconds,
+            (condition, load) -> readsDuring(condition, port, load::run));
+        observations.addAll(phase.lines());
+        curve = phase;
+      }
 
       Optional<String> liveLatency = Optional.empty();
       if (!"false".equals(config.get("live.enabled"))) {
@@ -735,7 +762,8 @@ public final class IngestBench {
         new ArrayList<>(
             List.of(
                 "Phases run in this order: warm-up, (a), (a'), (d), service warm-up (with reads), (b) at full rate, (e) with no "
-                    + "ingest, (b) at half the full rate with (e), (f), (b) HTTP, (c); one Cassandra node and one Kafka "
+                    + "ingest, (b) at half the full rate with (e), the soak (when asked for), the load curve (0-100% of "
+                    + "the full rate), (f), (b) HTTP, (c); one Cassandra node and one Kafka "
                     + "broker, on the same cores as the harness and the service.",
                 "The service runs in its own JVM ("
                     + String.join(" ", SERVICE_JVM)

@@ -59,7 +59,7 @@ final class SoakPhase {
   /** Runs the windows; returns the report lines. */
   List<String> run(long base, double rate, AtomicLong committed, int seconds, ReadsDuring reads)
       throws Exception {
-    int windows = Math.max(1, seconds / 60);
+    int windows = windows(seconds);
     int perWindow = (int) (rate * 60);
     System.out.printf(
         "Soak: %d one-minute windows of %,d events at %,.0f/s with (e) reads%n",
@@ -128,6 +128,15 @@ final class SoakPhase {
                 + " event, uncompressed): %.2fx",
             perEvent, soakEvents, estimate, perEvent / estimate));
     return lines;
+  }
+
+  static int windows(int seconds) {
+    return Math.max(1, seconds / 60);
+  }
+
+  /** Events the soak produces (and the topic offset it moves on by). */
+  static long events(double rate, int seconds) {
+    return (long) windows(seconds) * (int) (rate * 60);
   }
 
   private static double p99Of(List<ReadLatencyProbe.Summary> s, String endpoint) {
