@@ -154,6 +154,27 @@ final class BenchTopics {
       BooleanSupplier ready,
       Runnable opened)
       throws Exception {
+    return awaitCommitted(bootstrap, group, topic, base, total, committedOut, ready, opened, true);
+  }
+
+  /** Waits until {@code total} records after the first {@code base} are committed; no window. */
+  static void awaitAllCommitted(
+      String bootstrap, String group, String topic, long base, long total, AtomicLong committedOut)
+      throws Exception {
+    awaitCommitted(bootstrap, group, topic, base, total, committedOut, () -> true, () -> {}, false);
+  }
+
+  private static Window awaitCommitted(
+      String bootstrap,
+      String group,
+      String topic,
+      long base,
+      long total,
+      AtomicLong committedOut,
+      BooleanSupplier ready,
+      Runnable opened,
+      boolean requireWindow)
+      throws Exception {
     Properties p = new Properties();
     p.put("bootstrap.servers", bootstrap);
     long tenPercentAt = 0;
@@ -184,6 +205,9 @@ final class BenchTopics {
           opened.run();
         }
         if (committed >= total) {
+          if (tenPercentAt == 0 && !requireWindow) {
+            return new Window(committed, 0);
+          }
           if (tenPercentAt == 0) {
             throw new IllegalStateException(
                 "all " + total + " records were committed before the window opened");

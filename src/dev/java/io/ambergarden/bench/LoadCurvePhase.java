@@ -79,15 +79,13 @@ final class LoadCurvePhase {
                 } else {
                   TimeUnit.SECONDS.sleep(seconds); // the idle step's measurement window
                 }
-                BenchTopics.awaitCommitted(
+                BenchTopics.awaitAllCommitted(
                     runtime.kafkaBootstrap(),
                     topic + "-group",
                     topic,
                     from,
                     count + LIVE_EVENTS,
-                    committed,
-                    () -> true,
-                    () -> {});
+                    committed);
                 wallNanos[0] = System.nanoTime() - t0;
                 live[0] = probe.get(2, TimeUnit.MINUTES);
               });
