@@ -153,10 +153,6 @@ public final class BenchService implements AutoCloseable {
     return process.isAlive();
   }
 
-  public Path log() {
-    return log;
-  }
-
   /** SIGTERM and the service's own graceful stop; SIGKILL only past the deadline. */
   @Override
   public void close() throws InterruptedException {

@@ -1,7 +1,5 @@
 package io.ambergarden.bench;
 
-import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.ambergarden.localrt.CassandraCluster;
 import io.ambergarden.localrt.CassandraNode;
 import io.ambergarden.localrt.LocalRuntime;
@@ -106,11 +104,7 @@ public final class ClusterCostBench {
   private Setup measure(LocalRuntime runtime) throws Exception {
     CassandraCluster cluster = runtime.cluster();
     int nodes = cluster.size();
-    try (CqlSession session = cluster.node(1).openSession(Duration.ofSeconds(60))) {
-      session.execute(
-          SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + KEYSPACE)
-              .setTimeout(Duration.ofMinutes(2)));
-    }
+    cluster.dropKeyspace(KEYSPACE);
     String topic = "cluster-bench-" + UUID.randomUUID().toString().substring(0, 8);
     String group = topic + "-group";
     BenchTopics.create(runtime.kafkaBootstrap(), topic, topic + ".dlq");
@@ -125,7 +119,7 @@ public final class ClusterCostBench {
     cfg.put("kafka.consumer.commit-interval", "200ms");
     cfg.put("media.enabled", "false");
     cfg.put("auth.enabled", "false");
-    int port = freePort();
+    int port = io.ambergarden.localrt.Ports.free();
     cfg.put("http.port", Integer.toString(port));
     BenchService[] service = new BenchService[1];
     CpuLedger ledger = new CpuLedger();
@@ -229,12 +223,6 @@ public final class ClusterCostBench {
       }
     }
     return bytes;
-  }
-
-  private static int freePort() throws IOException {
-    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-      return s.getLocalPort();
-    }
   }
 
   String markdown(List<Setup> setups) {

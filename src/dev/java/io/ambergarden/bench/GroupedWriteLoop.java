@@ -8,7 +8,6 @@ import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import io.ambergarden.cassandra.ReplicaBatches;
 import io.ambergarden.cassandra.ReplicaLocator;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -94,7 +93,7 @@ final class GroupedWriteLoop {
       for (List<BoundStatement> group :
           ReplicaBatches.group(
               singles,
-              s -> replicasOf(tokens, s),
+              s -> ReplicaLocator.replicasOf(tokens, keyspace, s),
               ReplicaLocator::sizeOf,
               groupMaxPartitions,
               groupMaxBytes)) {
@@ -104,11 +103,6 @@ final class GroupedWriteLoop {
     }
     long written = writes.awaitAll();
     return new RawWriteLoop.Result(events.size(), written, (System.nanoTime() - t0) / 1e9);
-  }
-
-  private Object replicasOf(TokenMap tokens, BoundStatement s) {
-    ByteBuffer key = s.getRoutingKey();
-    return key == null ? null : tokens.getReplicas(keyspace, key);
   }
 
   private static void submit(InFlightWrites writes, List<BoundStatement> statements)

@@ -499,46 +499,29 @@ public final class IngestBench {
         reads.addAll(
             halfRate(topic, port, warm + settings.events(), kafkaEventsPerSecond / 2, committed));
       }
+      // the topic offset the next phase's events start at
+      long next =
+          warm
+              + settings.events()
+              + (settings.halfRateSeconds() > 0
+                  ? (int) (kafkaEventsPerSecond / 2 * settings.halfRateSeconds())
+                  : 0);
+      SoakPhase.ReadsDuring withReads =
+          (condition, load) -> readsDuring(condition, port, load::run);
       int soakSeconds = BenchSettings.soakSeconds();
       if (soakSeconds > 0) {
-        long halfCount =
-            settings.halfRateSeconds() > 0
-                ? (int) (kafkaEventsPerSecond / 2 * settings.halfRateSeconds())
-                : 0;
-        observations.addAll(
+        SoakPhase soak =
             new SoakPhase(
-                    runtime,
-                    topic,
-                    measuredPrefix,
-                    settings.devices(),
-                    KEYSPACE,
-                    app::metrics,
-                    ledger)
-                .run(
-                    warm + settings.events() + halfCount,
-                    kafkaEventsPerSecond / 2,
-                    committed,
-                    soakSeconds,
-                    (condition, load) -> readsDuring(condition, port, load::run)));
+                runtime, topic, measuredPrefix, settings.devices(), KEYSPACE, app::metrics, ledger);
+        next = soak.run(next, kafkaEventsPerSecond / 2, committed, soakSeconds, withReads);
+        observations.addAll(soak.lines());
       }
       int curveSeconds = BenchSettings.setting("curve-seconds", 30);
       if (curveSeconds > 0) {
-        long next =
-            warm
-                + settings.events()
-                + (settings.halfRateSeconds() > 0
-                    ? (int) (kafkaEventsPerSecond / 2 * settings.halfRateSeconds())
-                    : 0)
-                + (soakSeconds > 0 ? SoakPhase.events(kafkaEventsPerSecond / 2, soakSeconds) : 0);
         settle("Cassandra", "before the load curve");
         LoadCurvePhase phase =
             new LoadCurvePhase(runtime, topic, port, measuredPrefix, settings.devices());
-        phase.run(
-            next,
-            kafkaEventsPerSecond,
-            committed,
-            curveSeconds,
-            (condition, load) -> readsDuring(condition, port, load::run));
+        phase.run(next, kafkaEventsPerSecond, committed, curveSeconds, withReads);
         observations.addAll(phase.lines());
         curve = phase;
       }

@@ -43,8 +43,8 @@ final class LoadCurvePhase {
     this.devices = devices;
   }
 
-  /** Runs the steps from topic offset {@code base}; returns the offset after the last one. */
-  long run(
+  /** Runs the steps from topic offset {@code base}. */
+  void run(
       long base, double fullRate, AtomicLong committed, int seconds, SoakPhase.ReadsDuring reads)
       throws Exception {
     long offset = base;
@@ -94,26 +94,13 @@ final class LoadCurvePhase {
           new Step(
               pct,
               count / (wallNanos[0] / 1e9),
-              pick(s, "/events", true),
-              pick(s, "/events", false),
-              pick(s, "/latest", true),
-              pick(s, "/latest", false),
+              ReadLatencyProbe.Summary.of(s, "/events").p50Millis(),
+              ReadLatencyProbe.Summary.of(s, "/events").p99Millis(),
+              ReadLatencyProbe.Summary.of(s, "/latest").p50Millis(),
+              ReadLatencyProbe.Summary.of(s, "/latest").p99Millis(),
               live[0].p50Millis(),
               live[0].p99Millis()));
     }
-    return offset;
-  }
-
-  private static double pick(List<ReadLatencyProbe.Summary> s, String endpoint, boolean p50) {
-    return s.stream()
-        .filter(x -> x.endpoint().contains(endpoint))
-        .mapToDouble(x -> p50 ? x.p50Millis() : x.p99Millis())
-        .findFirst()
-        .orElse(Double.NaN);
-  }
-
-  List<Step> steps() {
-    return List.copyOf(steps);
   }
 
   /** One report line per step. */

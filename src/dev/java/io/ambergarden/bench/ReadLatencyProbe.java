@@ -41,7 +41,18 @@ final class ReadLatencyProbe implements AutoCloseable {
       double maxMillis,
       long notFound,
       long errors,
-      long skipped) {}
+      long skipped) {
+    private static final Summary NONE =
+        new Summary("", "", 0, Double.NaN, Double.NaN, Double.NaN, 0, 0, 0);
+
+    /** The summary of the endpoint whose name contains {@code endpoint}; NaN figures if none. */
+    static Summary of(List<Summary> summaries, String endpoint) {
+      return summaries.stream()
+          .filter(x -> x.endpoint().contains(endpoint))
+          .findFirst()
+          .orElse(NONE);
+    }
+  }
 
   private final Vertx vertx =
       Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1));

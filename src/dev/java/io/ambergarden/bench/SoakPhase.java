@@ -56,15 +56,19 @@ final class SoakPhase {
     this.ledger = ledger;
   }
 
-  /** Runs the windows; returns the report lines. */
-  List<String> run(long base, double rate, AtomicLong committed, int seconds, ReadsDuring reads)
+  private final List<String> lines = new ArrayList<>();
+
+  /**
+   * Runs the windows from topic offset {@code base}; returns the offset after the last one. The
+   * report lines are in {@link #lines()}.
+   */
+  long run(long base, double rate, AtomicLong committed, int seconds, ReadsDuring reads)
       throws Exception {
-    int windows = windows(seconds);
+    int windows = Math.max(1, seconds / 60);
     int perWindow = (int) (rate * 60);
     System.out.printf(
         "Soak: %d one-minute windows of %,d events at %,.0f/s with (e) reads%n",
         windows, perWindow, rate);
-    List<String> lines = new ArrayList<>();
     List<double[]> p99 = new ArrayList<>();
     long bytesBefore = ClusterCostBench.flushedBytes(runtime.cluster(), keyspace);
     CpuLedger.Span cpu = ledger.start("soak at half rate (+ reads)");
@@ -90,8 +94,8 @@ final class SoakPhase {
                     () -> {});
               });
       offset += perWindow;
-      double page = p99Of(s, "/events");
-      double latest = p99Of(s, "/latest");
+      double page = ReadLatencyProbe.Summary.of(s, "/events").p99Millis();
+      double latest = ReadLatencyProbe.Summary.of(s, "/latest").p99Millis();
       p99.add(new double[] {page, latest});
       double liveHeap =
           PrometheusText.sum(serviceMetrics.get(), "jvm_gc_live_data_size_bytes") / MIB;
@@ -127,24 +131,11 @@ final class SoakPhase {
                 + " (bound values of the detail, by-type, latest, abnormal and bucket rows per"
                 + " event, uncompressed): %.2fx",
             perEvent, soakEvents, estimate, perEvent / estimate));
-    return lines;
+    return offset;
   }
 
-  static int windows(int seconds) {
-    return Math.max(1, seconds / 60);
-  }
-
-  /** Events the soak produces (and the topic offset it moves on by). */
-  static long events(double rate, int seconds) {
-    return (long) windows(seconds) * (int) (rate * 60);
-  }
-
-  private static double p99Of(List<ReadLatencyProbe.Summary> s, String endpoint) {
-    return s.stream()
-        .filter(x -> x.endpoint().contains(endpoint))
-        .mapToDouble(ReadLatencyProbe.Summary::p99Millis)
-        .findFirst()
-        .orElse(Double.NaN);
+  List<String> lines() {
+    return List.copyOf(lines);
   }
 
   private static double[] mean(List<double[]> rows) {

@@ -3,10 +3,7 @@ package io.ambergarden.chaos;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -40,15 +37,16 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 final class ChaosChecker {
   private final AckLedger ledger;
   private final String bootstrap;
-  private final int port;
+  private final ChaosSystem system;
+  private final int slot;
   private final Duration deadline;
-  private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-  ChaosChecker(AckLedger ledger, String bootstrap, int port, Duration deadline) {
+  /** Reads through the instance in {@code slot}. */
+  ChaosChecker(AckLedger ledger, ChaosSystem system, int slot, Duration deadline) {
     this.ledger = ledger;
-    this.bootstrap = bootstrap;
-    this.port = port;
+    this.bootstrap = system.runtime().kafkaBootstrap();
+    this.system = system;
+    this.slot = slot;
     this.deadline = deadline;
   }
 
@@ -256,11 +254,6 @@ final class ChaosChecker {
   }
 
   private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-    return http.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-            .timeout(Duration.ofSeconds(30))
-            .GET()
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+    return system.get(slot, path, Duration.ofSeconds(30));
   }
 }

@@ -1,7 +1,5 @@
 package io.ambergarden.chaos;
 
-import com.datastax.oss.driver.api.core.CqlSession;
-import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.ambergarden.localrt.LocalRuntime;
 import io.ambergarden.localrt.LocalRuntimeOptions;
 import io.vertx.core.json.JsonObject;
@@ -58,11 +56,7 @@ public final class ChaosRun {
 
   private static boolean run(ChaosSettings settings, LocalRuntime runtime, Path results)
       throws Exception {
-    try (CqlSession session = runtime.cluster().node(1).openSession(Duration.ofSeconds(60))) {
-      session.execute(
-          SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + KEYSPACE)
-              .setTimeout(Duration.ofMinutes(2)));
-    }
+    runtime.cluster().dropKeyspace(KEYSPACE);
     String run = UUID.randomUUID().toString().substring(0, 8);
     String topic = "chaos-" + run;
     String group = topic + "-group";
@@ -130,7 +124,7 @@ public final class ChaosRun {
       ChaosFindings findings = new ChaosFindings();
       findings.recoveries(nemesis.outcomes());
       findings.speculation(system.speculativeExecutions());
-      new ChaosChecker(ledger, runtime.kafkaBootstrap(), system.port(0), settings.checkDeadline())
+      new ChaosChecker(ledger, system, 0, settings.checkDeadline())
           .check(findings, topic, topic + ".dlq", group);
 
       Map<String, Object> workloadFigures = new LinkedHashMap<>();

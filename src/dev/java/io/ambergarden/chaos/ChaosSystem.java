@@ -3,9 +3,13 @@ package io.ambergarden.chaos;
 import io.ambergarden.bench.BenchService;
 import io.ambergarden.localrt.CassandraNode;
 import io.ambergarden.localrt.LocalRuntime;
+import io.ambergarden.localrt.Ports;
 import io.ambergarden.metrics.PrometheusText;
 import java.io.IOException;
-import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,6 +33,8 @@ final class ChaosSystem implements AutoCloseable {
   private final BenchService[] slots;
   private final Path logDir;
   private final Map<Long, Map<String, Double>> speculativeByPid = new ConcurrentHashMap<>();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private int started;
 
   ChaosSystem(LocalRuntime runtime, Map<String, String> config, int instances, Path logDir)
@@ -39,7 +45,7 @@ final class ChaosSystem implements AutoCloseable {
     this.slots = new BenchService[instances];
     this.logDir = logDir;
     for (int i = 0; i < instances; i++) {
-      ports[i] = freePort();
+      ports[i] = Ports.free();
     }
   }
 
@@ -57,6 +63,22 @@ final class ChaosSystem implements AutoCloseable {
 
   int port(int slot) {
     return ports[slot];
+  }
+
+  HttpClient http() {
+    return http;
+  }
+
+  URI uri(int slot, String path) {
+    return URI.create("http://127.0.0.1:" + ports[slot] + path);
+  }
+
+  /** GET on the slot's instance, whatever it answers. */
+  HttpResponse<String> get(int slot, String path, Duration timeout)
+      throws IOException, InterruptedException {
+    return http.send(
+        HttpRequest.newBuilder(uri(slot, path)).timeout(timeout).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   synchronized BenchService slot(int slot) {
@@ -175,12 +197,6 @@ final class ChaosSystem implements AutoCloseable {
       if (s != null) {
         s.close();
       }
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
     }
   }
 }

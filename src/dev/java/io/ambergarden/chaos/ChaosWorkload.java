@@ -2,8 +2,6 @@ package io.ambergarden.chaos;
 
 import io.vertx.core.json.JsonArray;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -39,8 +37,6 @@ final class ChaosWorkload implements AutoCloseable {
   private final ChaosSystem system;
   private final AckLedger ledger;
   private final String topic;
-  private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final ScheduledExecutorService posters =
       Executors.newScheduledThreadPool(HTTP_POSTERS + 1);
   private final KafkaProducer<byte[], byte[]> producer;
@@ -132,14 +128,15 @@ final class ChaosWorkload implements AutoCloseable {
   String postTo(int slot, byte[] body) {
     try {
       HttpResponse<Void> r =
-          http.send(
-              HttpRequest.newBuilder(
-                      URI.create("http://127.0.0.1:" + system.port(slot) + "/api/v1/events"))
-                  .timeout(Duration.ofSeconds(15))
-                  .header("Content-Type", "application/json")
-                  .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                  .build(),
-              HttpResponse.BodyHandlers.discarding());
+          system
+              .http()
+              .send(
+                  HttpRequest.newBuilder(system.uri(slot, "/api/v1/events"))
+                      .timeout(Duration.ofSeconds(15))
+                      .header("Content-Type", "application/json")
+                      .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                      .build(),
+                  HttpResponse.BodyHandlers.discarding());
       return Integer.toString(r.statusCode());
     } catch (java.net.http.HttpTimeoutException e) {
       return "timeout";

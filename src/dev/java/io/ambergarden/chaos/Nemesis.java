@@ -4,9 +4,6 @@ import io.ambergarden.chaos.NemesisPlan.Fault;
 import io.ambergarden.localrt.CassandraNode;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,8 +41,6 @@ final class Nemesis {
   private final ChaosWorkload workload;
   private final Duration recoverDeadline;
   private final List<Outcome> outcomes = Collections.synchronizedList(new ArrayList<>());
-  private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   Nemesis(ChaosSystem system, AckLedger ledger, ChaosWorkload workload, Duration recoverDeadline) {
     this.system = system;
@@ -174,18 +169,7 @@ final class Nemesis {
     }
     try {
       HttpResponse<String> r =
-          http.send(
-              HttpRequest.newBuilder(
-                      URI.create(
-                          "http://127.0.0.1:"
-                              + system.port(slot)
-                              + "/api/v1/devices/"
-                              + device
-                              + "/latest"))
-                  .timeout(Duration.ofSeconds(5))
-                  .GET()
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
+          system.get(slot, "/api/v1/devices/" + device + "/latest", Duration.ofSeconds(5));
       return r.statusCode() == 200
           && probes[slot].eventId().equals(new JsonObject(r.body()).getString("eventId"));
     } catch (IOException | RuntimeException e) {

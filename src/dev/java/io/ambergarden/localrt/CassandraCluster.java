@@ -197,6 +197,17 @@ public final class CassandraCluster {
     }
   }
 
+  /** DROP KEYSPACE IF EXISTS through node 1, so a run starts without an earlier run's rows. */
+  public void dropKeyspace(String keyspace) {
+    try (com.datastax.oss.driver.api.core.CqlSession session =
+        node(1).openSession(Duration.ofSeconds(60))) {
+      session.execute(
+          com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance(
+                  "DROP KEYSPACE IF EXISTS " + keyspace)
+              .setTimeout(Duration.ofMinutes(2)));
+    }
+  }
+
   /** `nodetool status` as node 1 sees the ring (or the first running node). */
   public String status() {
     CassandraNode n = nodes.stream().filter(CassandraNode::isRunning).findFirst().orElseThrow();

@@ -7,7 +7,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 
 /** Loopback port checks. */
-final class Ports {
+public final class Ports {
   static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
 
   private Ports() {}
@@ -40,6 +40,15 @@ final class Ports {
               + " is already in use; "
               + "stop whatever listens there or choose another port (see LocalRuntimeOptions): "
               + e.getMessage());
+    }
+  }
+
+  /** A port nothing listens on now (the kernel's pick), for a server started next. */
+  public static int free() {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new LocalRuntimeException("no free port: " + e, e);
     }
   }
 

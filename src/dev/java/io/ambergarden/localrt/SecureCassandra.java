@@ -1,7 +1,5 @@
 package io.ambergarden.localrt;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Base64;
@@ -21,9 +19,9 @@ public final class SecureCassandra {
     String password = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
     LocalRuntimeOptions o =
         like.withBaseDir(dir)
-            .withCqlPort(freePort())
-            .withStoragePort(freePort())
-            .withJmxPort(freePort())
+            .withCqlPort(Ports.free())
+            .withStoragePort(Ports.free())
+            .withJmxPort(Ports.free())
             .withCassandraHeap("512M");
     // a fresh node each time: the default superuser is made on first boot only
     LocalRuntime.deleteTree(o.cassandraDir());
@@ -31,13 +29,5 @@ public final class SecureCassandra {
         Certificates.authority(dir.resolve("tls"), "Amber local Cassandra CA", password);
     Certificates.Issued node = ca.issue("cassandra");
     return new CassandraNode(o, new CassandraNode.Security(node, ca.truststore(), password));
-  }
-
-  private static int freePort() {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new LocalRuntimeException("no free port: " + e, e);
-    }
   }
 }

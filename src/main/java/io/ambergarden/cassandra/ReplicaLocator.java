@@ -49,7 +49,11 @@ public final class ReplicaLocator {
   }
 
   public Object replicasOf(BoundStatement s) {
-    TokenMap map = tokenMap;
+    return replicasOf(tokenMap, keyspace, s);
+  }
+
+  /** The replica set of the statement's partition in {@code map}; null when it cannot be told. */
+  public static Object replicasOf(TokenMap map, CqlIdentifier keyspace, BoundStatement s) {
     ByteBuffer key = map == null ? null : s.getRoutingKey();
     if (key == null) {
       return null;
