@@ -80,6 +80,7 @@ public final class AmberGarden {
   private final Deque<String> deployments = new ArrayDeque<>();
   private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
   private CassandraClient cassandra;
+  private CassandraClient readCassandra;
   private Gatekeeper gate;
   private ManagementVerticle management;
 
@@ -132,6 +133,10 @@ public final class AmberGarden {
             v ->
                 ReplicaLocator.start(vertx, cassandra, config.cassandra().keyspace())
                     .onSuccess(locator -> replicas = locator))
+        .compose(
+            v ->
+                CassandraClients.connectReads(vertx, config.cassandra())
+                    .onSuccess(c -> readCassandra = c))
         .compose(
             v ->
                 config.counters().enabled()
@@ -292,7 +297,9 @@ public final class AmberGarden {
               if (gate != null) {
                 gate.close();
               }
-              return cassandra == null ? Future.succeededFuture() : cassandra.close();
+              Future<Void> reads =
+                  readCassandra == null ? Future.succeededFuture() : readCassandra.close();
+              return cassandra == null ? reads : reads.eventually(cassandra::close);
             })
         .eventually(vertx::close)
         .eventually(

@@ -80,6 +80,16 @@ final class BenchTopics {
    */
   static double produceAtRate(
       String bootstrap, String topic, List<BenchEvents.Spec> events, double perSecond) {
+    return produceAtRate(bootstrap, topic, events, perSecond, new AtomicLong());
+  }
+
+  /** As above, counting the records the broker acknowledged in {@code acked} as they are. */
+  static double produceAtRate(
+      String bootstrap,
+      String topic,
+      List<BenchEvents.Spec> events,
+      double perSecond,
+      AtomicLong acked) {
     Properties p = new Properties();
     p.put("bootstrap.servers", bootstrap);
     p.put("acks", "all");
@@ -105,6 +115,8 @@ final class BenchTopics {
               if (err != null) {
                 failed.incrementAndGet();
                 firstFailure.compareAndSet(null, err);
+              } else {
+                acked.incrementAndGet();
               }
             });
       }

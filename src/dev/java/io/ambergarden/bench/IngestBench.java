@@ -27,14 +27,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.DoubleStream;
 
 /**
  * Ingest benchmark ({@code mvn -Pbench}), one run on the same generated events: (a) the raw driver
@@ -263,8 +266,12 @@ public final class IngestBench {
   }
 
   private double serviceMeter(String name, String labels) {
+    return serviceValue(name, labels) / (1024 * 1024);
+  }
+
+  private double serviceValue(String name, String labels) {
     String scrape = serviceScrape();
-    return scrape.isEmpty() ? Double.NaN : PrometheusText.sum(scrape, name, labels) / (1024 * 1024);
+    return scrape.isEmpty() ? Double.NaN : PrometheusText.sum(scrape, name, labels);
   }
 
   private String lastScrape = "";
@@ -495,17 +502,28 @@ public final class IngestBench {
                   idle.end(0);
                 }));
       }
-      if (settings.halfRateSeconds() > 0) {
-        reads.addAll(
-            halfRate(topic, port, warm + settings.events(), kafkaEventsPerSecond / 2, committed));
-      }
       // the topic offset the next phase's events start at
-      long next =
-          warm
-              + settings.events()
-              + (settings.halfRateSeconds() > 0
-                  ? (int) (kafkaEventsPerSecond / 2 * settings.halfRateSeconds())
-                  : 0);
+      long next = warm + settings.events();
+      if (settings.halfRateSeconds() > 0) {
+        HalfRate withReads =
+            halfRate(
+                topic,
+                port,
+                next,
+                kafkaEventsPerSecond / 2,
+                committed,
+                settings.halfRateSeconds(),
+                true);
+        reads.addAll(withReads.reads());
+        next += withReads.count();
+        int cpuSeconds = BenchSettings.setting("half-rate-cpu-seconds", 20);
+        if (cpuSeconds > 0) {
+          settle("Cassandra", "after (b) at half rate with reads, before it without");
+          next +=
+              halfRate(topic, port, next, kafkaEventsPerSecond / 2, committed, cpuSeconds, false)
+                  .count();
+        }
+      }
       SoakPhase.ReadsDuring withReads =
           (condition, load) -> readsDuring(condition, port, load::run);
       int soakSeconds = BenchSettings.soakSeconds();
@@ -598,33 +616,91 @@ public final class IngestBench {
    * while the running service consumes them and (e) reads: the read latency the issue's target is
    * defined at.
    */
-  private List<ReadLatencyProbe.Summary> halfRate(
-      String topic, int port, long base, double rate, AtomicLong committed) throws Exception {
-    int count = (int) (rate * settings.halfRateSeconds());
+  private HalfRate halfRate(
+      String topic,
+      int port,
+      long base,
+      double rate,
+      AtomicLong committed,
+      int seconds,
+      boolean withReads)
+      throws Exception {
+    int count = (int) (rate * seconds);
     List<BenchEvents.Spec> events =
         BenchEvents.generate(
-            measuredPrefix, "h", count, settings.devices(), System.currentTimeMillis(), 6);
-    System.out.printf("(b) at half rate: %,d events at %,.0f/s with (e) reads%n", count, rate);
-    String condition = String.format("(b) at half rate, %,.0f events/s", rate);
-    return readsDuring(
-        condition,
-        port,
+            measuredPrefix,
+            withReads ? "h" : "q",
+            count,
+            settings.devices(),
+            System.currentTimeMillis(),
+            6);
+    String label =
+        withReads ? "(b) service at half rate (+ reads)" : "(b) service at half rate, no reads";
+    System.out.printf("%s: %,d events at %,.0f/s%n", label, count, rate);
+    Load load =
         () -> {
-          TimeSeries series = sampler.rate("(b) service at half rate", committed::get);
-          CpuLedger.Span cpu = ledger.start("(b) service at half rate (+ reads)");
-          BenchTopics.produceAtRate(runtime.kafkaBootstrap(), topic, events, rate);
-          BenchTopics.awaitCommitted(
-              runtime.kafkaBootstrap(),
-              topic + "-group",
-              topic,
-              base,
-              count,
-              committed,
-              () -> true,
-              () -> {});
+          TimeSeries series =
+              sampler.rate(withReads ? "(b) service at half rate" : label, committed::get);
+          AtomicLong acked = new AtomicLong();
+          TimeSeries lag =
+              sampler.gauge(
+                  "records produced, not committed",
+                  () -> Math.max(0, acked.get() - (committed.get() - base)));
+          TimeSeries limit =
+              sampler.gauge(
+                  "writer statement limit", () -> serviceValue("amber_writer_statement_limit", ""));
+          CpuLedger.Span cpu = ledger.start(label);
+          // committed offsets are polled while the producer runs, so the lag is seen as it grows
+          CompletableFuture<Void> commits =
+              CompletableFuture.runAsync(
+                  () -> {
+                    try {
+                      BenchTopics.awaitAllCommitted(
+                          runtime.kafkaBootstrap(),
+                          topic + "-group",
+                          topic,
+                          base,
+                          count,
+                          committed);
+                    } catch (Exception e) {
+                      throw new CompletionException(e);
+                    }
+                  });
+          BenchTopics.produceAtRate(runtime.kafkaBootstrap(), topic, events, rate, acked);
+          long producedAt = System.nanoTime();
+          commits.get(20, TimeUnit.MINUTES);
+          double drainSeconds = (System.nanoTime() - producedAt) / 1e9;
           cpu.end(count);
-          sampler.stop(series);
-        });
+          List.of(series, lag, limit).forEach(sampler::stop);
+          observations.add(
+              String.format(
+                  "%s: writer statement limit mean %.0f (min %.0f, max %.0f); records produced but"
+                      + " not committed at most %,.0f; all committed %.1f s after the producer"
+                      + " finished",
+                  label,
+                  stat(limit, DoubleStream::average),
+                  stat(limit, DoubleStream::min),
+                  stat(limit, DoubleStream::max),
+                  stat(lag, DoubleStream::max),
+                  drainSeconds));
+        };
+    if (!withReads) {
+      load.run();
+      return new HalfRate(List.of(), count);
+    }
+    String condition = String.format("(b) at half rate, %,.0f events/s", rate);
+    return new HalfRate(readsDuring(condition, port, load), count);
+  }
+
+  private record HalfRate(List<ReadLatencyProbe.Summary> reads, int count) {}
+
+  private static double stat(
+      TimeSeries series, java.util.function.Function<DoubleStream, OptionalDouble> f) {
+    return f.apply(
+            series.points().stream()
+                .mapToDouble(TimeSeries.Point::value)
+                .filter(v -> !Double.isNaN(v)))
+        .orElse(Double.NaN);
   }
 
   /** (c) on its own topic holding the same events, after the service has stopped. */

@@ -9,6 +9,7 @@ import io.ambergarden.config.AmberConfig;
 import io.ambergarden.config.SecurityConfig;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.cassandra.CassandraClientOptions;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -20,6 +21,7 @@ import java.time.Duration;
  */
 public final class CassandraClients {
   public static final String CLIENT_NAME = "amber-cassandra";
+  static final String READ_CLIENT_NAME = "amber-cassandra-reads";
   public static final String READ_PROFILE = "read";
   public static final String COUNTER_PROFILE = "counter";
   public static final String DDL_PROFILE = "ddl";
@@ -29,6 +31,29 @@ public final class CassandraClients {
   /** A client shared by all verticles of this Vertx instance (one driver session). */
   public static CassandraClient shared(Vertx vertx, AmberConfig.Cassandra cfg) {
     return CassandraClient.createShared(vertx, CLIENT_NAME, options(cfg));
+  }
+
+  /**
+   * The client of the query verticles: a session of their own when cassandra.separate-read-session
+   * is on (shared by them), else the shared one.
+   */
+  public static CassandraClient reads(Vertx vertx, AmberConfig.Cassandra cfg) {
+    return cfg.separateReadSession()
+        ? CassandraClient.createShared(vertx, READ_CLIENT_NAME, options(cfg))
+        : shared(vertx, cfg);
+  }
+
+  /**
+   * Opens the query verticles' own session (null when cassandra.separate-read-session is off) with
+   * one awaited metadata read, before they start: concurrent first uses of a shared Vert.x
+   * Cassandra client fail to connect.
+   */
+  public static Future<CassandraClient> connectReads(Vertx vertx, AmberConfig.Cassandra cfg) {
+    if (!cfg.separateReadSession()) {
+      return Future.succeededFuture();
+    }
+    CassandraClient client = reads(vertx, cfg);
+    return client.metadata().map(client).onFailure(err -> client.close());
   }
 
   public static CassandraClientOptions options(AmberConfig.Cassandra cfg) {

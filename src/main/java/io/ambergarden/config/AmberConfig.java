@@ -36,6 +36,12 @@ public record AmberConfig(
     DIRECT
   }
 
+  /** How the writer caps its statements at the driver. */
+  public enum WriteLimit {
+    FIXED,
+    VEGAS
+  }
+
   public enum BucketSize {
     HOUR(Duration.ofHours(1)),
     DAY(Duration.ofDays(1));
@@ -92,6 +98,7 @@ public record AmberConfig(
       int typeSalts,
       int abnormalSalts,
       Duration abnormalRetention,
+      boolean separateReadSession,
       SecurityConfig.CassandraSecurity security) {
     @Override
     public String toString() {
@@ -109,6 +116,8 @@ public record AmberConfig(
       int instances,
       int maxInFlightEvents,
       int maxConcurrentStatements,
+      WriteLimit concurrencyLimit,
+      int minConcurrentStatements,
       int batchMaxRows,
       int retryMaxAttempts,
       Duration retryInitialBackoff,

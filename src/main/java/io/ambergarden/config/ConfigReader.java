@@ -72,6 +72,7 @@ final class ConfigReader {
             c.intIn("cassandra.type-salts", 1, 256),
             c.intIn("cassandra.abnormal-salts", 1, 256),
             c.duration("cassandra.abnormal-retention", Duration.ofHours(1), Duration.ofDays(365)),
+            c.bool("cassandra.separate-read-session"),
             SecurityConfigReader.cassandra(c));
     if (!cassandra.username().isEmpty() && cassandra.password().isEmpty()) {
       throw new ConfigException("cassandra.password", "must be set when cassandra.username is set");
@@ -81,6 +82,8 @@ final class ConfigReader {
             c.intIn("writer.instances", 1, 64),
             c.intIn("writer.max-in-flight-events", 1, 1_000_000),
             c.intIn("writer.max-concurrent-statements", 1, 100_000),
+            c.oneOf("writer.concurrency-limit", AmberConfig.WriteLimit.class),
+            c.intIn("writer.min-concurrent-statements", 1, 100_000),
             c.intIn("writer.batch-max-rows", 1, 1000),
             c.intIn("writer.retry.max-attempts", 1, 100),
             c.duration("writer.retry.initial-backoff", ONE_MS, Duration.ofMinutes(1)),

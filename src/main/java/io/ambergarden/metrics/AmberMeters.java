@@ -6,10 +6,13 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
 
 /**
  * The service's own amber.* meters, created once per process and shared by the verticles (meters
@@ -32,6 +35,8 @@ public final class AmberMeters {
   private final Counter speculativeReads;
   private final Counter speculativeCounters;
   private final AtomicInteger writesInFlight = new AtomicInteger();
+  private final List<IntSupplier> statementCaps = new CopyOnWriteArrayList<>();
+  private final List<IntSupplier> statementsWaiting = new CopyOnWriteArrayList<>();
   private final Map<String, Timer> writeTimers = new ConcurrentHashMap<>();
   private final Map<String, DistributionSummary> writeRows = new ConcurrentHashMap<>();
   private final Map<String, Counter> writeFailures = new ConcurrentHashMap<>();
@@ -54,6 +59,13 @@ public final class AmberMeters {
     speculativeCounters = speculativeCounter("counter");
     Gauge.builder("amber.writes.in.flight", writesInFlight, AtomicInteger::get)
         .description("Events being written by the writer verticles")
+        .register(registry);
+    Gauge.builder("amber.writer.statement.limit", statementCaps, AmberMeters::sum)
+        .description(
+            "Statements the writer verticles may have at the driver now (fixed or adaptive)")
+        .register(registry);
+    Gauge.builder("amber.writer.statements.waiting", statementsWaiting, AmberMeters::sum)
+        .description("Statements waiting for the writer's limit")
         .register(registry);
     // exported from the start, so an alert on failures has a series before the first one
     for (String kind :
@@ -127,6 +139,20 @@ public final class AmberMeters {
     if (n > 0) {
       speculativeCounters.increment(n);
     }
+  }
+
+  /** Adds one writer's statement limit and queue to the writer gauges (summed over instances). */
+  public void writeLimiter(IntSupplier cap, IntSupplier waiting) {
+    statementCaps.add(cap);
+    statementsWaiting.add(waiting);
+  }
+
+  private static double sum(List<IntSupplier> values) {
+    double sum = 0;
+    for (IntSupplier v : values) {
+      sum += v.getAsInt();
+    }
+    return sum;
   }
 
   public AtomicInteger writesInFlight() {

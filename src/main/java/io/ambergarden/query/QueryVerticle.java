@@ -8,6 +8,7 @@ import io.ambergarden.bus.TypeEventsQuery;
 import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.config.AmberConfig;
+import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
@@ -39,10 +40,9 @@ public final class QueryVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    reads =
-        new CassandraReads(CassandraClients.shared(vertx, config.cassandra()), speculativeReads);
-    return QueryStatements.prepare(
-            CassandraClients.shared(vertx, config.cassandra()), config.cassandra().keyspace())
+    CassandraClient client = CassandraClients.reads(vertx, config.cassandra());
+    reads = new CassandraReads(client, speculativeReads);
+    return QueryStatements.prepare(client, config.cassandra().keyspace())
         .compose(
             prepared -> {
               cql = prepared;

@@ -59,7 +59,7 @@ public final class StatsVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    CassandraClient client = CassandraClients.shared(vertx, config.cassandra());
+    CassandraClient client = CassandraClients.reads(vertx, config.cassandra());
     reads = new CassandraReads(client, speculativeReads);
     return StatsStatements.prepare(client, config.cassandra().keyspace())
         .compose(

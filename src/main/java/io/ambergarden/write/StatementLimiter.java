@@ -1,28 +1,38 @@
 package io.ambergarden.write;
 
+import com.netflix.concurrency.limits.Limit;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import java.util.ArrayDeque;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
- * Caps the statements in flight at the driver; the rest wait in FIFO order. Used from one event
- * loop only. The queue is bounded by the writer's admission control (events in flight), not here.
+ * Caps the statements in flight at the driver; the rest wait in FIFO order. The cap comes from a
+ * {@link Limit}: fixed, or adapted from each statement's latency (see {@link WriteLimits}). It
+ * never falls below {@code floor}, so a shrinking limit slows the writer but never stops it. Used
+ * from one event loop only. The queue is bounded by the writer's admission control (events in
+ * flight), not here.
  */
 public final class StatementLimiter {
-  private final int maxConcurrent;
+  private final Limit limit;
+  private final int floor;
+  private final LongSupplier nanoClock;
   private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
   private int running;
 
-  public StatementLimiter(int maxConcurrent) {
-    this.maxConcurrent = maxConcurrent;
+  public StatementLimiter(Limit limit, int floor, LongSupplier nanoClock) {
+    this.limit = limit;
+    this.floor = Math.max(1, floor);
+    this.nanoClock = nanoClock;
   }
 
   public <T> Future<T> submit(Supplier<Future<T>> task) {
     Promise<T> promise = Promise.promise();
     Runnable run =
         () -> {
-          running++;
+          int inFlight = ++running;
+          long start = nanoClock.getAsLong();
           Future<T> f;
           try {
             f = task.get();
@@ -32,19 +42,31 @@ public final class StatementLimiter {
           f.onComplete(
               ar -> {
                 running--;
-                Runnable next = waiting.poll();
-                if (next != null) {
-                  next.run();
-                }
+                long rtt = Math.max(1, nanoClock.getAsLong() - start);
+                // a failure (timeout, overload) counts as a drop: the adaptive limit backs off
+                limit.onSample(start, rtt, inFlight, ar.failed());
+                startWaiting();
                 promise.handle(ar);
               });
         };
-    if (running < maxConcurrent) {
+    if (running < cap()) {
       run.run();
     } else {
       waiting.add(run);
     }
     return promise.future();
+  }
+
+  /** A grown limit may admit several waiting statements at once. */
+  private void startWaiting() {
+    while (running < cap() && !waiting.isEmpty()) {
+      waiting.poll().run();
+    }
+  }
+
+  /** The statements allowed at the driver now. */
+  public int cap() {
+    return Math.max(floor, limit.getLimit());
   }
 
   public int running() {

@@ -77,9 +77,13 @@ public final class WriterVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     client = CassandraClients.shared(vertx, config.cassandra());
-    statements =
-        new StatementWriter(
-            vertx, client, new StatementLimiter(cfg.maxConcurrentStatements()), meters, cfg);
+    StatementLimiter limiter =
+        new StatementLimiter(
+            WriteLimits.of(cfg),
+            Math.min(cfg.minConcurrentStatements(), cfg.maxConcurrentStatements()),
+            System::nanoTime);
+    meters.writeLimiter(limiter::cap, limiter::waiting);
+    statements = new StatementWriter(vertx, client, limiter, meters, cfg);
     int cacheSize = cfg.bucketCacheSize();
     knownTypeBuckets = RequestRows.lruSet(cacheSize);
     writtenMarks = RequestRows.lruSet(cacheSize);
