@@ -138,6 +138,7 @@ public record AmberConfig(
       int maxInFlight,
       int maxPollRecords,
       int writeBatch,
+      Duration writeLinger,
       Duration commitInterval,
       Duration maxPollInterval,
       int breakerFailureThreshold,

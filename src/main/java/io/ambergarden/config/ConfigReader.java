@@ -104,6 +104,7 @@ final class ConfigReader {
             c.intIn("kafka.consumer.max-in-flight", 1, 1_000_000),
             c.intIn("kafka.consumer.max-poll-records", 1, 100_000),
             c.intIn("kafka.consumer.write-batch", 1, 10_000),
+            c.duration("kafka.consumer.write-linger", ONE_MS, Duration.ofSeconds(1)),
             c.duration(
                 "kafka.consumer.commit-interval", Duration.ofMillis(10), Duration.ofMinutes(10)),
             c.duration(

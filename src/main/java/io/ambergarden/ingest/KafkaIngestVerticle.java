@@ -31,7 +31,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class KafkaIngestVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaIngestVerticle.class);
-  private static final long LINGER_MS = 2;
   private static final long LAG_INTERVAL_MS = 5000;
   private static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
 
@@ -238,7 +237,7 @@ public final class KafkaIngestVerticle extends VerticleBase {
       if (pending.size() >= cfg.writeBatch()) {
         flush();
       } else if (lingerTimer < 0) {
-        lingerTimer = vertx.setTimer(LINGER_MS, id -> flush());
+        lingerTimer = vertx.setTimer(cfg.writeLinger().toMillis(), id -> flush());
       }
     }
     if (tracker.inFlight() >= cfg.maxInFlight()) {
