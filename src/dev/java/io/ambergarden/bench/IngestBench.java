@@ -300,12 +300,16 @@ public final class IngestBench {
    * warm-up, would load the next phase.
    */
   private void settle(String process, String when) throws InterruptedException {
+    // a ledger row of its own: the compaction (or JIT) debt a phase leaves is paid here, and a
+    // phase's CPU per event is only complete with the settle that follows it
+    CpuLedger.Span cpu = ledger.start("settle " + when);
     double waited =
         ledger.awaitQuiet(
             process,
             SETTLED_CORES,
             Duration.ofSeconds(5),
             Duration.ofSeconds(settings.settleSeconds()));
+    cpu.end(0);
     String line =
         String.format(
             "%s: %s took %.0f s to fall to %.2f cores (limit %d s).",
