@@ -48,7 +48,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The writer, counter and query verticles on their own, against the real node: typed requests on
- * the event bus, with no HTTP or Kafka in between.
+ * the event bus, with no HTTP or Kafka in between. The writer runs the adaptive (vegas) statement
+ * limit and the query verticles their own driver session, the non-default choices the other tests
+ * leave out.
  */
 @ExtendWith({RealServers.class, VertxExtension.class})
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -70,13 +72,16 @@ class VerticlesOnTheBusIT {
                 "kafka.consumer.max-in-flight", "50",
                 "kafka.consumer.write-batch", "50",
                 "counters.flush-interval", "20ms",
-                "rollup.enabled", "false"));
+                "rollup.enabled", "false",
+                "writer.concurrency-limit", "vegas",
+                "cassandra.separate-read-session", "true"));
     LocalCodec.registerAll(vertx);
     CassandraClient client = CassandraClients.shared(vertx, config.cassandra());
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     new SchemaMigrator(vertx, client, config)
         .migrate()
-        .compose(v -> ReplicaLocator.start(vertx, client, config.cassandra().keyspace()))
+        .compose(v -> CassandraClients.connectReads(vertx, config.cassandra()))
+        .compose(reads -> ReplicaLocator.start(vertx, client, config.cassandra().keyspace()))
         .compose(
             locator -> {
               replicas = locator;
