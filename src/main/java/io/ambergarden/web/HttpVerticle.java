@@ -19,7 +19,6 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.StaticHandler;
 import io.vertx.kafka.client.producer.KafkaProducer;
-import io.vertx.micrometer.PrometheusScrapingHandler;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -126,7 +125,7 @@ public final class HttpVerticle extends VerticleBase {
         .get("/health/ready")
         .handler(ctx -> json(ctx, health.ready() ? 200 : 503, health.toJson()));
     if (registry != null) {
-      router.get("/metrics").handler(PrometheusScrapingHandler.create(registry));
+      router.get("/metrics").handler(new MetricsScrape(registry));
     }
     router.get("/openapi.json").handler(OpenApiDocument.load()::handle);
     router.get("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false));

@@ -9,7 +9,6 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
-import io.vertx.micrometer.PrometheusScrapingHandler;
 
 /**
  * The management port (http.management-port): /metrics and the health probes, without credentials,
@@ -32,7 +31,7 @@ public final class ManagementVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     Router router = Router.router(vertx);
-    router.get("/metrics").handler(PrometheusScrapingHandler.create(registry));
+    router.get("/metrics").handler(new MetricsScrape(registry));
     router
         .get("/health/live")
         .handler(ctx -> HttpVerticle.json(ctx, 200, new JsonObject().put("status", "UP")));
