@@ -37,6 +37,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.stream.DoubleStream;
 
 /**
@@ -698,8 +699,7 @@ public final class IngestBench {
 
   private record HalfRate(List<ReadLatencyProbe.Summary> reads, int count) {}
 
-  private static double stat(
-      TimeSeries series, java.util.function.Function<DoubleStream, OptionalDouble> f) {
+  private static double stat(TimeSeries series, Function<DoubleStream, OptionalDouble> f) {
     return f.apply(
             series.points().stream()
                 .mapToDouble(TimeSeries.Point::value)

@@ -6,8 +6,9 @@ import com.netflix.concurrency.limits.limit.VegasLimit;
 import com.netflix.concurrency.limits.limit.WindowedLimit;
 import io.ambergarden.config.AmberConfig;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
-/** The writer's statement limit from its settings. */
+/** The writer's statement limiter from its settings. */
 public final class WriteLimits {
   /**
    * Vegas judges queueing from one latency per window: single rows and 32-row batches differ more
@@ -17,12 +18,16 @@ public final class WriteLimits {
 
   private WriteLimits() {}
 
-  public static Limit of(AmberConfig.Writer cfg) {
+  /** The writer's limiter: its limit from the settings, never below the floor. */
+  public static StatementLimiter limiter(AmberConfig.Writer cfg, LongSupplier nanoClock) {
     int max = cfg.maxConcurrentStatements();
-    return switch (cfg.concurrencyLimit()) {
-      case FIXED -> FixedLimit.of(max);
-      case VEGAS -> vegas(Math.min(cfg.minConcurrentStatements(), max), max);
-    };
+    int floor = Math.min(cfg.minConcurrentStatements(), max);
+    Limit limit =
+        switch (cfg.concurrencyLimit()) {
+          case FIXED -> FixedLimit.of(max);
+          case VEGAS -> vegas(floor, max);
+        };
+    return new StatementLimiter(limit, floor, nanoClock);
   }
 
   static Limit vegas(int min, int max) {

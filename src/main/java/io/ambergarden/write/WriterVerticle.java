@@ -77,11 +77,7 @@ public final class WriterVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     client = CassandraClients.shared(vertx, config.cassandra());
-    StatementLimiter limiter =
-        new StatementLimiter(
-            WriteLimits.of(cfg),
-            Math.min(cfg.minConcurrentStatements(), cfg.maxConcurrentStatements()),
-            System::nanoTime);
+    StatementLimiter limiter = WriteLimits.limiter(cfg, System::nanoTime);
     meters.writeLimiter(limiter::cap, limiter::waiting);
     statements = new StatementWriter(vertx, client, limiter, meters, cfg);
     int cacheSize = cfg.bucketCacheSize();
