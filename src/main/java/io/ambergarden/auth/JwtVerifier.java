@@ -1,7 +1,9 @@
 package io.ambergarden.auth;
 
 import io.ambergarden.config.SecurityConfig;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
@@ -30,6 +32,7 @@ import java.util.Base64;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,8 +46,10 @@ import org.slf4j.LoggerFactory;
 public final class JwtVerifier {
   private static final Logger LOG = LoggerFactory.getLogger(JwtVerifier.class);
   private static final long MIN_REFETCH_MILLIS = 10_000;
+  private static final long FETCH_DEADLINE_MILLIS = 10_000;
 
   private final Vertx vertx;
+  private final Context context;
   private final SecurityConfig.Jwt cfg;
   private final int defaultRate;
   private final JWTOptions options;
@@ -57,6 +62,7 @@ public final class JwtVerifier {
   private JwtVerifier(Vertx vertx, SecurityConfig.Jwt cfg, int defaultRate, long minRefetchMillis) {
     this.minRefetchMillis = minRefetchMillis;
     this.vertx = vertx;
+    this.context = vertx.getOrCreateContext();
     this.cfg = cfg;
     this.defaultRate = defaultRate;
     this.options =
@@ -214,14 +220,26 @@ public final class JwtVerifier {
     fetchJwks().onFailure(err -> LOG.warn("JWKS refresh from {} failed: {}", cfg.jwksUrl(), err));
   }
 
-  /** Fetches the JWKS; symmetric ("oct") keys are dropped, so HMAC tokens can never verify. */
+  /**
+   * Fetches the JWKS on the verifier's own context. Started from a thread outside Vert.x (a test, a
+   * startup path), the response could arrive before its body handler was set and the fetch would
+   * never complete (seen with Vert.x 5.0.7 in about one fetch in 30).
+   */
   private Future<Void> fetchJwks() {
     lastFetch = System.currentTimeMillis();
+    Promise<Void> fetched = Promise.promise();
+    context.runOnContext(v -> requestJwks().onComplete(fetched));
+    // a deadline of its own, so a lost response cannot hold a token's verification forever
+    return fetched.future().timeout(FETCH_DEADLINE_MILLIS, TimeUnit.MILLISECONDS);
+  }
+
+  /** Symmetric ("oct") keys are dropped, so HMAC tokens can never verify. */
+  private Future<Void> requestJwks() {
     return http.request(
             new RequestOptions()
                 .setMethod(HttpMethod.GET)
                 .setAbsoluteURI(cfg.jwksUrl())
-                .setTimeout(10_000))
+                .setTimeout(FETCH_DEADLINE_MILLIS))
         .compose(req -> req.send())
         .compose(
             resp ->
