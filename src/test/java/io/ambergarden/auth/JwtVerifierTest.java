@@ -8,6 +8,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.auth.NoSuchKeyIdException;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.time.Duration;
@@ -247,6 +248,42 @@ class JwtVerifierTest {
       assertThat(picked.succeeded()).as("%s", picked.cause()).isTrue();
       eager.close();
     } finally {
+      jwks.close();
+    }
+  }
+
+  @Test
+  void testRefetchesStartedOutsideVertxAllComplete() throws Exception {
+    JsonObject body = new JsonObject().put("keys", new JsonArray().add(TestJwts.jwk(RSA, "k1")));
+    HttpServer jwks =
+        vertx
+            .createHttpServer()
+            .requestHandler(req -> req.response().end(body.encode()))
+            .listen(0, "127.0.0.1")
+            .await(10, TimeUnit.SECONDS);
+    JwtVerifier eager =
+        JwtVerifier.start(
+                vertx,
+                new SecurityConfig.Jwt(
+                    "",
+                    "http://127.0.0.1:" + jwks.actualPort() + "/jwks.json",
+                    Duration.ofMinutes(10),
+                    TestJwts.ISSUER,
+                    TestJwts.AUDIENCE,
+                    Duration.ZERO),
+                50,
+                0)
+            .await(10, TimeUnit.SECONDS);
+    try {
+      // every token names a kid the JWKS lacks, so every verify refetches from this (non-Vert.x)
+      // thread; a fetch whose response is lost ends in the deadline's timeout instead
+      String unknownKid = TestJwts.rs256(OTHER.getPrivate(), TestJwts.claims("b", "admin"), "k9");
+      for (int i = 0; i < 100; i++) {
+        Future<Principal> refused = verify(eager, unknownKid);
+        assertThat(refused.cause()).as("fetch %d", i).isInstanceOf(NoSuchKeyIdException.class);
+      }
+    } finally {
+      eager.close();
       jwks.close();
     }
   }
