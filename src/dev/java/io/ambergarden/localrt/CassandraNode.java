@@ -466,17 +466,19 @@ public final class CassandraNode extends ServerProcess {
         crypto_provider:
           - class_name: org.apache.cassandra.security.JREProvider
 
-        # dev/CI: no snapshot on every DROP/TRUNCATE, small memtables, one compactor
+        # dev/CI: no snapshot on every DROP/TRUNCATE, small memtables (the benchmark can raise them:
+        # amber.localrt.cassandra.memtable), one compactor
         auto_snapshot: false
-        memtable_heap_space: 64MiB
-        memtable_offheap_space: 64MiB
+        memtable_heap_space: %5$s
+        memtable_offheap_space: %5$s
         concurrent_compactors: 1
         """
         .formatted(
             o.cqlPort(),
             o.storagePort(),
             dir.toAbsolutePath().toString().replace("'", "''"),
-            NUM_TOKENS);
+            NUM_TOKENS,
+            o.cassandraMemtable());
   }
 
   /**

@@ -21,6 +21,7 @@ import java.util.function.UnaryOperator;
  *   <tr><td>amber.localrt.storage.port</td><td>AMBER_LOCALRT_STORAGE_PORT</td><td>7000</td></tr>
  *   <tr><td>amber.localrt.jmx.port</td><td>AMBER_LOCALRT_JMX_PORT</td><td>7199</td></tr>
  *   <tr><td>amber.localrt.cassandra.heap</td><td>AMBER_LOCALRT_CASSANDRA_HEAP</td><td>1G</td></tr>
+ *   <tr><td>amber.localrt.cassandra.memtable</td><td>AMBER_LOCALRT_CASSANDRA_MEMTABLE</td><td>64MiB (memtable_heap_space and memtable_offheap_space)</td></tr>
  *   <tr><td>amber.localrt.cassandra.version</td><td>AMBER_LOCALRT_CASSANDRA_VERSION</td><td>5.0.6</td></tr>
  *   <tr><td>amber.localrt.kafka.port</td><td>AMBER_LOCALRT_KAFKA_PORT</td><td>9092</td></tr>
  *   <tr><td>amber.localrt.kafka.controller.port</td><td>AMBER_LOCALRT_KAFKA_CONTROLLER_PORT</td><td>9093</td></tr>
@@ -40,6 +41,7 @@ public record LocalRuntimeOptions(
     int storagePort,
     int jmxPort,
     String cassandraHeap,
+    String cassandraMemtable,
     String cassandraVersion,
     int kafkaPort,
     int kafkaControllerPort,
@@ -54,6 +56,7 @@ public record LocalRuntimeOptions(
   public LocalRuntimeOptions {
     Objects.requireNonNull(baseDir, "baseDir");
     Objects.requireNonNull(cassandraHeap, "cassandraHeap");
+    Objects.requireNonNull(cassandraMemtable, "cassandraMemtable");
     Objects.requireNonNull(cassandraVersion, "cassandraVersion");
     Objects.requireNonNull(kafkaHeap, "kafkaHeap");
     Objects.requireNonNull(kafkaVersion, "kafkaVersion");
@@ -73,6 +76,7 @@ public record LocalRuntimeOptions(
         7000,
         7199,
         "1G",
+        "64MiB",
         "5.0.6",
         9092,
         9093,
@@ -114,6 +118,7 @@ public record LocalRuntimeOptions(
         l.port(PREFIX + "storage.port", storagePort),
         l.port(PREFIX + "jmx.port", jmxPort),
         l.string(PREFIX + "cassandra.heap", cassandraHeap),
+        l.string(PREFIX + "cassandra.memtable", cassandraMemtable),
         l.string(PREFIX + "cassandra.version", cassandraVersion),
         l.port(PREFIX + "kafka.port", kafkaPort),
         l.port(PREFIX + "kafka.controller.port", kafkaControllerPort),
@@ -131,6 +136,7 @@ public record LocalRuntimeOptions(
         storagePort,
         jmxPort,
         cassandraHeap,
+        cassandraMemtable,
         cassandraVersion,
         kafkaPort,
         kafkaControllerPort,
@@ -148,6 +154,7 @@ public record LocalRuntimeOptions(
         storagePort,
         jmxPort,
         cassandraHeap,
+        cassandraMemtable,
         cassandraVersion,
         kafkaPort,
         kafkaControllerPort,
@@ -165,6 +172,7 @@ public record LocalRuntimeOptions(
         v,
         jmxPort,
         cassandraHeap,
+        cassandraMemtable,
         cassandraVersion,
         kafkaPort,
         kafkaControllerPort,
@@ -182,6 +190,7 @@ public record LocalRuntimeOptions(
         storagePort,
         v,
         cassandraHeap,
+        cassandraMemtable,
         cassandraVersion,
         kafkaPort,
         kafkaControllerPort,
@@ -199,6 +208,7 @@ public record LocalRuntimeOptions(
         storagePort,
         jmxPort,
         v,
+        cassandraMemtable,
         cassandraVersion,
         kafkaPort,
         kafkaControllerPort,
@@ -216,6 +226,7 @@ public record LocalRuntimeOptions(
         storagePort,
         jmxPort,
         cassandraHeap,
+        cassandraMemtable,
         v,
         kafkaPort,
         kafkaControllerPort,
@@ -233,6 +244,7 @@ public record LocalRuntimeOptions(
         storagePort,
         jmxPort,
         cassandraHeap,
+        cassandraMemtable,
         cassandraVersion,
         v,
         kafkaControllerPort,
@@ -250,6 +262,7 @@ public record LocalRuntimeOptions(
         storagePort,
         jmxPort,
         cassandraHeap,
+        cassandraMemtable,
         cassandraVersion,
         kafkaPort,
         v,
@@ -267,6 +280,7 @@ public record LocalRuntimeOptions(
         storagePort,
         jmxPort,
         cassandraHeap,
+        cassandraMemtable,
         cassandraVersion,
         kafkaPort,
         kafkaControllerPort,
@@ -284,6 +298,7 @@ public record LocalRuntimeOptions(
         storagePort,
         jmxPort,
         cassandraHeap,
+        cassandraMemtable,
         cassandraVersion,
         kafkaPort,
         kafkaControllerPort,
@@ -301,6 +316,7 @@ public record LocalRuntimeOptions(
         storagePort,
         jmxPort,
         cassandraHeap,
+        cassandraMemtable,
         cassandraVersion,
         kafkaPort,
         kafkaControllerPort,
@@ -318,6 +334,7 @@ public record LocalRuntimeOptions(
         storagePort,
         jmxPort,
         cassandraHeap,
+        cassandraMemtable,
         cassandraVersion,
         kafkaPort,
         kafkaControllerPort,
@@ -335,6 +352,7 @@ public record LocalRuntimeOptions(
         storagePort,
         jmxPort,
         cassandraHeap,
+        cassandraMemtable,
         cassandraVersion,
         kafkaPort,
         kafkaControllerPort,

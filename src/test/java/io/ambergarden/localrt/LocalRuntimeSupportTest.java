@@ -72,6 +72,16 @@ class LocalRuntimeSupportTest {
   }
 
   @Test
+  void memtableSpaceIsSmallByDefaultAndCanBeRaised() {
+    assertThat(CassandraNode.cassandraYaml(LocalRuntimeOptions.defaults(), tmp))
+        .contains("memtable_heap_space: 64MiB", "memtable_offheap_space: 64MiB");
+    Map<String, String> props = Map.of("amber.localrt.cassandra.memtable", "256MiB");
+    LocalRuntimeOptions raised = LocalRuntimeOptions.defaults().overriddenBy(props::get, k -> null);
+    assertThat(CassandraNode.cassandraYaml(raised, tmp))
+        .contains("memtable_heap_space: 256MiB", "memtable_offheap_space: 256MiB");
+  }
+
+  @Test
   void cassandraYamlFollowsTheOneNodeRecipe() {
     LocalRuntimeOptions o =
         LocalRuntimeOptions.defaults().withCqlPort(19042).withStoragePort(17000);
