@@ -52,6 +52,17 @@ class JwtVerifierTest {
     return JwtVerifier.start(vertx, cfg, 50).await(10, TimeUnit.SECONDS);
   }
 
+  /** A JWKS-based configuration on the test's JWKS server, refreshed every 10 min, no leeway. */
+  private static SecurityConfig.Jwt jwksConfig(HttpServer jwks) {
+    return new SecurityConfig.Jwt(
+        "",
+        "http://127.0.0.1:" + jwks.actualPort() + "/jwks.json",
+        Duration.ofMinutes(10),
+        TestJwts.ISSUER,
+        TestJwts.AUDIENCE,
+        Duration.ZERO);
+  }
+
   private static Future<Principal> verify(JwtVerifier v, String token) {
     try {
       return Future.succeededFuture(v.verify(token).await(10, TimeUnit.SECONDS));
@@ -207,15 +218,7 @@ class JwtVerifierTest {
             .listen(0, "127.0.0.1")
             .await(10, TimeUnit.SECONDS);
     try {
-      JwtVerifier v =
-          verifier(
-              new SecurityConfig.Jwt(
-                  "",
-                  "http://127.0.0.1:" + jwks.actualPort() + "/jwks.json",
-                  Duration.ofMinutes(10),
-                  TestJwts.ISSUER,
-                  TestJwts.AUDIENCE,
-                  Duration.ZERO));
+      JwtVerifier v = verifier(jwksConfig(jwks));
       assertThat(
               verify(v, TestJwts.rs256(RSA.getPrivate(), TestJwts.claims("a", "admin"), "k1"))
                   .succeeded())
@@ -232,14 +235,7 @@ class JwtVerifierTest {
       assertThat(rotated.failed()).isTrue();
       v.close();
       // with refetching allowed at once, the same rotation is picked up by the unknown kid itself
-      SecurityConfig.Jwt cfg =
-          new SecurityConfig.Jwt(
-              "",
-              "http://127.0.0.1:" + jwks.actualPort() + "/jwks.json",
-              Duration.ofMinutes(10),
-              TestJwts.ISSUER,
-              TestJwts.AUDIENCE,
-              Duration.ZERO);
+      SecurityConfig.Jwt cfg = jwksConfig(jwks);
       keys.set(new JsonArray().add(TestJwts.jwk(RSA, "k1")));
       JwtVerifier eager = JwtVerifier.start(vertx, cfg, 50, 0).await(10, TimeUnit.SECONDS);
       keys.get().add(TestJwts.jwk(OTHER, "k2"));
@@ -262,18 +258,7 @@ class JwtVerifierTest {
             .listen(0, "127.0.0.1")
             .await(10, TimeUnit.SECONDS);
     JwtVerifier eager =
-        JwtVerifier.start(
-                vertx,
-                new SecurityConfig.Jwt(
-                    "",
-                    "http://127.0.0.1:" + jwks.actualPort() + "/jwks.json",
-                    Duration.ofMinutes(10),
-                    TestJwts.ISSUER,
-                    TestJwts.AUDIENCE,
-                    Duration.ZERO),
-                50,
-                0)
-            .await(10, TimeUnit.SECONDS);
+        JwtVerifier.start(vertx, jwksConfig(jwks), 50, 0).await(10, TimeUnit.SECONDS);
     try {
       // every token names a kid the JWKS lacks, so every verify refetches from this (non-Vert.x)
       // thread; a fetch whose response is lost ends in the deadline's timeout instead
