@@ -22,6 +22,7 @@ final class BenchReport {
       String javaVersion,
       String javaVm,
       String cassandraVersion,
+      String cassandraMemtable,
       String kafkaVersion,
       Map<String, Integer> settings) {}
 
@@ -84,12 +85,13 @@ final class BenchReport {
     StringBuilder md = new StringBuilder("# Amber Garden ingest benchmark\n\n");
     md.append(
         String.format(
-            "%s, %d cores, Java %s (%s), Cassandra %s, Kafka %s%n%n",
+            "%s, %d cores, Java %s (%s), Cassandra %s (memtable space %s), Kafka %s%n%n",
             startedAt(),
             env.cores(),
             env.javaVersion(),
             env.javaVm(),
             env.cassandraVersion(),
+            env.cassandraMemtable(),
             env.kafkaVersion()));
     md.append("| setting | value |\n|---|---:|\n");
     env.settings().forEach((k, v) -> md.append(String.format("| `%s` | %d |%n", k, v)));
@@ -271,6 +273,7 @@ final class BenchReport {
                 .put("java", env.javaVersion())
                 .put("javaVm", env.javaVm())
                 .put("cassandra", env.cassandraVersion())
+                .put("cassandraMemtable", env.cassandraMemtable())
                 .put("kafka", env.kafkaVersion()))
         .put("settings", settings)
         .put("measurements", rows)

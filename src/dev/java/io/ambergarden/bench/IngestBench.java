@@ -146,7 +146,8 @@ public final class IngestBench {
               Runtime.getRuntime().availableProcessors(),
               System.getProperty("java.version"),
               System.getProperty("java.vm.name"),
-              options.cassandraVersion() + " (memtable space " + options.cassandraMemtable() + ")",
+              options.cassandraVersion(),
+              options.cassandraMemtable(),
               options.kafkaVersion(),
               settings.asMap());
       List<TimeSeries> latencies = new ArrayList<>(sampler.gauges());

@@ -219,24 +219,6 @@ public record LocalRuntimeOptions(
         projectDir);
   }
 
-  public LocalRuntimeOptions withCassandraVersion(String v) {
-    return new LocalRuntimeOptions(
-        baseDir,
-        cqlPort,
-        storagePort,
-        jmxPort,
-        cassandraHeap,
-        cassandraMemtable,
-        v,
-        kafkaPort,
-        kafkaControllerPort,
-        kafkaHeap,
-        kafkaVersion,
-        startupTimeout,
-        stopTimeout,
-        projectDir);
-  }
-
   public LocalRuntimeOptions withKafkaPort(int v) {
     return new LocalRuntimeOptions(
         baseDir,
@@ -271,96 +253,6 @@ public record LocalRuntimeOptions(
         startupTimeout,
         stopTimeout,
         projectDir);
-  }
-
-  public LocalRuntimeOptions withKafkaHeap(String v) {
-    return new LocalRuntimeOptions(
-        baseDir,
-        cqlPort,
-        storagePort,
-        jmxPort,
-        cassandraHeap,
-        cassandraMemtable,
-        cassandraVersion,
-        kafkaPort,
-        kafkaControllerPort,
-        v,
-        kafkaVersion,
-        startupTimeout,
-        stopTimeout,
-        projectDir);
-  }
-
-  public LocalRuntimeOptions withKafkaVersion(String v) {
-    return new LocalRuntimeOptions(
-        baseDir,
-        cqlPort,
-        storagePort,
-        jmxPort,
-        cassandraHeap,
-        cassandraMemtable,
-        cassandraVersion,
-        kafkaPort,
-        kafkaControllerPort,
-        kafkaHeap,
-        v,
-        startupTimeout,
-        stopTimeout,
-        projectDir);
-  }
-
-  public LocalRuntimeOptions withStartupTimeout(Duration v) {
-    return new LocalRuntimeOptions(
-        baseDir,
-        cqlPort,
-        storagePort,
-        jmxPort,
-        cassandraHeap,
-        cassandraMemtable,
-        cassandraVersion,
-        kafkaPort,
-        kafkaControllerPort,
-        kafkaHeap,
-        kafkaVersion,
-        v,
-        stopTimeout,
-        projectDir);
-  }
-
-  public LocalRuntimeOptions withStopTimeout(Duration v) {
-    return new LocalRuntimeOptions(
-        baseDir,
-        cqlPort,
-        storagePort,
-        jmxPort,
-        cassandraHeap,
-        cassandraMemtable,
-        cassandraVersion,
-        kafkaPort,
-        kafkaControllerPort,
-        kafkaHeap,
-        kafkaVersion,
-        startupTimeout,
-        v,
-        projectDir);
-  }
-
-  public LocalRuntimeOptions withProjectDir(Path v) {
-    return new LocalRuntimeOptions(
-        baseDir,
-        cqlPort,
-        storagePort,
-        jmxPort,
-        cassandraHeap,
-        cassandraMemtable,
-        cassandraVersion,
-        kafkaPort,
-        kafkaControllerPort,
-        kafkaHeap,
-        kafkaVersion,
-        startupTimeout,
-        stopTimeout,
-        v);
   }
 
   public Path cassandraDir() {

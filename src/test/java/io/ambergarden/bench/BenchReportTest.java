@@ -19,6 +19,7 @@ class BenchReportTest {
           "17.0.15",
           "OpenJDK 64-Bit Server VM",
           "5.0.6",
+          "64MiB",
           "4.1.2",
           Map.of("amber.bench.events", 1_000));
 
