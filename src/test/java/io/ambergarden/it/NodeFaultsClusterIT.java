@@ -5,8 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
 import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.localrt.CassandraCluster;
 import io.ambergarden.localrt.CassandraNode;
@@ -403,15 +405,15 @@ class NodeFaultsClusterIT {
         List<Row> rows = new java.util.ArrayList<>();
         for (long b : partitions) {
           rows.addAll(
-              cql.execute(
-                      SimpleStatement.newInstance(
-                              "SELECT ts, event_id FROM "
-                                  + KEYSPACE
-                                  + ".events_by_device WHERE device_id = ? AND bucket = ?",
-                              device,
-                              Instant.ofEpochMilli(b))
-                          .setConsistencyLevel(consistency))
-                  .all());
+              readAgainOnTimeout(
+                  cql,
+                  SimpleStatement.newInstance(
+                          "SELECT ts, event_id FROM "
+                              + KEYSPACE
+                              + ".events_by_device WHERE device_id = ? AND bucket = ?",
+                          device,
+                          Instant.ofEpochMilli(b))
+                      .setConsistencyLevel(consistency)));
         }
         Set<ClusterWorkload.Acked> stored = new HashSet<>();
         for (Row r : rows) {
@@ -423,6 +425,25 @@ class NodeFaultsClusterIT {
         assertThat(stored)
             .as("%s at %s%s", device, consistency, lastNodeOnly ? " from node 3 alone" : "")
             .containsAll(expected);
+      }
+    }
+  }
+
+  /**
+   * A verification read, read again while it times out (up to two minutes): just after nodes
+   * return, a QUORUM read's blocking read repair can time out on a replica that is still replaying
+   * hints. A timed-out read says nothing about what is stored, so only a read that answers counts.
+   */
+  static List<Row> readAgainOnTimeout(CqlSession cql, SimpleStatement read) {
+    Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
+    while (true) {
+      try {
+        return cql.execute(read).all();
+      } catch (ReadTimeoutException | DriverTimeoutException e) {
+        if (Instant.now().isAfter(deadline)) {
+          throw e;
+        }
+        System.out.printf("[NodeFaultsClusterIT] verification read timed out, read again: %s%n", e);
       }
     }
   }
