@@ -85,7 +85,7 @@ final class BenchReport {
     StringBuilder md = new StringBuilder("# Amber Garden ingest benchmark\n\n");
     md.append(
         String.format(
-            "%s, %d cores, Java %s (%s), Cassandra %s (memtable space %s), Kafka %s%n%n",
+            "%s, %d cores, Java %s (%s), Cassandra %s (memtables: %s), Kafka %s%n%n",
             startedAt(),
             env.cores(),
             env.javaVersion(),

@@ -147,7 +147,7 @@ public final class IngestBench {
               System.getProperty("java.version"),
               System.getProperty("java.vm.name"),
               options.cassandraVersion(),
-              options.cassandraMemtable(),
+              options.cassandraMemtable().toString(),
               options.kafkaVersion(),
               settings.asMap());
       List<TimeSeries> latencies = new ArrayList<>(sampler.gauges());

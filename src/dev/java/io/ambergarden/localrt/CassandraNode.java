@@ -466,19 +466,17 @@ public final class CassandraNode extends ServerProcess {
         crypto_provider:
           - class_name: org.apache.cassandra.security.JREProvider
 
-        # dev/CI: no snapshot on every DROP/TRUNCATE, small memtables (the benchmark can raise them:
-        # amber.localrt.cassandra.memtable), one compactor
+        # dev/CI: no snapshot on every DROP/TRUNCATE, one compactor, small memtables (the benchmark
+        # can raise them and pick their kind: amber.localrt.cassandra.memtable[.kind])
         auto_snapshot: false
-        memtable_heap_space: %5$s
-        memtable_offheap_space: %5$s
         concurrent_compactors: 1
-        """
+        %5$s"""
         .formatted(
             o.cqlPort(),
             o.storagePort(),
             dir.toAbsolutePath().toString().replace("'", "''"),
             NUM_TOKENS,
-            o.cassandraMemtable());
+            o.cassandraMemtable().yaml());
   }
 
   /**

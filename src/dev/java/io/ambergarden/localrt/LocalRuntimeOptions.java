@@ -22,6 +22,7 @@ import java.util.function.UnaryOperator;
  *   <tr><td>amber.localrt.jmx.port</td><td>AMBER_LOCALRT_JMX_PORT</td><td>7199</td></tr>
  *   <tr><td>amber.localrt.cassandra.heap</td><td>AMBER_LOCALRT_CASSANDRA_HEAP</td><td>1G</td></tr>
  *   <tr><td>amber.localrt.cassandra.memtable</td><td>AMBER_LOCALRT_CASSANDRA_MEMTABLE</td><td>64MiB (memtable_heap_space and memtable_offheap_space)</td></tr>
+ *   <tr><td>amber.localrt.cassandra.memtable.kind</td><td>AMBER_LOCALRT_CASSANDRA_MEMTABLE_KIND</td><td>skiplist (SkipListMemtable, heap_buffers); trie: TrieMemtable, offheap_objects</td></tr>
  *   <tr><td>amber.localrt.cassandra.version</td><td>AMBER_LOCALRT_CASSANDRA_VERSION</td><td>5.0.6</td></tr>
  *   <tr><td>amber.localrt.kafka.port</td><td>AMBER_LOCALRT_KAFKA_PORT</td><td>9092</td></tr>
  *   <tr><td>amber.localrt.kafka.controller.port</td><td>AMBER_LOCALRT_KAFKA_CONTROLLER_PORT</td><td>9093</td></tr>
@@ -41,7 +42,7 @@ public record LocalRuntimeOptions(
     int storagePort,
     int jmxPort,
     String cassandraHeap,
-    String cassandraMemtable,
+    CassandraMemtable cassandraMemtable,
     String cassandraVersion,
     int kafkaPort,
     int kafkaControllerPort,
@@ -76,7 +77,7 @@ public record LocalRuntimeOptions(
         7000,
         7199,
         "1G",
-        "64MiB",
+        new CassandraMemtable("64MiB", CassandraMemtable.Kind.SKIPLIST),
         "5.0.6",
         9092,
         9093,
@@ -118,7 +119,7 @@ public record LocalRuntimeOptions(
         l.port(PREFIX + "storage.port", storagePort),
         l.port(PREFIX + "jmx.port", jmxPort),
         l.string(PREFIX + "cassandra.heap", cassandraHeap),
-        l.string(PREFIX + "cassandra.memtable", cassandraMemtable),
+        l.memtable(PREFIX + "cassandra.memtable", cassandraMemtable),
         l.string(PREFIX + "cassandra.version", cassandraVersion),
         l.port(PREFIX + "kafka.port", kafkaPort),
         l.port(PREFIX + "kafka.controller.port", kafkaControllerPort),
@@ -320,6 +321,13 @@ public record LocalRuntimeOptions(
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException(property + " must be a TCP port, got '" + v + "'");
       }
+    }
+
+    CassandraMemtable memtable(String property, CassandraMemtable fallback) {
+      String kind = raw(property + ".kind");
+      return new CassandraMemtable(
+          string(property, fallback.space()),
+          kind == null ? fallback.kind() : CassandraMemtable.Kind.parse(property + ".kind", kind));
     }
 
     Duration duration(String property, Duration fallback) {

@@ -82,6 +82,27 @@ class LocalRuntimeSupportTest {
   }
 
   @Test
+  void memtablesAreSkipListsOnHeapByDefaultAndCanBeTriesOffHeap() {
+    assertThat(CassandraNode.cassandraYaml(LocalRuntimeOptions.defaults(), tmp))
+        .contains(
+            "memtable_allocation_type: heap_buffers\n",
+            "memtable:\n  configurations:\n    default:\n      class_name: SkipListMemtable\n");
+    Map<String, String> props = Map.of("amber.localrt.cassandra.memtable.kind", "Trie");
+    LocalRuntimeOptions trie = LocalRuntimeOptions.defaults().overriddenBy(props::get, k -> null);
+    assertThat(CassandraNode.cassandraYaml(trie, tmp))
+        .contains(
+            "memtable_allocation_type: offheap_objects\n",
+            "      class_name: TrieMemtable\n",
+            "memtable_heap_space: 64MiB");
+    assertThat(trie.cassandraMemtable()).hasToString("TrieMemtable, offheap_objects, 64MiB");
+    Map<String, String> wrong = Map.of("amber.localrt.cassandra.memtable.kind", "btree");
+    assertThatThrownBy(() -> LocalRuntimeOptions.defaults().overriddenBy(wrong::get, k -> null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("amber.localrt.cassandra.memtable.kind")
+        .hasMessageContaining("btree");
+  }
+
+  @Test
   void cassandraYamlFollowsTheOneNodeRecipe() {
     LocalRuntimeOptions o =
         LocalRuntimeOptions.defaults().withCqlPort(19042).withStoragePort(17000);
