@@ -4,44 +4,72 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * The local node's memtables: how much space they may take, and which implementation holds them.
+ * The local node's memtables: how much space they may take, which implementation holds them, and
+ * where their cells live.
  *
  * @param space {@code memtable_heap_space} and {@code memtable_offheap_space} (a Cassandra size,
  *     {@code 64MiB})
- * @param kind the implementation and where its cells live
+ * @param kind the implementation
+ * @param allocation {@code memtable_allocation_type}
  */
-public record CassandraMemtable(String space, Kind kind) {
+public record CassandraMemtable(String space, Kind kind, Allocation allocation) {
 
-  /**
-   * Cassandra 5.0's two memtable setups: its {@code cassandra.yaml} and its latest-defaults file.
-   */
+  /** Cassandra 5.0's memtable implementations. */
   public enum Kind {
-    /** {@code SkipListMemtable} with {@code heap_buffers}: what cassandra.yaml ships. */
-    SKIPLIST("SkipListMemtable", "heap_buffers"),
-    /** {@code TrieMemtable} with {@code offheap_objects}: what cassandra_latest.yaml ships. */
-    TRIE("TrieMemtable", "offheap_objects");
+    /** What cassandra.yaml ships. */
+    SKIPLIST("SkipListMemtable"),
+    /** What cassandra_latest.yaml ships. */
+    TRIE("TrieMemtable");
 
     final String className;
-    final String allocationType;
 
-    Kind(String className, String allocationType) {
+    Kind(String className) {
       this.className = className;
-      this.allocationType = allocationType;
     }
+  }
 
-    static Kind parse(String property, String value) {
-      try {
-        return valueOf(value.trim().toUpperCase(Locale.ROOT));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            property + " must be skiplist or trie, got '" + value + "'", e);
-      }
+  /** Cassandra's {@code memtable_allocation_type} values, named as it names them. */
+  public enum Allocation {
+    /** cassandra.yaml's choice. */
+    HEAP_BUFFERS,
+    OFFHEAP_BUFFERS,
+    /** cassandra_latest.yaml's choice. */
+    OFFHEAP_OBJECTS;
+
+    String yamlName() {
+      return name().toLowerCase(Locale.ROOT);
     }
   }
 
   public CassandraMemtable {
     Objects.requireNonNull(space, "space");
     Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(allocation, "allocation");
+  }
+
+  /** Cassandra's cassandra.yaml memtables at a given space. */
+  public static CassandraMemtable skipListsOnHeap(String space) {
+    return new CassandraMemtable(space, Kind.SKIPLIST, Allocation.HEAP_BUFFERS);
+  }
+
+  /**
+   * {@code value} as one of {@code type}'s constants, any case; else an error naming the property.
+   */
+  static <E extends Enum<E>> E parse(Class<E> type, String property, String value) {
+    try {
+      return Enum.valueOf(type, value.trim().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          property
+              + " must be one of "
+              + java.util.Arrays.stream(type.getEnumConstants())
+                  .map(c -> c.name().toLowerCase(Locale.ROOT))
+                  .toList()
+              + ", got '"
+              + value
+              + "'",
+          e);
+    }
   }
 
   /** The cassandra.yaml lines for these memtables. */
@@ -55,12 +83,12 @@ public record CassandraMemtable(String space, Kind kind) {
             default:
               class_name: %3$s
         """
-        .formatted(space, kind.allocationType, kind.className);
+        .formatted(space, allocation.yamlName(), kind.className);
   }
 
   /** How a report names them, e.g. {@code SkipListMemtable, heap_buffers, 64MiB}. */
   @Override
   public String toString() {
-    return kind.className + ", " + kind.allocationType + ", " + space;
+    return kind.className + ", " + allocation.yamlName() + ", " + space;
   }
 }

@@ -22,7 +22,8 @@ import java.util.function.UnaryOperator;
  *   <tr><td>amber.localrt.jmx.port</td><td>AMBER_LOCALRT_JMX_PORT</td><td>7199</td></tr>
  *   <tr><td>amber.localrt.cassandra.heap</td><td>AMBER_LOCALRT_CASSANDRA_HEAP</td><td>1G</td></tr>
  *   <tr><td>amber.localrt.cassandra.memtable</td><td>AMBER_LOCALRT_CASSANDRA_MEMTABLE</td><td>64MiB (memtable_heap_space and memtable_offheap_space)</td></tr>
- *   <tr><td>amber.localrt.cassandra.memtable.kind</td><td>AMBER_LOCALRT_CASSANDRA_MEMTABLE_KIND</td><td>skiplist (SkipListMemtable, heap_buffers); trie: TrieMemtable, offheap_objects</td></tr>
+ *   <tr><td>amber.localrt.cassandra.memtable.kind</td><td>AMBER_LOCALRT_CASSANDRA_MEMTABLE_KIND</td><td>skiplist (or trie)</td></tr>
+ *   <tr><td>amber.localrt.cassandra.memtable.allocation</td><td>AMBER_LOCALRT_CASSANDRA_MEMTABLE_ALLOCATION</td><td>heap_buffers (or offheap_buffers, offheap_objects)</td></tr>
  *   <tr><td>amber.localrt.cassandra.version</td><td>AMBER_LOCALRT_CASSANDRA_VERSION</td><td>5.0.6</td></tr>
  *   <tr><td>amber.localrt.kafka.port</td><td>AMBER_LOCALRT_KAFKA_PORT</td><td>9092</td></tr>
  *   <tr><td>amber.localrt.kafka.controller.port</td><td>AMBER_LOCALRT_KAFKA_CONTROLLER_PORT</td><td>9093</td></tr>
@@ -77,7 +78,7 @@ public record LocalRuntimeOptions(
         7000,
         7199,
         "1G",
-        new CassandraMemtable("64MiB", CassandraMemtable.Kind.SKIPLIST),
+        CassandraMemtable.skipListsOnHeap("64MiB"),
         "5.0.6",
         9092,
         9093,
@@ -324,10 +325,16 @@ public record LocalRuntimeOptions(
     }
 
     CassandraMemtable memtable(String property, CassandraMemtable fallback) {
-      String kind = raw(property + ".kind");
       return new CassandraMemtable(
           string(property, fallback.space()),
-          kind == null ? fallback.kind() : CassandraMemtable.Kind.parse(property + ".kind", kind));
+          choice(CassandraMemtable.Kind.class, property + ".kind", fallback.kind()),
+          choice(
+              CassandraMemtable.Allocation.class, property + ".allocation", fallback.allocation()));
+    }
+
+    <E extends Enum<E>> E choice(Class<E> type, String property, E fallback) {
+      String v = raw(property);
+      return v == null ? fallback : CassandraMemtable.parse(type, property, v);
     }
 
     Duration duration(String property, Duration fallback) {

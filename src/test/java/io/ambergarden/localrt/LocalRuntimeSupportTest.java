@@ -87,7 +87,10 @@ class LocalRuntimeSupportTest {
         .contains(
             "memtable_allocation_type: heap_buffers\n",
             "memtable:\n  configurations:\n    default:\n      class_name: SkipListMemtable\n");
-    Map<String, String> props = Map.of("amber.localrt.cassandra.memtable.kind", "Trie");
+    Map<String, String> props =
+        Map.of(
+            "amber.localrt.cassandra.memtable.kind", "Trie",
+            "amber.localrt.cassandra.memtable.allocation", "offheap_objects");
     LocalRuntimeOptions trie = LocalRuntimeOptions.defaults().overriddenBy(props::get, k -> null);
     assertThat(CassandraNode.cassandraYaml(trie, tmp))
         .contains(
@@ -95,11 +98,12 @@ class LocalRuntimeSupportTest {
             "      class_name: TrieMemtable\n",
             "memtable_heap_space: 64MiB");
     assertThat(trie.cassandraMemtable()).hasToString("TrieMemtable, offheap_objects, 64MiB");
-    Map<String, String> wrong = Map.of("amber.localrt.cassandra.memtable.kind", "btree");
+    Map<String, String> wrong = Map.of("amber.localrt.cassandra.memtable.allocation", "native");
     assertThatThrownBy(() -> LocalRuntimeOptions.defaults().overriddenBy(wrong::get, k -> null))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("amber.localrt.cassandra.memtable.kind")
-        .hasMessageContaining("btree");
+        .hasMessageContaining("amber.localrt.cassandra.memtable.allocation")
+        .hasMessageContaining("offheap_objects")
+        .hasMessageContaining("native");
   }
 
   @Test
