@@ -1,5 +1,6 @@
 package io.ambergarden.localrt;
 
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -62,7 +63,7 @@ public record CassandraMemtable(String space, Kind kind, Allocation allocation) 
       throw new IllegalArgumentException(
           property
               + " must be one of "
-              + java.util.Arrays.stream(type.getEnumConstants())
+              + Arrays.stream(type.getEnumConstants())
                   .map(c -> c.name().toLowerCase(Locale.ROOT))
                   .toList()
               + ", got '"

@@ -467,7 +467,7 @@ public final class CassandraNode extends ServerProcess {
           - class_name: org.apache.cassandra.security.JREProvider
 
         # dev/CI: no snapshot on every DROP/TRUNCATE, one compactor, small memtables (the benchmark
-        # can raise them and pick their kind: amber.localrt.cassandra.memtable[.kind])
+        # can raise them and pick them: amber.localrt.cassandra.memtable[.kind|.allocation])
         auto_snapshot: false
         concurrent_compactors: 1
         %5$s"""
