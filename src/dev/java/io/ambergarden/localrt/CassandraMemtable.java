@@ -1,6 +1,5 @@
 package io.ambergarden.localrt;
 
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -51,26 +50,6 @@ public record CassandraMemtable(String space, Kind kind, Allocation allocation) 
   /** Cassandra's cassandra.yaml memtables at a given space. */
   public static CassandraMemtable skipListsOnHeap(String space) {
     return new CassandraMemtable(space, Kind.SKIPLIST, Allocation.HEAP_BUFFERS);
-  }
-
-  /**
-   * {@code value} as one of {@code type}'s constants, any case; else an error naming the property.
-   */
-  static <E extends Enum<E>> E parse(Class<E> type, String property, String value) {
-    try {
-      return Enum.valueOf(type, value.trim().toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          property
-              + " must be one of "
-              + Arrays.stream(type.getEnumConstants())
-                  .map(c -> c.name().toLowerCase(Locale.ROOT))
-                  .toList()
-              + ", got '"
-              + value
-              + "'",
-          e);
-    }
   }
 
   /** The cassandra.yaml lines for these memtables. */

@@ -2,6 +2,7 @@ package io.ambergarden.localrt;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
@@ -332,9 +333,24 @@ public record LocalRuntimeOptions(
               CassandraMemtable.Allocation.class, property + ".allocation", fallback.allocation()));
     }
 
+    /** One of {@code type}'s constants, named in any case; else an error naming the choices. */
     <E extends Enum<E>> E choice(Class<E> type, String property, E fallback) {
       String v = raw(property);
-      return v == null ? fallback : CassandraMemtable.parse(type, property, v);
+      if (v == null) {
+        return fallback;
+      }
+      for (E e : type.getEnumConstants()) {
+        if (e.name().equalsIgnoreCase(v)) {
+          return e;
+        }
+      }
+      throw new IllegalArgumentException(
+          property
+              + " must be one of "
+              + Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT)
+              + ", got '"
+              + v
+              + "'");
     }
 
     Duration duration(String property, Duration fallback) {
