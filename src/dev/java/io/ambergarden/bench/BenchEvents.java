@@ -57,6 +57,26 @@ final class BenchEvents {
 
   private BenchEvents() {}
 
+  private static final long HOUR = 3_600_000L;
+  private static final long HALF_HOUR = 1_800_000L;
+  private static final int LATE_PERCENT = BenchSettings.latePercent();
+
+  /**
+   * An event time: with {@code latePercent} -1, within the last 30 minutes; else late (in the hour
+   * that closed over an hour before now) with that probability, otherwise in the current hour, at
+   * most 30 minutes back.
+   */
+  static long eventTime(SplittableRandom rnd, long now, int latePercent) {
+    if (latePercent < 0) {
+      return now - rnd.nextLong(HALF_HOUR);
+    }
+    long hourStart = Math.floorDiv(now, HOUR) * HOUR;
+    if (rnd.nextInt(100) < latePercent) {
+      return hourStart - 2 * HOUR + rnd.nextLong(HOUR);
+    }
+    return now - rnd.nextLong(Math.min(HALF_HOUR, now - hourStart + 1));
+  }
+
   /**
    * {@code count} events over {@code devices} devices, event times spread over the last 30 minutes.
    */
@@ -79,7 +99,7 @@ final class BenchEvents {
           new Spec(
               prefix + "-" + d,
               TYPES[d % TYPES.length],
-              now - rnd.nextLong(1_800_000L),
+              eventTime(rnd, now, LATE_PERCENT),
               eventPrefix + i,
               bad ? "fault" : "normal",
               bad ? 500 + rnd.nextInt(5) : 200,

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.DoubleSummaryStatistics;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -166,8 +167,15 @@ final class BenchReport {
       head.append(" ").append(p).append(" cores | ").append(p).append(" CPU ms / 1000 events |");
       rule.append("---:|---:|");
     }
-    StringBuilder t =
-        new StringBuilder(head).append(" all cores |\n").append(rule).append("---:|\n");
+    List<String> counters =
+        resources.cpu().stream().flatMap(ph -> ph.counts().keySet().stream()).distinct().toList();
+    head.append(" all cores |");
+    rule.append("---:|");
+    for (String c : counters) {
+      head.append(" ").append(c).append(" |");
+      rule.append("---:|");
+    }
+    StringBuilder t = new StringBuilder(head).append("\n").append(rule).append("\n");
     for (CpuLedger.Phase ph : resources.cpu()) {
       t.append(
           String.format(
@@ -178,7 +186,12 @@ final class BenchReport {
             String.format(
                 " %s | %s |", twoDecimals(ph.cores(p)), number(ph.millisPer1000Events(p))));
       }
-      t.append(String.format(" %s |%n", twoDecimals(ph.totalCores())));
+      t.append(String.format(" %s |", twoDecimals(ph.totalCores())));
+      for (String c : counters) {
+        Long n = ph.counts().get(c);
+        t.append(n == null ? " - |" : String.format(" %,d |", n));
+      }
+      t.append('\n');
     }
     return t.toString();
   }
@@ -252,7 +265,8 @@ final class BenchReport {
               .put("phase", ph.name())
               .put("events", ph.events())
               .put("wallSeconds", ph.wallSeconds())
-              .put("cpuSeconds", perProcess));
+              .put("cpuSeconds", perProcess)
+              .put("counts", new JsonObject(new LinkedHashMap<String, Object>(ph.counts()))));
     }
     JsonArray seriesRows = new JsonArray();
     List<TimeSeries> all = new ArrayList<>(series);

@@ -52,6 +52,20 @@ record BenchSettings(
             .toSeconds();
   }
 
+  /**
+   * -Damber.bench.late-percent=P: that share of every event set is late (an hour closed over an
+   * hour ago, as a device's backlog or a consumer catching up), the rest in the current hour; -1
+   * (the default) spreads event times over the last 30 minutes, so the late share depends on the
+   * minute of the hour the run starts at.
+   */
+  static int latePercent() {
+    int p = setting("late-percent", -1);
+    if (p < -1 || p > 100) {
+      throw new IllegalArgumentException("amber.bench.late-percent must be -1 or 0-100, got " + p);
+    }
+    return p;
+  }
+
   static int setting(String name, int def) {
     return Integer.parseInt(text(name, Integer.toString(def)));
   }
@@ -77,6 +91,9 @@ record BenchSettings(
     m.put("amber.bench.half-rate-seconds", halfRateSeconds);
     m.put("amber.bench.idle-read-seconds", idleReadSeconds);
     m.put("amber.bench.settle-seconds", settleSeconds);
+    if (latePercent() >= 0) {
+      m.put("amber.bench.late-percent", latePercent());
+    }
     return m;
   }
 }

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -19,7 +20,16 @@ final class CpuLedger {
    * One phase: wall time, events handled and CPU seconds per process (NaN where a process was
    * unknown).
    */
-  record Phase(String name, long events, double wallSeconds, Map<String, Double> cpuSeconds) {
+  record Phase(
+      String name,
+      long events,
+      double wallSeconds,
+      Map<String, Double> cpuSeconds,
+      Map<String, Long> counts) {
+    Phase(String name, long events, double wallSeconds, Map<String, Double> cpuSeconds) {
+      this(name, events, wallSeconds, cpuSeconds, Map.of());
+    }
+
     /** Cores the process kept busy on average during the phase. */
     double cores(String process) {
       return cpuSeconds.getOrDefault(process, Double.NaN) / wallSeconds;
@@ -47,11 +57,13 @@ final class CpuLedger {
   final class Span {
     private final String name;
     private final Map<String, Double> startCpu;
+    private final Map<String, Long> startCounts;
     private final long startNanos = System.nanoTime();
 
     private Span(String name) {
       this.name = name;
       this.startCpu = cpuTotals();
+      this.startCounts = countTotals();
     }
 
     Phase end(long events) {
@@ -61,7 +73,16 @@ final class CpuLedger {
       end.forEach(
           (process, seconds) ->
               used.put(process, seconds - startCpu.getOrDefault(process, Double.NaN)));
-      Phase phase = new Phase(name, events, wall, used);
+      Map<String, Long> counted = new LinkedHashMap<>();
+      countTotals()
+          .forEach(
+              (counter, total) -> {
+                Long start = startCounts.get(counter);
+                if (start != null) {
+                  counted.put(counter, total - start);
+                }
+              });
+      Phase phase = new Phase(name, events, wall, used, counted);
       synchronized (CpuLedger.this) {
         phases.add(phase);
       }
@@ -70,11 +91,21 @@ final class CpuLedger {
   }
 
   private final Map<String, Supplier<Optional<ProcessHandle>>> processes = new LinkedHashMap<>();
+  private final Map<String, Supplier<OptionalLong>> counters = new LinkedHashMap<>();
   private final List<Phase> phases = new ArrayList<>();
 
   /** Processes by display name; a supplier, since a server may be (re)started during the run. */
   CpuLedger process(String name, Supplier<Optional<ProcessHandle>> handle) {
     processes.put(name, handle);
+    return this;
+  }
+
+  /**
+   * A cumulative count to difference over each phase (e.g. a counter of the service under test);
+   * empty while it cannot be read, and then left out of the phases it did not span.
+   */
+  CpuLedger counter(String name, Supplier<OptionalLong> total) {
+    counters.put(name, total);
     return this;
   }
 
@@ -109,6 +140,12 @@ final class CpuLedger {
       before = now;
     }
     return (System.nanoTime() - start) / 1e9;
+  }
+
+  private Map<String, Long> countTotals() {
+    Map<String, Long> totals = new LinkedHashMap<>();
+    counters.forEach((name, total) -> total.get().ifPresent(v -> totals.put(name, v)));
+    return totals;
   }
 
   private Map<String, Double> cpuTotals() {

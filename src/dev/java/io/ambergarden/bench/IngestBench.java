@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -116,7 +117,10 @@ public final class IngestBench {
             .process("Cassandra", () -> runtime.cassandra().pid().flatMap(ProcessHandle::of))
             .process("Kafka", () -> runtime.kafka().pid().flatMap(ProcessHandle::of))
             .process("service", () -> Optional.ofNullable(service).map(BenchService::handle))
-            .process("harness", () -> Optional.of(ProcessHandle.current()));
+            .process("harness", () -> Optional.of(ProcessHandle.current()))
+            // hidden work of the service: (device, hour) rollups recomputed, each reading the hour
+            .counter(
+                "service rollup recomputes", () -> serviceCount("amber_rollup_recomputes_total"));
     serverConfig.put("cassandra.contact-points", runtime.cassandraContactPoint());
     serverConfig.put("kafka.bootstrap-servers", runtime.kafkaBootstrap());
     serverConfig.put("cassandra.keyspace", KEYSPACE);
@@ -274,6 +278,15 @@ public final class IngestBench {
   private double serviceValue(String name, String labels) {
     String scrape = serviceScrape();
     return scrape.isEmpty() ? Double.NaN : PrometheusText.sum(scrape, name, labels);
+  }
+
+  /** A counter of the service under test, from a fresh scrape; empty while no service answers. */
+  private OptionalLong serviceCount(String name) {
+    BenchService s = service;
+    String scrape = s == null ? "" : s.metrics();
+    return scrape.contains(name)
+        ? OptionalLong.of(Math.round(PrometheusText.sum(scrape, name)))
+        : OptionalLong.empty();
   }
 
   private String lastScrape = "";

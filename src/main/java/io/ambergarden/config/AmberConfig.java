@@ -174,7 +174,8 @@ public record AmberConfig(
       Duration leaseTtl,
       Duration markBucket,
       Duration markSafety,
-      int maxConcurrentRecomputes) {}
+      int maxConcurrentRecomputes,
+      Duration lateWindow) {}
 
   public record Live(
       boolean enabled,

@@ -178,7 +178,8 @@ final class ConfigReader {
             c.duration("rollup.lease-ttl", Duration.ofSeconds(1), Duration.ofHours(1)),
             c.duration("rollup.mark-bucket", Duration.ofSeconds(1), Duration.ofHours(1)),
             c.duration("rollup.mark-safety", Duration.ZERO, Duration.ofHours(1)),
-            c.intIn("rollup.max-concurrent-recomputes", 1, 1024));
+            c.intIn("rollup.max-concurrent-recomputes", 1, 1024),
+            c.duration("rollup.late-window", Duration.ZERO, Duration.ofHours(1)));
     if (rollups.leaseTtl().compareTo(rollups.scanInterval().multipliedBy(2)) < 0) {
       throw new ConfigException("rollup.lease-ttl", "must be at least twice rollup.scan-interval");
     }

@@ -10,20 +10,31 @@ import java.util.Set;
 
 /**
  * Where "(device, hour) needs a recompute" is filed. A mark is due when its hour has closed plus
- * the grace period, or now for a late event of an hour already closed; it goes into the mark bucket
- * holding that due time. Buckets are processed only after they end plus a safety margin, so a mark
- * is never filed into a bucket that was already processed.
+ * the grace period, or, for a late event of an hour already closed, at the end of the late window
+ * holding now; it goes into the mark bucket holding that due time. Buckets are processed only after
+ * they end plus a safety margin, so a mark is never filed into a bucket that was already processed.
+ *
+ * <p>The late window is what keeps a backlog cheap: a device (or a consumer catching up on lag)
+ * sending an hour's events late for minutes files one mark per window, not one per mark bucket, and
+ * each recompute reads the whole hour again.
  */
 public final class RollupMarks {
   public record Mark(int shard, long dueBucket, long hour, String deviceId) {}
 
   private final Duration grace;
   private final long bucketMillis;
+  private final long lateWindowMillis;
   private final int shards;
 
+  /** Late marks due now (no late window). */
   public RollupMarks(Duration grace, Duration bucket, int shards) {
+    this(grace, bucket, Duration.ZERO, shards);
+  }
+
+  public RollupMarks(Duration grace, Duration bucket, Duration lateWindow, int shards) {
     this.grace = grace;
     this.bucketMillis = bucket.toMillis();
+    this.lateWindowMillis = lateWindow.toMillis();
     this.shards = shards;
   }
 
@@ -43,10 +54,23 @@ public final class RollupMarks {
     Set<Mark> marks = new LinkedHashSet<>();
     for (Event e : events) {
       long hour = TimeBuckets.hourOf(e.ts());
-      long due = Math.max(now, hour + TimeBuckets.HOUR + grace.toMillis());
+      long onTime = hour + TimeBuckets.HOUR + grace.toMillis();
+      long due = onTime >= now ? onTime : lateDue(now);
       marks.add(new Mark(shardOf(e.deviceId()), bucketOf(due), hour, e.deviceId()));
     }
     return marks;
+  }
+
+  /**
+   * When a late event seen at {@code now} is due: the end of the late window holding now (now
+   * itself on a window's edge, or with no window), so never earlier than now.
+   */
+  long lateDue(long now) {
+    if (lateWindowMillis <= 0) {
+      return now;
+    }
+    long start = Math.floorDiv(now, lateWindowMillis) * lateWindowMillis;
+    return start == now ? now : start + lateWindowMillis;
   }
 
   /**

@@ -71,7 +71,10 @@ public final class WriterVerticle extends VerticleBase {
     this.buckets = new TimeBuckets(config.cassandra().bucket().length);
     this.marks =
         new RollupMarks(
-            config.rollups().grace(), config.rollups().markBucket(), config.rollups().shards());
+            config.rollups().grace(),
+            config.rollups().markBucket(),
+            config.rollups().lateWindow(),
+            config.rollups().shards());
   }
 
   @Override

@@ -148,6 +148,31 @@ class BenchReportTest {
   }
 
   @Test
+  void testCpuTableHasAColumnPerCounterWithADashWhereAPhaseHasNone() {
+    BenchReport.Resources resources =
+        new BenchReport.Resources(
+            List.of("service"),
+            List.of(
+                new CpuLedger.Phase("(a) raw", 1_000, 1.0, Map.of("service", Double.NaN), Map.of()),
+                new CpuLedger.Phase(
+                    "(b) service",
+                    1_000,
+                    1.0,
+                    Map.of("service", 0.5),
+                    Map.of("recomputes", 1234L))),
+            List.of());
+
+    BenchReport report = IngestBench.report(SETTINGS, ENV, figures(), List.of(), resources);
+
+    assertThat(report.cpuTable())
+        .contains("| all cores | recomputes |")
+        .contains(BenchReport.twoDecimals(0.5) + " | " + String.format("%,d", 1234) + " |\n")
+        .containsPattern("\\| \\(a\\) raw \\|.* - \\|\n");
+    assertThat(report.json().getJsonArray("cpu").getJsonObject(1).getJsonObject("counts"))
+        .isEqualTo(new io.vertx.core.json.JsonObject().put("recomputes", 1234L));
+  }
+
+  @Test
   void testCpuAndMemoryTablesShowEachProcessAndTheSeriesExtremes() {
     TimeSeries heap = new TimeSeries("heap after GC");
     heap.add(1, 300);

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class CpuLedgerTest {
@@ -40,6 +43,24 @@ class CpuLedgerTest {
     assertThat(phase.cpuSeconds().get("gone")).isNaN();
     assertThat(ledger.phases()).containsExactly(phase);
     assertThat(ledger.processNames()).containsExactly("self", "gone");
+  }
+
+  @Test
+  void testSpanDifferencesEachCounterAndLeavesOutOneUnreadableAtEitherEnd() {
+    AtomicLong recomputes = new AtomicLong(40);
+    AtomicBoolean up = new AtomicBoolean(false);
+    CpuLedger ledger =
+        new CpuLedger()
+            .counter("recomputes", () -> OptionalLong.of(recomputes.get()))
+            .counter("late", () -> up.get() ? OptionalLong.of(7) : OptionalLong.empty());
+    CpuLedger.Span span = ledger.start("p");
+    recomputes.addAndGet(25);
+    up.set(true);
+
+    CpuLedger.Phase phase = span.end(0);
+
+    assertThat(phase.counts()).containsExactly(Map.entry("recomputes", 25L));
+    assertThat(new CpuLedger.Phase("q", 1, 1.0, Map.of()).counts()).isEmpty();
   }
 
   @Test

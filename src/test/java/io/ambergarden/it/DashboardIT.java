@@ -87,6 +87,7 @@ class DashboardIT {
                 // closed hours are rolled up within about 15 s
                 "writer.request-timeout", "10s",
                 "rollup.mark-bucket", "1s",
+                "rollup.late-window", "1s",
                 "rollup.mark-safety", "10s",
                 "rollup.scan-interval", "500ms"));
     seedFleet();

@@ -270,6 +270,7 @@ class InstancesClusterIT {
     cfg.put("rollup.scan-interval", "2s");
     cfg.put("rollup.lease-ttl", "8s");
     cfg.put("rollup.mark-bucket", "5s");
+    cfg.put("rollup.late-window", "5s");
     cfg.put("rollup.mark-safety", "10s");
     return cfg;
   }

@@ -142,6 +142,8 @@ class RollupIT {
                 "5s",
                 "writer.request-timeout",
                 "5s"));
+    // late marks wait for the end of a 5 s window (1 min by default), so backfills go that path
+    cfg.put("rollup.late-window", "5s");
     String device = "roll-" + UUID.randomUUID().toString().substring(0, 8);
     try (TestService s = TestService.start(cfg)) {
       // the previous hour: on-time events, then a late one, both before its watermark
@@ -154,7 +156,7 @@ class RollupIT {
           .as("posted before the watermark")
           .isLessThan(currentHour + grace);
 
-      // backfill of an hour closed long ago: due at once
+      // backfill of an hour closed long ago: due at the end of the late window
       List<Raw> old = randomEvents(oldHour, 40);
       post(s, device, old, "old");
       await()

@@ -107,6 +107,42 @@ class RollupMarksTest {
   }
 
   @Test
+  void lateEventsOfOneDeviceHourWithinALateWindowShareOneMark() {
+    RollupMarks windowed =
+        new RollupMarks(
+            Duration.ofSeconds(125), Duration.ofSeconds(10), Duration.ofMinutes(1), SHARDS);
+    long minute = Instant.parse("2026-03-04T17:45:00Z").toEpochMilli();
+    Set<Mark> seen = new HashSet<>();
+    // a backlog of hour H arriving for a whole minute, one event per second
+    for (long at = minute + 1; at < minute + 60 * SECOND; at += SECOND) {
+      seen.addAll(windowed.of(List.of(ev("dev-1", H + at % HOUR)), at));
+    }
+    assertThat(seen).containsExactly(new Mark(shard("dev-1"), minute + 60 * SECOND, H, "dev-1"));
+    // without the window: one mark per 10 s bucket
+    Set<Mark> unwindowed = new HashSet<>();
+    for (long at = minute + 1; at < minute + 60 * SECOND; at += SECOND) {
+      unwindowed.addAll(marks.of(List.of(ev("dev-1", H + at % HOUR)), at));
+    }
+    assertThat(unwindowed).hasSize(6);
+    // on the window's edge the mark is due at once; on-time events ignore the window
+    assertThat(windowed.of(List.of(ev("dev-1", H)), minute))
+        .containsExactly(new Mark(shard("dev-1"), minute, H, "dev-1"));
+    Mark onTime = single(ev("dev-1", H + 30 * 60 * SECOND), H + 31 * 60 * SECOND);
+    assertThat(windowed.of(List.of(ev("dev-1", H + 30 * 60 * SECOND)), H + 31 * 60 * SECOND))
+        .containsExactly(onTime);
+  }
+
+  @Test
+  void aLateEventJustAfterTheGraceIsDueNoLaterThanTheLateWindowAndNoEarlierThanNow() {
+    RollupMarks windowed =
+        new RollupMarks(
+            Duration.ofSeconds(125), Duration.ofSeconds(10), Duration.ofMinutes(1), SHARDS);
+    long now = H_END + 125 * SECOND + 1; // 11:02:05.001, the grace just passed
+    Mark m = windowed.of(List.of(ev("dev-1", H + 5)), now).iterator().next();
+    assertThat(m.dueBucket()).isEqualTo(Instant.parse("2026-03-01T11:03:00Z").toEpochMilli());
+  }
+
+  @Test
   void aFutureEventIsDueAfterItsOwnHourPlusGrace() {
     long now = H + 10 * SECOND;
     Mark m = single(ev("dev-1", H + 2 * HOUR + 1), now);
@@ -186,7 +222,8 @@ class RollupMarksTest {
       Duration grace = Duration.ofMillis(rnd.nextInt(3) == 0 ? 0 : rnd.nextLong(24 * HOUR + 1));
       Duration bucket = Duration.ofMillis(SECOND + rnd.nextLong(HOUR));
       Duration safety = Duration.ofMillis(rnd.nextInt(4) == 0 ? 0 : rnd.nextLong(HOUR + 1));
-      RollupMarks rm = new RollupMarks(grace, bucket, SHARDS);
+      Duration late = Duration.ofMillis(rnd.nextBoolean() ? 0 : rnd.nextLong(HOUR + 1));
+      RollupMarks rm = new RollupMarks(grace, bucket, late, SHARDS);
       long now = H + rnd.nextLong(30L * 24 * HOUR) - 15L * 24 * HOUR;
       List<Event> events = new ArrayList<>();
       for (int i = 0; i < 20; i++) {
@@ -205,6 +242,9 @@ class RollupMarksTest {
         long d = rnd.nextLong(safety.toMillis() + 1);
         assertThat(m.dueBucket()).isEqualTo(rm.bucketOf(m.dueBucket()));
         assertThat(m.dueBucket()).isGreaterThanOrEqualTo(rm.bucketOf(now));
+        if (m.hour() + HOUR + grace.toMillis() < now) {
+          assertThat(m.dueBucket()).as("late, %s", m).isLessThanOrEqualTo(now + late.toMillis());
+        }
         assertThat(rm.processable(m.dueBucket(), now, safety)).as("at now, %s", m).isFalse();
         assertThat(rm.processable(m.dueBucket(), now + safety.toMillis(), safety))
             .as("at now + safety")
