@@ -26,11 +26,7 @@ public final class RollupMarks {
   private final long lateWindowMillis;
   private final int shards;
 
-  /** Late marks due now (no late window). */
-  public RollupMarks(Duration grace, Duration bucket, int shards) {
-    this(grace, bucket, Duration.ZERO, shards);
-  }
-
+  /** A zero {@code lateWindow} makes late marks due at once, in the bucket of their arrival. */
   public RollupMarks(Duration grace, Duration bucket, Duration lateWindow, int shards) {
     this.grace = grace;
     this.bucketMillis = bucket.toMillis();
@@ -65,7 +61,7 @@ public final class RollupMarks {
    * When a late event seen at {@code now} is due: the end of the late window holding now (now
    * itself on a window's edge, or with no window), so never earlier than now.
    */
-  long lateDue(long now) {
+  private long lateDue(long now) {
     if (lateWindowMillis <= 0) {
       return now;
     }

@@ -28,7 +28,7 @@ class RollupMarksTest {
    * 11:02:00.
    */
   private final RollupMarks marks =
-      new RollupMarks(Duration.ofSeconds(125), Duration.ofSeconds(10), SHARDS);
+      new RollupMarks(Duration.ofSeconds(125), Duration.ofSeconds(10), Duration.ZERO, SHARDS);
 
   private static Event ev(String deviceId, long ts) {
     return new Event(deviceId, ts, "");
