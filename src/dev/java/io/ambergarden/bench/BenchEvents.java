@@ -1,5 +1,6 @@
 package io.ambergarden.bench;
 
+import io.ambergarden.cassandra.TimeBuckets;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,8 +58,7 @@ final class BenchEvents {
 
   private BenchEvents() {}
 
-  private static final long HOUR = 3_600_000L;
-  private static final long HALF_HOUR = 1_800_000L;
+  private static final long HALF_HOUR = TimeBuckets.HOUR / 2;
   private static final int LATE_PERCENT = BenchSettings.latePercent();
 
   /**
@@ -70,9 +70,9 @@ final class BenchEvents {
     if (latePercent < 0) {
       return now - rnd.nextLong(HALF_HOUR);
     }
-    long hourStart = Math.floorDiv(now, HOUR) * HOUR;
+    long hourStart = TimeBuckets.hourOf(now);
     if (rnd.nextInt(100) < latePercent) {
-      return hourStart - 2 * HOUR + rnd.nextLong(HOUR);
+      return hourStart - 2 * TimeBuckets.HOUR + rnd.nextLong(TimeBuckets.HOUR);
     }
     return now - rnd.nextLong(Math.min(HALF_HOUR, now - hourStart + 1));
   }

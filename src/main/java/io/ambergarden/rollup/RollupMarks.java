@@ -2,6 +2,7 @@ package io.ambergarden.rollup;
 
 import io.ambergarden.cassandra.RowKeys;
 import io.ambergarden.cassandra.TimeBuckets;
+import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.Event;
 import java.time.Duration;
 import java.util.LinkedHashSet;
@@ -21,17 +22,22 @@ import java.util.Set;
 public final class RollupMarks {
   public record Mark(int shard, long dueBucket, long hour, String deviceId) {}
 
-  private final Duration grace;
+  private final long graceMillis;
   private final long bucketMillis;
   private final long lateWindowMillis;
   private final int shards;
 
   /** A zero {@code lateWindow} makes late marks due at once, in the bucket of their arrival. */
   public RollupMarks(Duration grace, Duration bucket, Duration lateWindow, int shards) {
-    this.grace = grace;
+    this.graceMillis = grace.toMillis();
     this.bucketMillis = bucket.toMillis();
     this.lateWindowMillis = lateWindow.toMillis();
     this.shards = shards;
+  }
+
+  /** As the service's rollup settings say. */
+  public static RollupMarks of(AmberConfig.Rollups cfg) {
+    return new RollupMarks(cfg.grace(), cfg.markBucket(), cfg.lateWindow(), cfg.shards());
   }
 
   public long bucketMillis() {
@@ -50,7 +56,7 @@ public final class RollupMarks {
     Set<Mark> marks = new LinkedHashSet<>();
     for (Event e : events) {
       long hour = TimeBuckets.hourOf(e.ts());
-      long onTime = hour + TimeBuckets.HOUR + grace.toMillis();
+      long onTime = hour + TimeBuckets.HOUR + graceMillis;
       long due = onTime >= now ? onTime : lateDue(now);
       marks.add(new Mark(shardOf(e.deviceId()), bucketOf(due), hour, e.deviceId()));
     }

@@ -45,7 +45,7 @@ public final class RollupVerticle extends VerticleBase {
     this.cfg = config.rollups();
     this.instanceId = instanceId;
     this.registry = registry;
-    this.marks = new RollupMarks(cfg.grace(), cfg.markBucket(), cfg.lateWindow(), cfg.shards());
+    this.marks = RollupMarks.of(cfg);
   }
 
   @Override

@@ -69,12 +69,7 @@ public final class WriterVerticle extends VerticleBase {
     this.replicas = replicas;
     this.cfg = config.writer();
     this.buckets = new TimeBuckets(config.cassandra().bucket().length);
-    this.marks =
-        new RollupMarks(
-            config.rollups().grace(),
-            config.rollups().markBucket(),
-            config.rollups().lateWindow(),
-            config.rollups().shards());
+    this.marks = RollupMarks.of(config.rollups());
   }
 
   @Override
