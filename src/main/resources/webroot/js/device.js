@@ -185,7 +185,8 @@
       });
       // latest first: it names the metrics the chart and rollups show
       report(loadLatest().then(() => Promise.all([loadHistory(), loadRollups(), loadCounters()])));
-      timer = setInterval(() => report(loadCounters()), 10000);
+      // rollups too: an hour shows up once it is rolled up, a few minutes after it ends
+      timer = setInterval(() => report(Promise.all([loadCounters(), loadRollups()])), 10000);
       if (typeof A.onDevicePage === "function") A.onDevicePage(id, $("device-images"));
     },
     hide() {

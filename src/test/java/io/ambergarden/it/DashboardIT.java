@@ -26,6 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -104,7 +105,9 @@ class DashboardIT {
     ChromeDriverService service =
         new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).build();
     browser = new ChromeDriver(service, options);
+    // the device page redraws its counters and rollups every 10 s
     wait = new WebDriverWait(browser, Duration.ofSeconds(60));
+    wait.ignoring(StaleElementReferenceException.class);
   }
 
   @AfterAll
@@ -204,7 +207,7 @@ class DashboardIT {
     if (!keyEntered) {
       // auth is on: the page asks for a key once (auth.js) and keeps it for the tab
       wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("amber-key")))
-          .sendKeys(TestKeys.admin());
+          .sendKeys(TestKeys.adminText());
       browser.findElement(By.id("amber-key-submit")).click();
       wait.until(ExpectedConditions.invisibilityOfElementLocated(By.id("amber-auth")));
       keyEntered = true;

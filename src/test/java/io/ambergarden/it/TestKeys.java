@@ -36,12 +36,20 @@ public final class TestKeys {
    */
   public static String adminIn(String keyspace) {
     synchronized (TestKeys.class) {
-      if (adminKey == null) {
-        adminKey = ApiKeys.mint();
-      }
+      adminText();
       if (!ADMIN_KEYSPACES.contains(keyspace)) {
         store(keyspace, adminKey, "it-admin", Set.of(Scope.values()), List.of(), 0);
         ADMIN_KEYSPACES.add(keyspace);
+      }
+      return adminKey.text();
+    }
+  }
+
+  /** The admin key's text, stored nowhere new (the same key in every keyspace it is stored in). */
+  public static String adminText() {
+    synchronized (TestKeys.class) {
+      if (adminKey == null) {
+        adminKey = ApiKeys.mint();
       }
       return adminKey.text();
     }

@@ -118,17 +118,23 @@ public final class TestService implements AutoCloseable {
 
   /** With the admin key when this instance checks credentials, as it is otherwise. */
   private HttpResponse<String> sendToThis(HttpRequest request) {
-    return config.access().enabled() ? send(request) : sendAs(request);
+    // start() stored the key where this instance reads keys from, which may not be the shared
+    // keyspace
+    return config.access().enabled() ? send(request, TestKeys.adminText()) : sendAs(request);
   }
 
   /** Sends with the run's admin key unless the request carries credentials of its own. */
   public static HttpResponse<String> send(HttpRequest request) {
+    return send(request, TestKeys.admin());
+  }
+
+  private static HttpResponse<String> send(HttpRequest request, String adminKey) {
     return sendAs(
         request.headers().firstValue("Authorization").isPresent()
                 || request.headers().firstValue("X-API-Key").isPresent()
             ? request
             : HttpRequest.newBuilder(request, (name, value) -> true)
-                .header("Authorization", "Bearer " + TestKeys.admin())
+                .header("Authorization", "Bearer " + adminKey)
                 .build());
   }
 
