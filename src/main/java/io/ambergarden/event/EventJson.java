@@ -64,6 +64,11 @@ public final class EventJson {
         payload == null ? null : io.vertx.core.json.Json.encode(payload));
   }
 
+  /** A generator of compact UTF-8 JSON, as this class writes it, into {@code out}. */
+  public static JsonGenerator generator(java.io.OutputStream out) throws IOException {
+    return FACTORY.createGenerator(out, JsonEncoding.UTF8);
+  }
+
   /** Compact JSON text of the event. */
   public static String toJson(Event e) {
     return new String(toJsonBytes(e), StandardCharsets.UTF_8);
@@ -86,13 +91,25 @@ public final class EventJson {
    * results). The payload is written raw, so it must be valid JSON text.
    */
   public static void write(JsonGenerator g, Event e) throws IOException {
+    // an empty eventId means "none"; the parser rejects an explicit "", so it is omitted
+    write(g, e, false);
+  }
+
+  /**
+   * Writes the event as the read API shows it: as {@link #write(JsonGenerator, Event)}, but with
+   * {@code eventId} always present ("" when the event had none).
+   */
+  public static void writeForReads(JsonGenerator g, Event e) throws IOException {
+    write(g, e, true);
+  }
+
+  private static void write(JsonGenerator g, Event e, boolean emptyEventId) throws IOException {
     g.writeStartObject();
     g.writeFieldName(DEVICE_ID);
     g.writeString(e.deviceId());
     g.writeFieldName(TS);
     g.writeNumber(e.ts());
-    if (!e.eventId().isEmpty()) {
-      // an empty eventId means "none"; the parser rejects an explicit "", so it is omitted
+    if (emptyEventId || !e.eventId().isEmpty()) {
       g.writeFieldName(EVENT_ID);
       g.writeString(e.eventId());
     }

@@ -11,6 +11,7 @@ import io.ambergarden.query.Cursor;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -196,9 +197,10 @@ public final class HttpVerticle extends VerticleBase {
   }
 
   static void json(RoutingContext ctx, int status, JsonObject body) {
-    ctx.response()
-        .setStatusCode(status)
-        .putHeader("Content-Type", "application/json")
-        .end(body.encode());
+    json(ctx, status, body.toBuffer());
+  }
+
+  static void json(RoutingContext ctx, int status, Buffer body) {
+    ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(body);
   }
 }

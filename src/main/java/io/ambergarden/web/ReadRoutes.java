@@ -18,6 +18,7 @@ import io.ambergarden.health.HealthState;
 import io.ambergarden.query.Cursor;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -52,7 +53,7 @@ final class ReadRoutes {
         .get("/api/v1/devices/:id/latest")
         .handler(
             ctx ->
-                ask(
+                askEncoded(
                     ctx,
                     DeviceLatestQuery.ADDRESS,
                     new DeviceLatestQuery.Request(QueryParams.id("id", ctx.pathParam("id"))),
@@ -178,14 +179,13 @@ final class ReadRoutes {
   }
 
   private void paged(RoutingContext ctx, String address, Object request, String query) {
-    ask(
+    askEncoded(
         ctx,
         address,
         request,
         (EventPage page) ->
-            new JsonObject()
-                .put("items", EventApiJson.of(page.items()))
-                .put("next", page.next() == null ? null : cursor.encode(query, page.next())));
+            EventApiJson.page(
+                page.items(), page.next() == null ? null : cursor.encode(query, page.next())));
   }
 
   private void rollups(RoutingContext ctx) {
@@ -274,6 +274,12 @@ final class ReadRoutes {
   /** Sends a typed request; renders the typed reply as 200 JSON, or the failure as problem+json. */
   private <R> void ask(
       RoutingContext ctx, String address, Object request, Function<R, JsonObject> render) {
+    askEncoded(ctx, address, request, render.andThen(JsonObject::toBuffer));
+  }
+
+  /** As {@link #ask}, with a reply rendered straight to JSON bytes (the event reads). */
+  private <R> void askEncoded(
+      RoutingContext ctx, String address, Object request, Function<R, Buffer> render) {
     if (health.cassandraKnownDown()) {
       // the probe already saw the store fail: answer now instead of after a driver timeout
       throw ApiException.unavailable(

@@ -1,0 +1,104 @@
+package io.ambergarden.bench;
+
+import io.ambergarden.bus.EventApiJson;
+import io.ambergarden.event.Event;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The CPU of rendering one page of events as the read API's reply, side by side in one run: the
+ * streamed writer the service uses ({@link EventApiJson#page}) against the JSON tree it used before
+ * (a {@code JsonObject} per event, the payload parsed again, encoded to a String, then to bytes).
+ * Run with {@code mvn -Pjmh} (README "Performance").
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class ReplyEncodeBench {
+
+  /** Events per page: the default and the largest query.limit. */
+  @Param({"100", "1000"})
+  public int limit;
+
+  /** Whether the events carry a payload (a small JSON object), as some device types do. */
+  @Param({"false", "true"})
+  public boolean payload;
+
+  private List<Event> page;
+  private static final String CURSOR = "v1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+
+  @Setup
+  public void events() {
+    SplittableRandom rnd = new SplittableRandom(42);
+    page = new ArrayList<>();
+    long ts = 1_780_000_000_000L;
+    for (int i = 0; i < limit; i++) {
+      Map<String, Double> metrics = new LinkedHashMap<>();
+      metrics.put("temperature", Math.round((20 + rnd.nextDouble() * 60) * 100) / 100.0);
+      metrics.put("vibration", Math.round(rnd.nextDouble() * 1000) / 1000.0);
+      metrics.put("current", Math.round(rnd.nextDouble() * 3200) / 100.0);
+      boolean fault = rnd.nextInt(20) == 0;
+      page.add(
+          new Event(
+              "charger-000042",
+              ts - i * 1000L,
+              "e-" + Long.toHexString(rnd.nextLong()),
+              "charger",
+              fault ? "fault" : "normal",
+              fault ? 503 : 200,
+              metrics,
+              Map.of(),
+              payload
+                  ? "{\"fw\":\"4.2.1\",\"cells\":[3.31,3.29,3.3],\"door\":{\"open\":false}}"
+                  : null));
+    }
+  }
+
+  @Benchmark
+  public Buffer streamed() {
+    return EventApiJson.page(page, CURSOR);
+  }
+
+  @Benchmark
+  public Buffer tree() {
+    JsonArray items = new JsonArray();
+    for (Event e : page) {
+      JsonObject o =
+          new JsonObject()
+              .put("deviceId", e.deviceId())
+              .put("ts", e.ts())
+              .put("eventId", e.eventId())
+              .put("deviceType", e.deviceType())
+              .put("status", e.status())
+              .put("code", e.code())
+              .put("metrics", new JsonObject(new LinkedHashMap<String, Object>(e.metrics())));
+      if (e.payload() != null) {
+        o.put("payload", Json.decodeValue(e.payload()));
+      }
+      items.add(o);
+    }
+    return Buffer.buffer(new JsonObject().put("items", items).put("next", CURSOR).encode());
+  }
+}
