@@ -1,29 +1,33 @@
 package io.ambergarden.query;
 
 import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import io.ambergarden.cassandra.CqlTypes;
 import io.ambergarden.event.Event;
 import java.util.Comparator;
 
-/** Turns rows of the event tables back into events. */
+/**
+ * Turns rows of the event tables back into events. Columns are read with their codecs, resolved
+ * once, rather than through the registry per value; the columns' types are the schema's own.
+ */
 final class StoredEvents {
   /** The clustering order of events_by_type: ts DESC, device_id ASC, event_id ASC. */
   static final Comparator<Row> TYPE_ORDER =
-      Comparator.<Row, java.time.Instant>comparing(r -> r.getInstant(0))
+      Comparator.<Row>comparingLong(r -> ts(r, 0))
           .reversed()
-          .thenComparing(r -> r.getString(1))
-          .thenComparing(r -> r.getString(2));
+          .thenComparing(r -> text(r, 1))
+          .thenComparing(r -> text(r, 2));
 
   private StoredEvents() {}
 
   /** A row of {@link QueryStatements#DEVICE_COLUMNS}. */
   static Event ofDevice(String deviceId, Row r) {
-    return event(deviceId, r.getInstant(0).toEpochMilli(), r.getString(1), r.getString(2), r, 3);
+    return event(deviceId, ts(r, 0), text(r, 1), text(r, 2), r, 3);
   }
 
   /** A row of {@link QueryStatements#TYPE_COLUMNS}. */
   static Event ofType(String deviceType, Row r) {
-    return event(r.getString(1), r.getInstant(0).toEpochMilli(), r.getString(2), deviceType, r, 3);
+    return event(text(r, 1), ts(r, 0), text(r, 2), deviceType, r, 3);
   }
 
   /** status, code, metrics, tags, payload from column {@code i}. */
@@ -34,10 +38,18 @@ final class StoredEvents {
         ts,
         eventId,
         deviceType,
-        r.getString(i),
-        r.isNull(i + 1) ? null : r.getInt(i + 1),
+        text(r, i),
+        r.get(i + 1, TypeCodecs.INT),
         r.get(i + 2, CqlTypes.METRICS),
         r.get(i + 3, CqlTypes.TAGS),
-        r.getString(i + 4));
+        text(r, i + 4));
+  }
+
+  private static long ts(Row r, int i) {
+    return r.get(i, TypeCodecs.TIMESTAMP).toEpochMilli();
+  }
+
+  private static String text(Row r, int i) {
+    return r.get(i, TypeCodecs.TEXT);
   }
 }

@@ -110,6 +110,37 @@ class HttpIngestIT {
     assertThat(newest.getJsonObject("metrics").getDouble("t")).isEqualTo(1.5);
   }
 
+  /** The read replies are streamed from the stored events: every field, as it was posted. */
+  @Test
+  void testEveryFieldIsReadBackAsPostedByEachRead() {
+    String d = device();
+    String type = "t-" + UUID.randomUUID().toString().substring(0, 8);
+    long now = System.currentTimeMillis();
+    JsonObject full =
+        new JsonObject(
+            event(
+                d,
+                now,
+                "\"eventId\":\"e-1\",\"deviceType\":\""
+                    + type
+                    + "\",\"status\":\"fault\",\"code\":503,"
+                    + "\"metrics\":{\"t\":-1.25e-3,\"v\":230},"
+                    + "\"tags\":{\"site\":\"caf\u00e9 \\\"7\\\" \\\\ \ud83d\ude00\"},"
+                    + "\"payload\":{\"fw\":\"4.2\",\"cells\":[3.31,null,true],\"s\":\"a\\nb\"}"));
+    JsonObject minimal = new JsonObject(event(d, now - 10, "\"deviceType\":\"" + type + "\""));
+    assertThat(direct.postEvents(new JsonArray().add(full).add(minimal).encode()).statusCode())
+        .isEqualTo(202);
+    // as posted, plus the eventId every read shows ("" when the event had none)
+    JsonObject minimalRead = minimal.copy().put("eventId", "");
+    assertThat(items(direct, d)).containsExactly(full, minimalRead);
+    assertThat(new JsonObject(direct.get("/api/v1/devices/" + d + "/latest").body()))
+        .isEqualTo(full);
+    JsonObject byType =
+        new JsonObject(direct.get("/api/v1/device-types/" + type + "/events").body());
+    assertThat(byType.getJsonArray("items")).containsExactly(full, minimalRead);
+    assertThat(byType.containsKey("next")).isTrue();
+  }
+
   @Test
   void testPostedEventIsDurableBeforeTheAnswerInDirectMode() {
     String d = device();

@@ -1,0 +1,74 @@
+package io.ambergarden.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.datastax.oss.driver.api.core.cql.Row;
+import io.ambergarden.event.Event;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class StoredEventsTest {
+
+  @Test
+  void aFullEventComesBackFromBothTables() {
+    Map<String, Double> metrics = new LinkedHashMap<>();
+    metrics.put("temperature", 36.5);
+    metrics.put("count", 3.0);
+    Event e =
+        new Event(
+            "M-10086",
+            1_780_000_000_123L,
+            "e-1",
+            "charger",
+            "fault",
+            503,
+            metrics,
+            Map.of("site", "caf\u00e9 \ud83d\ude00"),
+            "{\"a\":[1,null]}");
+    assertThat(StoredEvents.ofDevice("M-10086", EventRows.ofDevice(e))).isEqualTo(e);
+    assertThat(StoredEvents.ofType("charger", EventRows.ofType(e))).isEqualTo(e);
+  }
+
+  @Test
+  void unsetColumnsComeBackAsAbsentFields() {
+    Event e = new Event("d1", 5L, "");
+    Event back = StoredEvents.ofDevice("d1", EventRows.ofDevice(e));
+    assertThat(back).isEqualTo(e);
+    assertThat(back.code()).isNull();
+    assertThat(back.status()).isNull();
+    assertThat(back.payload()).isNull();
+    assertThat(back.metrics()).isEmpty();
+    assertThat(back.tags()).isEmpty();
+  }
+
+  @Test
+  void typeRowsSortInTheTablesClusteringOrder() {
+    Random random = new Random(3);
+    List<Event> events = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      events.add(
+          new Event("d" + random.nextInt(5), 1000L + random.nextInt(20), "e" + random.nextInt(5)));
+    }
+    List<Row> rows = new ArrayList<>(events.stream().map(EventRows::ofType).toList());
+    Collections.shuffle(rows, random);
+    rows.sort(StoredEvents.TYPE_ORDER);
+    List<Event> sorted = rows.stream().map(r -> StoredEvents.ofType(null, r)).toList();
+    for (int i = 1; i < sorted.size(); i++) {
+      Event a = sorted.get(i - 1);
+      Event b = sorted.get(i);
+      // ts DESC, then device_id ASC, then event_id ASC
+      int order =
+          a.ts() != b.ts()
+              ? Long.compare(b.ts(), a.ts())
+              : a.deviceId().equals(b.deviceId())
+                  ? a.eventId().compareTo(b.eventId())
+                  : a.deviceId().compareTo(b.deviceId());
+      assertThat(order).as("%s before %s", a, b).isLessThanOrEqualTo(0);
+    }
+  }
+}
