@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ambergarden.event.Event;
 import io.ambergarden.event.EventLimits;
 import io.ambergarden.event.EventParser;
+import io.ambergarden.event.SampleEvents;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -13,9 +14,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -27,20 +26,7 @@ class EventApiJsonTest {
 
   @Test
   void aFullEventIsWrittenCompactlyWithItsPayloadAsJson() {
-    Map<String, Double> metrics = new LinkedHashMap<>();
-    metrics.put("temperature", 36.5);
-    metrics.put("count", 3.0);
-    Event e =
-        new Event(
-            "M-10086",
-            NOW,
-            "e-1",
-            "charger",
-            "normal",
-            200,
-            metrics,
-            Map.of("site", "plant-3"),
-            "{\"a\":[1,2,{\"b\":null}]}");
+    Event e = SampleEvents.full("M-10086", NOW);
     assertThat(EventApiJson.of(e).toString(StandardCharsets.UTF_8))
         .isEqualTo(
             "{\"deviceId\":\"M-10086\",\"ts\":"

@@ -22,20 +22,7 @@ class EventJsonTest {
 
   @Test
   void aFullEventIsWrittenCompactlyInTheDocumentedOrder() {
-    Map<String, Double> metrics = new LinkedHashMap<>();
-    metrics.put("temperature", 36.5);
-    metrics.put("count", 3.0);
-    Event e =
-        new Event(
-            "M-10086",
-            NOW,
-            "e-1",
-            "charger",
-            "normal",
-            200,
-            metrics,
-            Map.of("site", "plant-3"),
-            "{\"a\":[1,2,{\"b\":null}]}");
+    Event e = SampleEvents.full("M-10086", NOW);
     assertThat(EventJson.toJson(e))
         .isEqualTo(
             "{\"deviceId\":\"M-10086\",\"ts\":"

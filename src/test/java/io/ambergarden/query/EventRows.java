@@ -29,19 +29,9 @@ final class EventRows {
   private static final ProtocolVersion PV = AttachmentPoint.NONE.getProtocolVersion();
 
   private static final ColumnDefinitions DEVICE =
-      definitions(
-          "events_by_device",
-          QueryStatements.DEVICE_COLUMNS,
-          RawType.PRIMITIVES.get(ProtocolConstants.DataType.TIMESTAMP),
-          TEXT,
-          TEXT);
+      definitions("events_by_device", QueryStatements.DEVICE_COLUMNS);
   private static final ColumnDefinitions TYPE =
-      definitions(
-          "events_by_type",
-          QueryStatements.TYPE_COLUMNS,
-          RawType.PRIMITIVES.get(ProtocolConstants.DataType.TIMESTAMP),
-          TEXT,
-          TEXT);
+      definitions("events_by_type", QueryStatements.TYPE_COLUMNS);
 
   private EventRows() {}
 
@@ -72,9 +62,12 @@ final class EventRows {
     return TypeCodecs.TEXT.encode(s, PV);
   }
 
-  /** ts, two text columns as given, then status, code, metrics, tags, payload. */
-  private static ColumnDefinitions definitions(String table, String columns, RawType... first) {
-    RawType[] rest = {
+  /** ts, two text columns, then status, code, metrics, tags, payload. */
+  private static ColumnDefinitions definitions(String table, String columns) {
+    RawType[] types = {
+      RawType.PRIMITIVES.get(ProtocolConstants.DataType.TIMESTAMP),
+      TEXT,
+      TEXT,
       TEXT,
       RawType.PRIMITIVES.get(ProtocolConstants.DataType.INT),
       new RawType.RawMap(TEXT, RawType.PRIMITIVES.get(ProtocolConstants.DataType.DOUBLE)),
@@ -84,10 +77,9 @@ final class EventRows {
     String[] names = columns.split(",\\s*");
     List<ColumnDefinition> defs = new ArrayList<>();
     for (int i = 0; i < names.length; i++) {
-      RawType type = i < first.length ? first[i] : rest[i - first.length];
       defs.add(
           new DefaultColumnDefinition(
-              new ColumnSpec("amber", table, names[i], i, type), AttachmentPoint.NONE));
+              new ColumnSpec("amber", table, names[i], i, types[i]), AttachmentPoint.NONE));
     }
     return DefaultColumnDefinitions.valueOf(defs);
   }

@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.datastax.oss.driver.api.core.cql.Row;
 import io.ambergarden.event.Event;
+import io.ambergarden.event.SampleEvents;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -16,20 +15,7 @@ class StoredEventsTest {
 
   @Test
   void aFullEventComesBackFromBothTables() {
-    Map<String, Double> metrics = new LinkedHashMap<>();
-    metrics.put("temperature", 36.5);
-    metrics.put("count", 3.0);
-    Event e =
-        new Event(
-            "M-10086",
-            1_780_000_000_123L,
-            "e-1",
-            "charger",
-            "fault",
-            503,
-            metrics,
-            Map.of("site", "caf\u00e9 \ud83d\ude00"),
-            "{\"a\":[1,null]}");
+    Event e = SampleEvents.full("M-10086", 1_780_000_000_123L);
     assertThat(StoredEvents.ofDevice("M-10086", EventRows.ofDevice(e))).isEqualTo(e);
     assertThat(StoredEvents.ofType("charger", EventRows.ofType(e))).isEqualTo(e);
   }
