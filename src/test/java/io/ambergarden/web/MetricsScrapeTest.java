@@ -15,6 +15,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.junit5.Timeout;
 import io.vertx.junit5.VertxExtension;
 import io.vertx.junit5.VertxTestContext;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
@@ -30,11 +31,13 @@ class MetricsScrapeTest {
   void aRequestDuringASlowScrapeIsAnsweredBeforeTheScrapeEnds(Vertx vertx, VertxTestContext ctx) {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     boolean[] slow = {false};
+    CompletableFuture<Void> scrapeUnderWay = new CompletableFuture<>();
     // a meter that takes SCRAPE_MILLIS to read stands for a large registry's scrape
     Gauge.builder(
             "amber.slow.gauge",
             () -> {
               if (slow[0]) {
+                scrapeUnderWay.complete(null);
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(SCRAPE_MILLIS));
               }
               return 42;
@@ -59,10 +62,9 @@ class MetricsScrapeTest {
                         slow[0] = true;
                         long t0 = System.nanoTime();
                         Future<HttpClientResponse> scrape = get(client, port, "/metrics");
-                        // the ping goes out once the scrape is under way on the server
+                        // the ping goes out once the scrape is reading the slow meter
                         Future<Long> pingDone =
-                            vertx
-                                .timer(200)
+                            Future.fromCompletionStage(scrapeUnderWay, vertx.getOrCreateContext())
                                 .compose(x -> body(client, port, "/ping"))
                                 .map(b -> System.nanoTime() - t0);
                         Future<Buffer> scraped =
