@@ -21,6 +21,9 @@ public final class StatementLimiter {
   private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
   private int running;
 
+  /** waiting.size(), published for the metrics scrape, which runs on another thread. */
+  private volatile int waitingCount;
+
   public StatementLimiter(Limit limit, int floor, LongSupplier nanoClock) {
     this.limit = limit;
     this.floor = Math.max(1, floor);
@@ -53,6 +56,7 @@ public final class StatementLimiter {
       run.run();
     } else {
       waiting.add(run);
+      waitingCount = waiting.size();
     }
     return promise.future();
   }
@@ -60,7 +64,9 @@ public final class StatementLimiter {
   /** A grown limit may admit several waiting statements at once. */
   private void startWaiting() {
     while (running < cap() && !waiting.isEmpty()) {
-      waiting.poll().run();
+      Runnable next = waiting.poll();
+      waitingCount = waiting.size();
+      next.run();
     }
   }
 
@@ -73,7 +79,8 @@ public final class StatementLimiter {
     return running;
   }
 
+  /** Safe to read from any thread. */
   public int waiting() {
-    return waiting.size();
+    return waitingCount;
   }
 }
