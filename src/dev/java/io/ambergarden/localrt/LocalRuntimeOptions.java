@@ -1,8 +1,8 @@
 package io.ambergarden.localrt;
 
+import io.ambergarden.config.EnumNames;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
@@ -339,18 +339,9 @@ public record LocalRuntimeOptions(
       if (v == null) {
         return fallback;
       }
-      for (E e : type.getEnumConstants()) {
-        if (e.name().equalsIgnoreCase(v)) {
-          return e;
-        }
-      }
-      throw new IllegalArgumentException(
-          property
-              + " must be one of "
-              + Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT)
-              + ", got '"
-              + v
-              + "'");
+      return EnumNames.parse(type, v)
+          .orElseThrow(
+              () -> new IllegalArgumentException(property + " " + EnumNames.mustBeOneOf(type, v)));
     }
 
     Duration duration(String property, Duration fallback) {

@@ -121,18 +121,8 @@ public final class RawConfig {
 
   public <E extends Enum<E>> E oneOf(String key, Class<E> type) {
     String v = string(key);
-    for (E e : type.getEnumConstants()) {
-      if (e.name().equalsIgnoreCase(v.replace('-', '_'))) {
-        return e;
-      }
-    }
-    throw new ConfigException(
-        key,
-        "must be one of "
-            + Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT)
-            + ", got '"
-            + v
-            + "'");
+    return EnumNames.parse(type, v)
+        .orElseThrow(() -> new ConfigException(key, EnumNames.mustBeOneOf(type, v)));
   }
 
   public List<String> list(String key) {
