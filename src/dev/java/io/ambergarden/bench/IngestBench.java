@@ -314,6 +314,16 @@ public final class IngestBench {
    * average): Cassandra compacting after a burst, or the service's JIT still compiling after its
    * warm-up, would load the next phase.
    */
+  /**
+   * A window with neither reads nor ingest, as long as the (e) window up to 30 s, on either side of
+   * it: what the reads cost each process is (e)'s cores less the two windows' mean.
+   */
+  private void quietWindow(String when) throws InterruptedException {
+    CpuLedger.Span quiet = ledger.start("(e) no reads, no ingest, " + when);
+    TimeUnit.SECONDS.sleep(Math.min(settings.idleReadSeconds(), 30)); // the measurement window
+    quiet.end(0);
+  }
+
   private void settle(String process, String when) throws InterruptedException {
     // a ledger row of its own: the compaction (or JIT) debt a phase leaves is paid here, and a
     // phase's CPU per event is only complete with the settle that follows it
@@ -511,6 +521,9 @@ public final class IngestBench {
       settle("Cassandra", "after (b) at full rate, before (e)");
       if (settings.readRate() > 0 && settings.idleReadSeconds() > 0) {
         System.out.printf("(e) Reads with no ingest: %d s%n", settings.idleReadSeconds());
+        // the same node with no reads before and after: what the reads cost is the difference from
+        // the two windows' mean, which cancels a steady decay of background work
+        quietWindow("before");
         reads.addAll(
             readsDuring(
                 "no ingest",
@@ -520,6 +533,7 @@ public final class IngestBench {
                   TimeUnit.SECONDS.sleep(settings.idleReadSeconds()); // the measurement window
                   idle.end(0);
                 }));
+        quietWindow("after");
       }
       // the topic offset the next phase's events start at
       long next = warm + settings.events();
@@ -839,7 +853,7 @@ public final class IngestBench {
         new ArrayList<>(
             List.of(
                 "Phases run in this order: warm-up, (a), (a'), (d), service warm-up (with reads), (b) at full rate, (e) with no "
-                    + "ingest, (b) at half the full rate with (e), the soak (when asked for), the load curve (0-100% of "
+                    + "ingest (between two windows with no reads either), (b) at half the full rate with (e), the soak (when asked for), the load curve (0-100% of "
                     + "the full rate), (f), (b) HTTP, (c); one Cassandra node and one Kafka "
                     + "broker, on the same cores as the harness and the service.",
                 "The service runs in its own JVM ("
