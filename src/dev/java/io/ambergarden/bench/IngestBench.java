@@ -310,11 +310,6 @@ public final class IngestBench {
   }
 
   /**
-   * Waits, at most settle-seconds, for {@code process} to fall to {@link #SETTLED_CORES} (5 s
-   * average): Cassandra compacting after a burst, or the service's JIT still compiling after its
-   * warm-up, would load the next phase.
-   */
-  /**
    * A window with neither reads nor ingest, as long as the (e) window up to 30 s, on either side of
    * it: what the reads cost each process is (e)'s cores less the two windows' mean.
    */
@@ -324,6 +319,11 @@ public final class IngestBench {
     quiet.end(0);
   }
 
+  /**
+   * Waits, at most settle-seconds, for {@code process} to fall to {@link #SETTLED_CORES} (5 s
+   * average): Cassandra compacting after a burst, or the service's JIT still compiling after its
+   * warm-up, would load the next phase.
+   */
   private void settle(String process, String when) throws InterruptedException {
     // a ledger row of its own: the compaction (or JIT) debt a phase leaves is paid here, and a
     // phase's CPU per event is only complete with the settle that follows it

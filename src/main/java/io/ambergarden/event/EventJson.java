@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -65,7 +66,7 @@ public final class EventJson {
   }
 
   /** A generator of compact UTF-8 JSON, as this class writes it, into {@code out}. */
-  public static JsonGenerator generator(java.io.OutputStream out) throws IOException {
+  public static JsonGenerator generator(OutputStream out) throws IOException {
     return FACTORY.createGenerator(out, JsonEncoding.UTF8);
   }
 

@@ -2,15 +2,13 @@ package io.ambergarden.bench;
 
 import io.ambergarden.bus.EventApiJson;
 import io.ambergarden.event.Event;
+import io.ambergarden.event.SampleEvents;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -51,29 +49,13 @@ public class ReplyEncodeBench {
 
   @Setup
   public void events() {
-    SplittableRandom rnd = new SplittableRandom(42);
-    page = new ArrayList<>();
-    long ts = 1_780_000_000_000L;
-    for (int i = 0; i < limit; i++) {
-      Map<String, Double> metrics = new LinkedHashMap<>();
-      metrics.put("temperature", Math.round((20 + rnd.nextDouble() * 60) * 100) / 100.0);
-      metrics.put("vibration", Math.round(rnd.nextDouble() * 1000) / 1000.0);
-      metrics.put("current", Math.round(rnd.nextDouble() * 3200) / 100.0);
-      boolean fault = rnd.nextInt(20) == 0;
-      page.add(
-          new Event(
-              "charger-000042",
-              ts - i * 1000L,
-              "e-" + Long.toHexString(rnd.nextLong()),
-              "charger",
-              fault ? "fault" : "normal",
-              fault ? 503 : 200,
-              metrics,
-              Map.of(),
-              payload
-                  ? "{\"fw\":\"4.2.1\",\"cells\":[3.31,3.29,3.3],\"door\":{\"open\":false}}"
-                  : null));
-    }
+    page =
+        SampleEvents.page(
+            "charger-000042",
+            limit,
+            payload
+                ? "{\"fw\":\"4.2.1\",\"cells\":[3.31,3.29,3.3],\"door\":{\"open\":false}}"
+                : null);
   }
 
   @Benchmark

@@ -1,28 +1,22 @@
 package io.ambergarden.bus;
 
+import static io.ambergarden.event.Events.NOW;
+import static io.ambergarden.event.Events.ev;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ambergarden.event.Event;
-import io.ambergarden.event.EventLimits;
-import io.ambergarden.event.EventParser;
+import io.ambergarden.event.Events;
 import io.ambergarden.event.SampleEvents;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class EventApiJsonTest {
-  static final long NOW = Instant.parse("2026-07-15T00:00:00Z").toEpochMilli();
-  static final EventParser PARSER =
-      new EventParser(
-          EventLimits.defaults(), Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC));
 
   @Test
   void aFullEventIsWrittenCompactlyWithItsPayloadAsJson() {
@@ -79,9 +73,7 @@ class EventApiJsonTest {
     }
     List<Event> events = new ArrayList<>();
     for (String doc : docs) {
-      EventParser.SingleResult r = PARSER.parseOne(doc.getBytes(StandardCharsets.UTF_8));
-      assertThat(r.errors()).as(doc).isEmpty();
-      Event e = r.event();
+      Event e = Events.valid(doc);
       events.add(e);
       assertShows(new JsonObject(EventApiJson.of(e)), e, doc);
     }
@@ -107,10 +99,6 @@ class EventApiJsonTest {
     if (e.payload() != null) {
       assertThat(o.getValue("payload")).as(doc).isEqualTo(Json.decodeValue(e.payload()));
     }
-  }
-
-  private static String ev(String extra) {
-    return "{\"deviceId\":\"M-10086\",\"ts\":" + NOW + "," + extra + "}";
   }
 
   private static String randomEvent(Random r) {

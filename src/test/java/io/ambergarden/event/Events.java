@@ -8,17 +8,17 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 
-/** Shared fixtures: a fixed clock and small builders. */
-final class Events {
+/** Shared fixtures: a fixed clock and small builders (public for the read-reply tests). */
+public final class Events {
   static final Instant NOW_INSTANT = Instant.parse("2026-07-15T00:00:00Z");
-  static final long NOW = NOW_INSTANT.toEpochMilli();
+  public static final long NOW = NOW_INSTANT.toEpochMilli();
   static final Clock CLOCK = Clock.fixed(NOW_INSTANT, ZoneOffset.UTC);
   static final EventParser PARSER = new EventParser(EventLimits.defaults(), CLOCK);
 
   private Events() {}
 
   /** A valid minimal event plus {@code extra} members (already JSON, comma-free at the ends). */
-  static String ev(String extra) {
+  public static String ev(String extra) {
     return "{\"deviceId\":\"M-10086\",\"ts\":" + NOW + (extra.isEmpty() ? "" : "," + extra) + "}";
   }
 
@@ -34,7 +34,7 @@ final class Events {
     return PARSER.parseBatch(utf8(body), BodyFormat.NDJSON);
   }
 
-  static Event valid(String body) {
+  public static Event valid(String body) {
     EventParser.BatchResult r = json(body);
     assertThat(r.errors()).as("errors for %s", body).isEmpty();
     assertThat(r.events()).hasSize(1);

@@ -3,11 +3,10 @@ package io.ambergarden.query;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.type.reflect.GenericType;
 import io.ambergarden.event.Event;
+import io.ambergarden.event.SampleEvents;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -43,25 +42,8 @@ public class StoredEventsBench {
 
   @Setup
   public void rows() {
-    SplittableRandom rnd = new SplittableRandom(42);
-    for (int i = 0; i < 100; i++) {
-      Map<String, Double> metrics = new LinkedHashMap<>();
-      metrics.put("temperature", 20 + rnd.nextDouble() * 60);
-      metrics.put("vibration", rnd.nextDouble());
-      metrics.put("current", rnd.nextDouble() * 32);
-      boolean fault = rnd.nextInt(20) == 0;
-      rows.add(
-          EventRows.ofDevice(
-              new Event(
-                  "charger-000042",
-                  1_780_000_000_000L - i,
-                  "e-" + Long.toHexString(rnd.nextLong()),
-                  "charger",
-                  fault ? "fault" : "normal",
-                  fault ? 503 : 200,
-                  metrics,
-                  Map.of(),
-                  null)));
+    for (Event e : SampleEvents.page("charger-000042", 100, null)) {
+      rows.add(EventRows.ofDevice(e));
     }
   }
 
