@@ -149,14 +149,10 @@ public final class AmberGarden {
                     config.writer().instances()))
         .compose(
             v ->
-                deploy(
-                    () -> new QueryVerticle(config, meters::speculativeReads),
-                    config.query().instances()))
+                deploy(() -> new QueryVerticle(config, meters.reads()), config.query().instances()))
         .compose(
             v ->
-                deploy(
-                    () -> new StatsVerticle(config, meters::speculativeReads),
-                    config.query().instances()))
+                deploy(() -> new StatsVerticle(config, meters.reads()), config.query().instances()))
         .compose(
             v ->
                 config.live().enabled()

@@ -635,11 +635,20 @@ public final class IngestBench {
                       sampler.gauge(
                           "(e) p99 " + e.name() + ", " + condition, e::intervalP99Millis)));
     }
+    BenchService s = service;
+    ReadStages stages = s == null ? null : new ReadStages(s.metrics());
     try {
       load.run();
     } finally {
       probe.close();
       latencySeries.forEach(sampler::stop);
+    }
+    if (stages != null && settings.readRate() > 0) {
+      String line = stages.line(condition, s.metrics());
+      if (!line.isEmpty()) {
+        System.out.println(line);
+        observations.add(line);
+      }
     }
     return settings.readRate() > 0 ? probe.summaries(condition) : List.of();
   }

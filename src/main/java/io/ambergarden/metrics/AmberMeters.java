@@ -32,7 +32,7 @@ public final class AmberMeters {
   private final Counter kafkaInvalid;
   private final Counter deadLetters;
   private final Counter speculativeWrites;
-  private final Counter speculativeReads;
+  private final ReadMeters reads;
   private final Counter speculativeCounters;
   private final AtomicInteger writesInFlight = new AtomicInteger();
   private final List<IntSupplier> statementCaps = new CopyOnWriteArrayList<>();
@@ -55,7 +55,7 @@ public final class AmberMeters {
             .description("Records sent to the dead-letter topic")
             .register(registry);
     speculativeWrites = speculativeCounter("write");
-    speculativeReads = speculativeCounter("read");
+    reads = new ReadMeters(registry);
     speculativeCounters = speculativeCounter("counter");
     Gauge.builder("amber.writes.in.flight", writesInFlight, AtomicInteger::get)
         .description("Events being written by the writer verticles")
@@ -127,11 +127,9 @@ public final class AmberMeters {
     }
   }
 
-  /** Speculative executions of a read (event pages, latest state, stats). */
-  public void speculativeReads(int n) {
-    if (n > 0) {
-      speculativeReads.increment(n);
-    }
+  /** The read path's meters: speculative executions and latency per stage. */
+  public ReadMeters reads() {
+    return reads;
   }
 
   /** Speculative executions of a counter update: the counter profile allows none. */

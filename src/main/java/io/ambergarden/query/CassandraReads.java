@@ -4,28 +4,30 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.cassandra.FullFetch;
+import io.ambergarden.metrics.ReadMeters;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.IntConsumer;
 
 /** Idempotent reads with the read profile, and bounded fan-out of many of them. */
 final class CassandraReads {
   private final CassandraClient client;
-  private final IntConsumer speculativeReads;
+  private final ReadMeters meters;
 
-  /** {@code speculativeReads} hears how many speculative executions each read started. */
-  CassandraReads(CassandraClient client, IntConsumer speculativeReads) {
+  /** {@code meters} hear each read's latency and the speculative executions it started. */
+  CassandraReads(CassandraClient client, ReadMeters meters) {
     this.client = client;
-    this.speculativeReads = speculativeReads;
+    this.meters = meters;
   }
 
   Future<List<Row>> read(Statement<?> s) {
+    long start = System.nanoTime();
     return FullFetch.of(
-        client,
-        s.setExecutionProfileName(CassandraClients.READ_PROFILE).setIdempotent(true),
-        speculativeReads);
+            client,
+            s.setExecutionProfileName(CassandraClients.READ_PROFILE).setIdempotent(true),
+            meters::speculativeExecutions)
+        .onComplete(r -> meters.cassandraRead(System.nanoTime() - start));
   }
 
   /** Runs every read, at most {@code parallelism} at once; results in the order of the reads. */

@@ -8,11 +8,11 @@ import io.ambergarden.bus.TypeEventsQuery;
 import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.config.AmberConfig;
+import io.ambergarden.metrics.ReadMeters;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
-import java.util.function.IntConsumer;
 
 /**
  * Serves event and fleet reads from the query-first tables: a device's history ({@link
@@ -25,15 +25,15 @@ public final class QueryVerticle extends VerticleBase {
   private CassandraReads reads;
   private QueryStatements cql;
 
-  /** Speculative executions of reads go here (the meters, when deployed by the service). */
-  private final IntConsumer speculativeReads;
+  /** The read meters (the service's, or unscraped ones when deployed alone). */
+  private final ReadMeters meters;
 
   public QueryVerticle(AmberConfig config) {
-    this(config, n -> {});
+    this(config, ReadMeters.unscraped());
   }
 
-  public QueryVerticle(AmberConfig config, IntConsumer speculativeReads) {
-    this.speculativeReads = speculativeReads;
+  public QueryVerticle(AmberConfig config, ReadMeters meters) {
+    this.meters = meters;
     this.config = config;
     this.buckets = new TimeBuckets(config.cassandra().bucket().length);
   }
@@ -41,7 +41,7 @@ public final class QueryVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     CassandraClient client = CassandraClients.reads(vertx, config.cassandra());
-    reads = new CassandraReads(client, speculativeReads);
+    reads = new CassandraReads(client, meters);
     return QueryStatements.prepare(client, config.cassandra().keyspace())
         .compose(
             prepared -> {
@@ -51,19 +51,20 @@ public final class QueryVerticle extends VerticleBase {
               TypeHistory types = new TypeHistory(reads, cql, buckets, config);
               FleetReader fleet = new FleetReader(reads, cql, config);
               return Future.all(
-                  QueryConsumers.serve(vertx, DeviceEventsQuery.ADDRESS, devices::page),
+                  QueryConsumers.serve(vertx, meters, DeviceEventsQuery.ADDRESS, devices::page),
                   vertx
                       .eventBus()
                       .<DeviceLatestQuery.Request>consumer(
                           DeviceLatestQuery.ADDRESS, this::deviceLatest)
                       .completion(),
-                  QueryConsumers.serve(vertx, TypeEventsQuery.ADDRESS, types::page),
-                  QueryConsumers.serve(vertx, FleetQuery.ADDRESS, fleet::page));
+                  QueryConsumers.serve(vertx, meters, TypeEventsQuery.ADDRESS, types::page),
+                  QueryConsumers.serve(vertx, meters, FleetQuery.ADDRESS, fleet::page));
             });
   }
 
   private void deviceLatest(Message<DeviceLatestQuery.Request> msg) {
     String deviceId = msg.body().deviceId();
+    long start = System.nanoTime();
     reads
         .read(cql.latestOfDevice().bind(deviceId))
         .onSuccess(
@@ -74,6 +75,7 @@ public final class QueryVerticle extends VerticleBase {
                 msg.reply(StoredEvents.ofDevice(deviceId, rows.get(0)));
               }
             })
-        .onFailure(err -> FailureCode.UNAVAILABLE.fail(msg, "read failed: " + err.getMessage()));
+        .onFailure(err -> FailureCode.UNAVAILABLE.fail(msg, "read failed: " + err.getMessage()))
+        .onComplete(r -> meters.queried(DeviceLatestQuery.ADDRESS, System.nanoTime() - start));
   }
 }

@@ -11,6 +11,7 @@ import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.counter.CounterCells;
+import io.ambergarden.metrics.ReadMeters;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -23,7 +24,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.IntConsumer;
 
 /**
  * Counter, abnormal-device and rollup reads. Every read touches a bounded, computed set of
@@ -45,32 +45,32 @@ public final class StatsVerticle extends VerticleBase {
   private CassandraReads reads;
   private StatsStatements cql;
 
-  /** Speculative executions of reads go here (the meters, when deployed by the service). */
-  private final IntConsumer speculativeReads;
+  /** The read meters (the service's, or unscraped ones when deployed alone). */
+  private final ReadMeters meters;
 
   public StatsVerticle(AmberConfig config) {
-    this(config, n -> {});
+    this(config, ReadMeters.unscraped());
   }
 
-  public StatsVerticle(AmberConfig config, IntConsumer speculativeReads) {
-    this.speculativeReads = speculativeReads;
+  public StatsVerticle(AmberConfig config, ReadMeters meters) {
+    this.meters = meters;
     this.config = config;
   }
 
   @Override
   public Future<?> start() {
     CassandraClient client = CassandraClients.reads(vertx, config.cassandra());
-    reads = new CassandraReads(client, speculativeReads);
+    reads = new CassandraReads(client, meters);
     return StatsStatements.prepare(client, config.cassandra().keyspace())
         .compose(
             prepared -> {
               cql = prepared;
               return Future.all(
-                  QueryConsumers.serve(vertx, StatusStatsQuery.ADDRESS, this::statusStats),
-                  QueryConsumers.serve(vertx, DeviceCountersQuery.ADDRESS, this::counters),
-                  QueryConsumers.serve(vertx, AbnormalQuery.ADDRESS, this::abnormal),
-                  QueryConsumers.serve(vertx, RollupsQuery.ADDRESS, this::rollups),
-                  QueryConsumers.serve(vertx, ActivityQuery.ADDRESS, this::activity));
+                  QueryConsumers.serve(vertx, meters, StatusStatsQuery.ADDRESS, this::statusStats),
+                  QueryConsumers.serve(vertx, meters, DeviceCountersQuery.ADDRESS, this::counters),
+                  QueryConsumers.serve(vertx, meters, AbnormalQuery.ADDRESS, this::abnormal),
+                  QueryConsumers.serve(vertx, meters, RollupsQuery.ADDRESS, this::rollups),
+                  QueryConsumers.serve(vertx, meters, ActivityQuery.ADDRESS, this::activity));
             });
   }
 

@@ -111,7 +111,7 @@ public final class HttpVerticle extends VerticleBase {
     access.mount(router);
     // admission runs before the body is read; the handler reads the body itself
     router.post("/api/v1/events").handler(ingest::admit);
-    new ReadRoutes(vertx, config, cursor, health).mount(router);
+    new ReadRoutes(vertx, config, cursor, health, meters.reads()).mount(router);
     new AdminKeyRoutes(gate).mount(router);
     images = new ImageRoutes(vertx, config, cursor, registry);
     images.mount(router);

@@ -15,6 +15,7 @@ import io.ambergarden.bus.TypeEventsQuery;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.Event;
 import io.ambergarden.health.HealthState;
+import io.ambergarden.metrics.ReadMeters;
 import io.ambergarden.query.Cursor;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -39,9 +40,12 @@ final class ReadRoutes {
   private final AmberConfig config;
   private final Cursor cursor;
   private final HealthState health;
+  private final ReadMeters meters;
 
-  ReadRoutes(Vertx vertx, AmberConfig config, Cursor cursor, HealthState health) {
+  ReadRoutes(
+      Vertx vertx, AmberConfig config, Cursor cursor, HealthState health, ReadMeters meters) {
     this.vertx = vertx;
+    this.meters = meters;
     this.config = config;
     this.cursor = cursor;
     this.health = health;
@@ -286,6 +290,7 @@ final class ReadRoutes {
           "the store is unavailable; reads resume when it is back (ingest goes on)",
           config.ingest().retryAfterSeconds());
     }
+    long start = System.nanoTime();
     Future<R> reply =
         vertx
             .eventBus()
@@ -294,7 +299,10 @@ final class ReadRoutes {
                 request,
                 RequestIds.options(ctx, config.cassandra().requestTimeout().toMillis() * 3))
             .map(m -> m.body());
-    reply.onSuccess(body -> HttpVerticle.json(ctx, 200, render.apply(body))).onFailure(ctx::fail);
+    reply
+        .onSuccess(body -> HttpVerticle.json(ctx, 200, render.apply(body)))
+        .onFailure(ctx::fail)
+        .onComplete(r -> meters.answered(address, System.nanoTime() - start));
   }
 
   private static String nullToEmpty(String s) {

@@ -151,6 +151,7 @@ class OperabilityIT {
         Kafkas.send(producer, s.topic(), d, "not json".getBytes(StandardCharsets.UTF_8));
       }
       await().atMost(Duration.ofSeconds(30)).until(() -> live.events().size() == 1);
+      assertThat(s.get("/api/v1/devices/" + d + "/latest").statusCode()).isEqualTo(200);
       String[][] wanted = {
         {"amber_ingest_events_total", "path=\"http\""},
         {"amber_ingest_events_total", "path=\"kafka\""},
@@ -169,7 +170,11 @@ class OperabilityIT {
         {"amber_live_clients", null},
         {"amber_live_disconnects_total", null},
         {"vertx_http_server_requests_total", null},
-        {"vertx_eventbus_handlers", null}
+        {"vertx_eventbus_handlers", null},
+        // the latest-state read above, at each of its stages
+        {"amber_read_latency_seconds_bucket", "read=\"device-latest\",stage=\"http\""},
+        {"amber_read_latency_seconds_bucket", "read=\"device-latest\",stage=\"query\""},
+        {"amber_read_latency_seconds_bucket", "read=\"cql\",stage=\"cassandra\""}
       };
       // the lag gauge appears after the first lag sample (every 5 s)
       await()
@@ -186,6 +191,13 @@ class OperabilityIT {
               });
       String body = s.get("/metrics").body();
       assertThat(body).as("no device ids in tags").doesNotContain(d);
+      assertThat(body)
+          .containsPattern(
+              "(?m)^amber_read_latency_seconds_count\\{read=\"device-latest\",stage=\"http\"\\}"
+                  + " [1-9]")
+          .containsPattern(
+              "(?m)^amber_read_latency_seconds_count\\{read=\"cql\",stage=\"cassandra\"\\}"
+                  + " [1-9]");
       assertThat(hasMeter(body, "amber_live_clients", null)).isTrue();
       assertThat(hasMeter(body, "amber_no_such_meter", null)).isFalse();
     }
