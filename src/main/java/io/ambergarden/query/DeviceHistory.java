@@ -49,6 +49,13 @@ final class DeviceHistory {
     Future<List<Row>> bucketRows =
         reads.read(cql.bucketsOfDevice().bind(q.deviceId(), lower, upper, maxBuckets + 1));
     Future<List<Row>> sliceRows = reads.read(cql.slicesOfDevice().bind(q.deviceId(), lower, upper));
+    // a first page most often starts in the current bucket of a cold device: read it now, beside
+    // the index, and use it if the index agrees (saves one round trip; one wasted read otherwise)
+    long current = buckets.bucketOf(Math.min(q.to() - 1, System.currentTimeMillis()));
+    Prefetch newest =
+        pos == null && current >= lower.toEpochMilli()
+            ? new Prefetch(current, reads.read(newestBucketRead(q, Instant.ofEpochMilli(current))))
+            : null;
     return Future.all(bucketRows, sliceRows)
         .compose(
             v -> {
@@ -60,23 +67,61 @@ final class DeviceHistory {
                     .computeIfAbsent(r.getInstant(0).toEpochMilli(), b -> new ArrayList<>())
                     .add(new DetailSlices.Slice(r.getInstant(1).toEpochMilli(), r.getInt(2)));
               }
-              Page page = new Page(q, starts, slices);
+              Page page = new Page(q, starts, slices, newest);
               return page.next(0).map(x -> new EventPage(page.items, page.nextPosition()));
             });
   }
+
+  /**
+   * The whole-range read of the newest bucket's own partition, exactly as a first fill reads it.
+   */
+  private Statement<?> newestBucketRead(DeviceEventsQuery.Request q, Instant bucket) {
+    return cql.eventsInBucket()
+        .bind(
+            q.deviceId(),
+            bucket,
+            Instant.ofEpochMilli(q.from()),
+            Instant.ofEpochMilli(q.to()),
+            q.limit());
+  }
+
+  /** A read of one bucket's own partition started before the page knew it would need it. */
+  private record Prefetch(long bucket, Future<List<Row>> rows) {}
 
   private final class Page {
     final DeviceEventsQuery.Request q;
     final List<Long> starts;
     final Map<Long, List<DetailSlices.Slice>> slices;
     final List<Event> items = new ArrayList<>();
+    Prefetch prefetch;
     long lastBucket;
     int visited;
 
-    Page(DeviceEventsQuery.Request q, List<Long> starts, Map<Long, List<DetailSlices.Slice>> s) {
+    Page(
+        DeviceEventsQuery.Request q,
+        List<Long> starts,
+        Map<Long, List<DetailSlices.Slice>> s,
+        Prefetch prefetch) {
       this.q = q;
       this.starts = starts;
       this.slices = s;
+      this.prefetch = prefetch;
+    }
+
+    /**
+     * The prefetched rows when this fill is the read they were started for: the page's first, of
+     * that bucket's single partition, over the whole range; else null.
+     */
+    private Future<List<List<Row>>> prefetched(long bucket, List<Long> partitions, Event after) {
+      Prefetch p = prefetch;
+      prefetch = null;
+      boolean same =
+          p != null
+              && p.bucket() == bucket
+              && after == null
+              && items.isEmpty()
+              && partitions.equals(List.of(bucket));
+      return same ? p.rows().map(List::of) : null;
     }
 
     Future<Void> next(int i) {
@@ -110,12 +155,7 @@ final class DeviceHistory {
               ? want
               : Math.min(
                   want, Math.max(16, 2 * ((want + partitions.size() - 1) / partitions.size())));
-      List<Statement<?>> statements = new ArrayList<>();
-      for (long partition : partitions) {
-        statements.addAll(partitionReads(partition, after, share));
-      }
-      return reads
-          .readEach(statements, PARALLELISM)
+      return readPartitions(bucket, partitions, after, share)
           .compose(
               results -> {
                 List<Event> merged = new ArrayList<>();
@@ -157,6 +197,20 @@ final class DeviceHistory {
                     ? fill(bucket, partitions, bound)
                     : Future.succeededFuture();
               });
+    }
+
+    /** The reads of a fill: the prefetched rows when they are this fill's, else every partition. */
+    private Future<List<List<Row>>> readPartitions(
+        long bucket, List<Long> partitions, Event after, int share) {
+      Future<List<List<Row>>> read = prefetched(bucket, partitions, after);
+      if (read != null) {
+        return read;
+      }
+      List<Statement<?>> statements = new ArrayList<>();
+      for (long partition : partitions) {
+        statements.addAll(partitionReads(partition, after, share));
+      }
+      return reads.readEach(statements, PARALLELISM);
     }
 
     private List<Event> events(List<Row> rows) {

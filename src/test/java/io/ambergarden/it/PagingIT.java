@@ -154,6 +154,52 @@ class PagingIT {
     assertThat(walk.pages()).isGreaterThan(240 / 37);
   }
 
+  /**
+   * A first page reads the current bucket beside the bucket index and uses it only when the index
+   * names it first: the same pages whether the current bucket holds events or not.
+   */
+  @Test
+  void testFirstPagesAreTheSameWhetherTheCurrentBucketHoldsEventsOrNot() {
+    long now = System.currentTimeMillis();
+    String old = "old-only-" + UUID.randomUUID().toString().substring(0, 8);
+    List<Ev> olderHours = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      olderHours.add(new Ev(now - 3 * HOUR - i * 60_000L, String.format("o%02d", i)));
+      olderHours.add(new Ev(now - 5 * HOUR - i * 60_000L, String.format("p%02d", i)));
+    }
+    post(old, null, olderHours);
+    String both = "current-too-" + UUID.randomUUID().toString().substring(0, 8);
+    List<Ev> current = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      // within the current hour: from the hour's start on, never after now
+      long hourStart = now - now % HOUR;
+      current.add(new Ev(hourStart + (now - hourStart) * i / 12, String.format("c%02d", i)));
+    }
+    List<Ev> all = new ArrayList<>(current);
+    all.addAll(olderHours);
+    post(both, null, all);
+    olderHours.sort(NEWEST_FIRST);
+    all.sort(NEWEST_FIRST);
+
+    for (int limit : new int[] {5, 12, 40, 100}) {
+      for (String[] device : new String[][] {{old, "o"}, {both, "b"}}) {
+        List<Ev> expected = device[1].equals("o") ? olderHours : all;
+        // this service reads at most two buckets per page
+        List<Long> firstTwo =
+            expected.stream().map(e -> e.ts() - e.ts() % HOUR).distinct().limit(2).toList();
+        List<Ev> inBudget =
+            expected.stream().filter(e -> firstTwo.contains(e.ts() - e.ts() % HOUR)).toList();
+        String path = "/api/v1/devices/" + device[0] + "/events?limit=" + limit;
+        assertThat(evs(page(path, null).getJsonArray("items")))
+            .as("first page of %s, limit %d", device[0], limit)
+            .containsExactlyElementsOf(inBudget.subList(0, Math.min(limit, inBudget.size())));
+        List<Ev> seen = new ArrayList<>();
+        pageThrough(path, 100, (n, p) -> seen.addAll(evs(p.getJsonArray("items"))));
+        assertThat(seen).as("every page of %s, limit %d", device[0], limit).isEqualTo(expected);
+      }
+    }
+  }
+
   @Test
   void testBucketBudgetEndsPagesEarlyButLosesNothing() {
     String device = "budget-" + UUID.randomUUID().toString().substring(0, 8);
