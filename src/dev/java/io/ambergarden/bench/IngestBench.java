@@ -636,14 +636,14 @@ public final class IngestBench {
                           "(e) p99 " + e.name() + ", " + condition, e::intervalP99Millis)));
     }
     BenchService s = service;
-    ReadStages stages = s == null ? null : new ReadStages(s.metrics());
+    ReadStages stages = s == null || settings.readRate() <= 0 ? null : new ReadStages(s.metrics());
     try {
       load.run();
     } finally {
       probe.close();
       latencySeries.forEach(sampler::stop);
     }
-    if (stages != null && settings.readRate() > 0) {
+    if (stages != null) {
       String line = stages.line(condition, s.metrics());
       if (!line.isEmpty()) {
         System.out.println(line);

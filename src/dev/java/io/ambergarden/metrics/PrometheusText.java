@@ -1,5 +1,8 @@
 package io.ambergarden.metrics;
 
+import java.util.NavigableMap;
+import java.util.TreeMap;
+
 /** Reads values out of a Prometheus text scrape, for tests and the benchmark. */
 public final class PrometheusText {
   private PrometheusText() {}
@@ -28,9 +31,8 @@ public final class PrometheusText {
    * The cumulative counts of a histogram's buckets (upper bound "le" to count, +Inf last) over the
    * samples of {@code name}_bucket whose line contains {@code labelText}.
    */
-  public static java.util.NavigableMap<Double, Double> buckets(
-      String scrape, String name, String labelText) {
-    java.util.NavigableMap<Double, Double> out = new java.util.TreeMap<>();
+  public static NavigableMap<Double, Double> buckets(String scrape, String name, String labelText) {
+    NavigableMap<Double, Double> out = new TreeMap<>();
     String prefix = name + "_bucket{";
     for (String line : scrape.split("\n")) {
       if (line.startsWith(prefix) && line.contains(labelText)) {
@@ -50,9 +52,7 @@ public final class PrometheusText {
    * recorded, the highest finite bound when the quantile falls in +Inf.
    */
   public static double quantileBetween(
-      java.util.NavigableMap<Double, Double> before,
-      java.util.NavigableMap<Double, Double> after,
-      double q) {
+      NavigableMap<Double, Double> before, NavigableMap<Double, Double> after, double q) {
     if (after.isEmpty()) {
       return Double.NaN;
     }

@@ -2,6 +2,7 @@ package io.ambergarden.bus;
 
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
 import java.util.Optional;
 
 /**
@@ -34,6 +35,14 @@ public enum FailureCode {
   /** Fails {@code msg} with this code. */
   public void fail(Message<?> msg, String detail) {
     msg.fail(code, detail);
+  }
+
+  /**
+   * A failure carrying this code, for a handler that answers through a future: the code reaches the
+   * requester as if the handler had called {@link #fail}.
+   */
+  public ReplyException exception(String detail) {
+    return new ReplyException(ReplyFailure.RECIPIENT_FAILURE, code, detail);
   }
 
   /** The code a failed reply carries, if it is one of ours. */

@@ -28,7 +28,9 @@ public final class ReadMeters {
   private final MeterRegistry registry;
   private final Counter speculative;
   private final Timer cassandra;
-  private final Map<String, Timer> served = new ConcurrentHashMap<>();
+  // by bus address: the bus's constants, so each holds at most one entry per read
+  private final Map<String, Timer> http = new ConcurrentHashMap<>();
+  private final Map<String, Timer> query = new ConcurrentHashMap<>();
 
   public ReadMeters(MeterRegistry registry) {
     this.registry = registry;
@@ -55,17 +57,15 @@ public final class ReadMeters {
 
   /** The query verticle answered a request on {@code address} this long after taking it. */
   public void queried(String address, long nanos) {
-    servedTimer("query", address).record(nanos, TimeUnit.NANOSECONDS);
+    query
+        .computeIfAbsent(address, a -> timer("query", readName(a)))
+        .record(nanos, TimeUnit.NANOSECONDS);
   }
 
   /** The HTTP route handed the reply of a request on {@code address} over this long after entry. */
   public void answered(String address, long nanos) {
-    servedTimer("http", address).record(nanos, TimeUnit.NANOSECONDS);
-  }
-
-  private Timer servedTimer(String stage, String address) {
-    // addresses are the bus's constants, so the map holds at most stages x reads entries
-    return served.computeIfAbsent(stage + ' ' + address, k -> timer(stage, readName(address)));
+    http.computeIfAbsent(address, a -> timer("http", readName(a)))
+        .record(nanos, TimeUnit.NANOSECONDS);
   }
 
   static String readName(String address) {

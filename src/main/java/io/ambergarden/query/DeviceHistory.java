@@ -54,7 +54,7 @@ final class DeviceHistory {
     long current = buckets.bucketOf(Math.min(q.to() - 1, System.currentTimeMillis()));
     Prefetch newest =
         pos == null && current >= lower.toEpochMilli()
-            ? new Prefetch(current, reads.read(newestBucketRead(q, Instant.ofEpochMilli(current))))
+            ? new Prefetch(current, reads.read(eventsBefore(q, current, q.to(), q.limit())))
             : null;
     return Future.all(bucketRows, sliceRows)
         .compose(
@@ -72,17 +72,16 @@ final class DeviceHistory {
             });
   }
 
-  /**
-   * The whole-range read of the newest bucket's own partition, exactly as a first fill reads it.
-   */
-  private Statement<?> newestBucketRead(DeviceEventsQuery.Request q, Instant bucket) {
+  /** The read of one detail partition's events in [from, {@code before}), newest first. */
+  private Statement<?> eventsBefore(
+      DeviceEventsQuery.Request q, long partition, long before, int limit) {
     return cql.eventsInBucket()
         .bind(
             q.deviceId(),
-            bucket,
+            Instant.ofEpochMilli(partition),
             Instant.ofEpochMilli(q.from()),
-            Instant.ofEpochMilli(q.to()),
-            q.limit());
+            Instant.ofEpochMilli(before),
+            limit);
   }
 
   /** A read of one bucket's own partition started before the page knew it would need it. */
@@ -109,19 +108,16 @@ final class DeviceHistory {
     }
 
     /**
-     * The prefetched rows when this fill is the read they were started for: the page's first, of
-     * that bucket's single partition, over the whole range; else null.
+     * The prefetched rows when this fill is the read they were started for, else null. Only a first
+     * page prefetches and its first fill asks first (no position, nothing read yet, the whole
+     * limit), so what can differ is the bucket and whether it has slices.
      */
-    private Future<List<List<Row>>> prefetched(long bucket, List<Long> partitions, Event after) {
+    private Future<List<List<Row>>> prefetched(long bucket, List<Long> partitions) {
       Prefetch p = prefetch;
       prefetch = null;
-      boolean same =
-          p != null
-              && p.bucket() == bucket
-              && after == null
-              && items.isEmpty()
-              && partitions.equals(List.of(bucket));
-      return same ? p.rows().map(List::of) : null;
+      return p != null && p.bucket() == bucket && partitions.equals(List.of(bucket))
+          ? p.rows().map(List::of)
+          : null;
     }
 
     Future<Void> next(int i) {
@@ -202,7 +198,7 @@ final class DeviceHistory {
     /** The reads of a fill: the prefetched rows when they are this fill's, else every partition. */
     private Future<List<List<Row>>> readPartitions(
         long bucket, List<Long> partitions, Event after, int share) {
-      Future<List<List<Row>>> read = prefetched(bucket, partitions, after);
+      Future<List<List<Row>>> read = prefetched(bucket, partitions);
       if (read != null) {
         return read;
       }
@@ -225,27 +221,22 @@ final class DeviceHistory {
 
     /** The reads of one partition: after {@code after} when given, else the whole range. */
     List<Statement<?>> partitionReads(long partition, Event after, int limit) {
-      Instant p = Instant.ofEpochMilli(partition);
-      Instant from = Instant.ofEpochMilli(q.from());
       if (after == null) {
-        return List.of(
-            cql.eventsInBucket().bind(q.deviceId(), p, from, Instant.ofEpochMilli(q.to()), limit));
+        return List.of(eventsBefore(q, partition, q.to(), limit));
       }
       List<Statement<?>> out = new ArrayList<>(2);
       // same ts with a later event id, then older ts
       if (statementsPerPartition(after) == 2) {
         out.add(
             cql.eventsSameTs()
-                .bind(q.deviceId(), p, Instant.ofEpochMilli(after.ts()), after.eventId(), limit));
+                .bind(
+                    q.deviceId(),
+                    Instant.ofEpochMilli(partition),
+                    Instant.ofEpochMilli(after.ts()),
+                    after.eventId(),
+                    limit));
       }
-      out.add(
-          cql.eventsInBucket()
-              .bind(
-                  q.deviceId(),
-                  p,
-                  from,
-                  Instant.ofEpochMilli(Math.min(q.to(), after.ts())),
-                  limit));
+      out.add(eventsBefore(q, partition, Math.min(q.to(), after.ts()), limit));
       return out;
     }
 

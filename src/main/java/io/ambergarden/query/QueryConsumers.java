@@ -5,11 +5,13 @@ import io.ambergarden.metrics.ReadMeters;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.ReplyException;
 import java.util.function.Function;
 
 /**
- * The query verticles' consumers: a typed request in, its reply out, a failed read as 503, and the
- * time in between as the read's query stage.
+ * The query verticles' consumers: a typed request in, its reply out, a failure with its own {@link
+ * FailureCode} as that code and any other as 503, and the time in between as the read's query
+ * stage.
  */
 final class QueryConsumers {
   private QueryConsumers() {}
@@ -25,10 +27,17 @@ final class QueryConsumers {
               query
                   .apply(msg.body())
                   .onSuccess(msg::reply)
-                  .onFailure(
-                      err -> FailureCode.UNAVAILABLE.fail(msg, "read failed: " + err.getMessage()))
+                  .onFailure(err -> fail(msg, err))
                   .onComplete(r -> meters.queried(address, System.nanoTime() - start));
             })
         .completion();
+  }
+
+  private static void fail(Message<?> msg, Throwable err) {
+    if (err instanceof ReplyException r && FailureCode.of(r).isPresent()) {
+      msg.fail(r.failureCode(), r.getMessage());
+    } else {
+      FailureCode.UNAVAILABLE.fail(msg, "read failed: " + err.getMessage());
+    }
   }
 }

@@ -8,11 +8,11 @@ import io.ambergarden.bus.TypeEventsQuery;
 import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.config.AmberConfig;
+import io.ambergarden.event.Event;
 import io.ambergarden.metrics.ReadMeters;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.Message;
 
 /**
  * Serves event and fleet reads from the query-first tables: a device's history ({@link
@@ -52,30 +52,22 @@ public final class QueryVerticle extends VerticleBase {
               FleetReader fleet = new FleetReader(reads, cql, config);
               return Future.all(
                   QueryConsumers.serve(vertx, meters, DeviceEventsQuery.ADDRESS, devices::page),
-                  vertx
-                      .eventBus()
-                      .<DeviceLatestQuery.Request>consumer(
-                          DeviceLatestQuery.ADDRESS, this::deviceLatest)
-                      .completion(),
+                  QueryConsumers.serve(
+                      vertx, meters, DeviceLatestQuery.ADDRESS, this::deviceLatest),
                   QueryConsumers.serve(vertx, meters, TypeEventsQuery.ADDRESS, types::page),
                   QueryConsumers.serve(vertx, meters, FleetQuery.ADDRESS, fleet::page));
             });
   }
 
-  private void deviceLatest(Message<DeviceLatestQuery.Request> msg) {
-    String deviceId = msg.body().deviceId();
-    long start = System.nanoTime();
-    reads
+  private Future<Event> deviceLatest(DeviceLatestQuery.Request q) {
+    String deviceId = q.deviceId();
+    return reads
         .read(cql.latestOfDevice().bind(deviceId))
-        .onSuccess(
-            rows -> {
-              if (rows.isEmpty()) {
-                FailureCode.NOT_FOUND.fail(msg, "device " + deviceId + " has no event");
-              } else {
-                msg.reply(StoredEvents.ofDevice(deviceId, rows.get(0)));
-              }
-            })
-        .onFailure(err -> FailureCode.UNAVAILABLE.fail(msg, "read failed: " + err.getMessage()))
-        .onComplete(r -> meters.queried(DeviceLatestQuery.ADDRESS, System.nanoTime() - start));
+        .compose(
+            rows ->
+                rows.isEmpty()
+                    ? Future.failedFuture(
+                        FailureCode.NOT_FOUND.exception("device " + deviceId + " has no event"))
+                    : Future.succeededFuture(StoredEvents.ofDevice(deviceId, rows.get(0))));
   }
 }

@@ -45,10 +45,10 @@ final class ReadRoutes {
   ReadRoutes(
       Vertx vertx, AmberConfig config, Cursor cursor, HealthState health, ReadMeters meters) {
     this.vertx = vertx;
-    this.meters = meters;
     this.config = config;
     this.cursor = cursor;
     this.health = health;
+    this.meters = meters;
   }
 
   void mount(Router router) {
