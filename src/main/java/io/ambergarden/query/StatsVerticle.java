@@ -78,7 +78,7 @@ public final class StatsVerticle extends VerticleBase {
   private Future<StatusStatsQuery.Reply> statusStats(StatusStatsQuery.Request q) {
     List<LocalDate> days = q.from().datesUntil(q.to()).toList();
     List<Statement<?>> reads = new ArrayList<>();
-    int shards = config.counters().shards();
+    int shards = config.rollups().shards();
     for (LocalDate day : days) {
       for (int s = 0; s < shards; s++) {
         reads.add(cql.dayShard().bind(day, s));

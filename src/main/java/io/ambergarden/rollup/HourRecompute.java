@@ -23,20 +23,26 @@ final class HourRecompute {
   private final RollupStatements cql;
   private final AmberConfig config;
   private final TimeBuckets detailBuckets;
+  private final ExactCounts exact;
 
-  HourRecompute(CassandraClient client, RollupStatements cql, AmberConfig config) {
+  /**
+   * @param exact where the hour's exact counts go; null when counters are off
+   */
+  HourRecompute(
+      CassandraClient client, RollupStatements cql, AmberConfig config, ExactCounts exact) {
     this.client = client;
     this.cql = cql;
     this.config = config;
+    this.exact = exact;
     this.detailBuckets = new TimeBuckets(config.cassandra().bucket().length);
   }
 
   /**
-   * Recomputes one (device, hour) from detail and overwrites its rollup rows. A hot device's hour
-   * spans several partitions (device_slices): all are read, and an event stored twice (a redelivery
-   * racing a slice split) counts once.
+   * Recomputes one (device, hour) from detail and overwrites its rollup rows and its exact counts.
+   * A hot device's hour spans several partitions (device_slices): all are read, and an event stored
+   * twice (a redelivery racing a slice split) counts once.
    */
-  Future<Void> recompute(String deviceId, long hour) {
+  Future<Void> recompute(int shard, String deviceId, long hour) {
     long bucket = detailBuckets.bucketOf(hour);
     return read(cql.readSlices().bind(deviceId, Instant.ofEpochMilli(bucket)))
         .compose(
@@ -62,6 +68,7 @@ final class HourRecompute {
         .compose(
             parts -> {
               RollupAggregator agg = new RollupAggregator();
+              HourCounts counts = new HourCounts();
               Set<String> seen = parts.size() > 1 ? new HashSet<>() : null;
               for (Future<List<Row>> part : parts) {
                 for (Row r : part.result()) {
@@ -73,6 +80,7 @@ final class HourRecompute {
                   if (m != null) {
                     agg.add(m);
                   }
+                  counts.add(r.getString(3), r.isNull(4) ? null : r.getInt(4), r.getString(5));
                 }
               }
               long now = System.currentTimeMillis();
@@ -97,6 +105,9 @@ final class HourRecompute {
                                           Instant.ofEpochMilli(now),
                                           ttl)
                                       .setIdempotent(true))));
+              if (exact != null && !counts.byName().isEmpty()) {
+                writes.add(exact.write(shard, deviceId, hour, counts));
+              }
               return Future.all(writes).mapEmpty();
             });
   }
