@@ -22,6 +22,7 @@ import io.ambergarden.event.Event;
 import io.ambergarden.metrics.AmberMeters;
 import io.ambergarden.metrics.LogThrottle;
 import io.ambergarden.rollup.RollupMarks;
+import io.micrometer.core.instrument.Counter;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -65,6 +66,7 @@ public final class WriterVerticle extends VerticleBase {
   private FleetMembership fleet;
   private final RollupMarks marks;
   private final ReplicaLocator replicas;
+  private Counter journaledEvents;
 
   public WriterVerticle(AmberConfig config, AmberMeters meters, ReplicaLocator replicas) {
     this.config = config;
@@ -78,6 +80,11 @@ public final class WriterVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     client = CassandraClients.shared(vertx, config.cassandra());
+    journaledEvents =
+        Counter.builder("amber.counter.journal.events")
+            .description(
+                "Events whose count record was sent (the counters' upper bound before reconciliation)")
+            .register(meters.registry());
     StatementLimiter limiter = WriteLimits.limiter(cfg, System::nanoTime);
     meters.writeLimiter(limiter::cap, limiter::waiting);
     statements = new StatementWriter(vertx, client, limiter, meters, cfg);
@@ -221,6 +228,8 @@ public final class WriterVerticle extends VerticleBase {
 
   /** The request's count record, idempotent: one entry id however often it is sent. */
   private Future<?> journal(List<Event> events) {
+    // what the counters may count at most: every event a count record was sent for
+    journaledEvents.increment(events.size());
     ByteBuffer facts = CountFacts.encode(CountFacts.of(events));
     int shard = ThreadLocalRandom.current().nextInt(config.rollups().shards());
     UUID entry = Uuids.timeBased();
