@@ -40,8 +40,7 @@ public final class CountFacts {
     }
   }
 
-  private record Key(
-      String deviceId, long hour, String deviceType, String status, Integer code) {}
+  private record Key(String deviceId, long hour, String deviceType, String status, Integer code) {}
 
   private CountFacts() {}
 
@@ -49,12 +48,14 @@ public final class CountFacts {
   public static List<Fact> of(List<Event> events) {
     Map<Key, Integer> groups = new LinkedHashMap<>();
     for (Event e : events) {
-      Key k = new Key(e.deviceId(), TimeBuckets.hourOf(e.ts()), e.deviceType(), e.status(), e.code());
+      Key k =
+          new Key(e.deviceId(), TimeBuckets.hourOf(e.ts()), e.deviceType(), e.status(), e.code());
       groups.merge(k, 1, Integer::sum);
     }
     List<Fact> out = new ArrayList<>(groups.size());
     groups.forEach(
-        (k, n) -> out.add(new Fact(k.deviceId(), k.hour(), k.deviceType(), k.status(), k.code(), n)));
+        (k, n) ->
+            out.add(new Fact(k.deviceId(), k.hour(), k.deviceType(), k.status(), k.code(), n)));
     return out;
   }
 
