@@ -124,6 +124,9 @@ class CounterReadsIT {
                     "false",
                     "rollup.enabled",
                     "false",
+                    // the test writes the counter rows itself: nothing may apply or reconcile
+                    "counters.enabled",
+                    "false",
                     "rollup.shards",
                     Integer.toString(SHARDS),
                     "rollup.grace",

@@ -63,6 +63,8 @@ class VerticlesOnTheBusIT {
   private static ReplicaLocator replicas;
 
   @BeforeAll
+  // the first IT of a run applies the whole schema to a new keyspace: a minute on a busy host
+  @io.vertx.junit5.Timeout(value = 3, timeUnit = TimeUnit.MINUTES)
   static void deploy(Vertx vertx, VertxTestContext ctx) {
     config =
         ConfigLoader.load(
