@@ -3,6 +3,10 @@ package io.ambergarden.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.config.ConfigLoader;
 import io.ambergarden.event.FieldError;
@@ -26,6 +30,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /** What becomes of a poison record whose dead letter cannot be written, and of the guard. */
 class PoisonRecordsTest {
@@ -135,17 +140,41 @@ class PoisonRecordsTest {
   }
 
   @Test
-  void aFloodOfPoisonStillTripsTheGuard() {
+  void aFloodOfPoisonTripsTheGuardWithOneErrorLine() {
     tracker.assign(List.of("p"));
     PoisonRecords p = poison(refusingOver(Integer.MAX_VALUE));
     int minSamples = config.kafka().dlqGuardMinSamples();
+    ListAppender<ILoggingEvent> log = new ListAppender<>();
+    log.start();
+    Logger logger = (Logger) LoggerFactory.getLogger(PoisonRecords.class);
+    logger.addAppender(log);
+    try {
+      for (int i = 0; i < minSamples + 10; i++) {
+        invalid(p, i, new byte[] {'x'});
+      }
 
-    for (int i = 0; i < minSamples; i++) {
-      invalid(p, i, new byte[] {'x'});
+      // the first minSamples - 1 were dead-lettered; the one that tripped it and those after stay
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () ->
+                  p.stopped()
+                      && health.deadLetterGuardTripped()
+                      && p.abandoned() == 11
+                      && tracker.inFlight() == 11);
+      assertThat(stops.get()).isPositive();
+      List<ILoggingEvent> lines;
+      synchronized (log) {
+        lines = List.copyOf(log.list);
+      }
+      assertThat(lines)
+          .filteredOn(e -> e.getFormattedMessage().contains("dead-letter guard tripped"))
+          .singleElement()
+          .satisfies(e -> assertThat(e.getLevel()).isEqualTo(Level.ERROR))
+          .satisfies(
+              e -> assertThat(e.getFormattedMessage()).contains("% of recent records are poison"));
+    } finally {
+      logger.detachAppender(log);
     }
-
-    await().atMost(Duration.ofSeconds(10)).until(p::stopped);
-    assertThat(health.deadLetterGuardTripped()).isTrue();
-    assertThat(stops.get()).isPositive();
   }
 }
