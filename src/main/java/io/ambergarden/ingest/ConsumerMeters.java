@@ -14,6 +14,8 @@ final class ConsumerMeters {
   private final Counter revoked;
   private final Counter lost;
   private final Counter storeRejected;
+  private final Counter lettersCut;
+  private final Counter lettersLost;
   private final Timer pollGap;
 
   ConsumerMeters(MeterRegistry registry) {
@@ -23,6 +25,18 @@ final class ConsumerMeters {
     storeRejected =
         Counter.builder("amber.kafka.consumer.store.rejected")
             .description("Valid records the store refused to write, sent to the dead-letter topic")
+            .register(registry);
+    lettersCut =
+        Counter.builder("amber.dead.letters.truncated")
+            .description(
+                "Dead letters sent cut (value, key or headers left out) because the whole record"
+                    + " was too large to send")
+            .register(registry);
+    lettersLost =
+        Counter.builder("amber.dead.letters.lost")
+            .description(
+                "Poison records skipped because no dead letter of them could be written; each is"
+                    + " logged with its coordinates, size and SHA-256")
             .register(registry);
     pollGap =
         Timer.builder("amber.kafka.consumer.poll.gap")
@@ -52,6 +66,14 @@ final class ConsumerMeters {
 
   void storeRejected() {
     storeRejected.increment();
+  }
+
+  void deadLetterCut() {
+    lettersCut.increment();
+  }
+
+  void deadLetterLost() {
+    lettersLost.increment();
   }
 
   void pollGap(long nanos) {

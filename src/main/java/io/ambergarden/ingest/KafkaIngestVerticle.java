@@ -65,7 +65,7 @@ public final class KafkaIngestVerticle extends VerticleBase {
     this.config = config;
     this.meters = meters;
     this.cfg = config.kafka();
-    this.decoder = new RecordDecoder(parser);
+    this.decoder = new RecordDecoder(parser, config.http().maxBodyBytes());
     this.health = health;
   }
 
