@@ -2,8 +2,8 @@ package io.ambergarden.auth;
 
 /**
  * A token bucket: {@code ratePerSecond} tokens a second, holding at most one second's worth, so a
- * client may burst up to its rate and then gets exactly its rate. Not thread-safe; {@link
- * RateLimits} guards it.
+ * client may burst up to its rate and then gets exactly its rate. Safe to share: {@link #take}
+ * locks only this bucket.
  */
 public final class TokenBucket {
   private static final long NANOS = 1_000_000_000L;
@@ -22,7 +22,7 @@ public final class TokenBucket {
   }
 
   /** Takes one token: 0 when granted, else the nanoseconds until one is available. */
-  public long take(long nowNanos) {
+  public synchronized long take(long nowNanos) {
     if (nowNanos > last) {
       tokens = Math.min(ratePerSecond, tokens + (nowNanos - last) * (double) ratePerSecond / NANOS);
       last = nowNanos;
