@@ -28,6 +28,7 @@ import java.security.interfaces.ECPublicKey;
 import java.security.interfaces.RSAPublicKey;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.EnumSet;
 import java.util.List;
@@ -41,7 +42,11 @@ import org.slf4j.LoggerFactory;
  * signature, {@code iss}, {@code aud}, and {@code exp} (required) with the configured leeway. Only
  * public-key algorithms are ever configured, so {@code alg=none} and an HMAC token signed with the
  * public key as its secret both find no key and are refused. Scopes come from the {@code scope}
- * (space-separated) or {@code scp} claim, device patterns from {@code devices}.
+ * (space-separated) or {@code scp} claim, device patterns from {@code devices} (an array of
+ * strings, or a space-separated string). A token that names no devices reaches every device only if
+ * it has {@code admin} or all its scopes are in {@code auth.jwt.fleet-wide-scopes}; otherwise, and
+ * whenever {@code devices} has another type, it is refused, so a forgotten claim never opens the
+ * fleet.
  */
 public final class JwtVerifier {
   private static final Logger LOG = LoggerFactory.getLogger(JwtVerifier.class);
@@ -53,6 +58,7 @@ public final class JwtVerifier {
   private final SecurityConfig.Jwt cfg;
   private final int defaultRate;
   private final JWTOptions options;
+  private final Set<Scope> fleetWide;
   private final long minRefetchMillis;
   private volatile JWTAuth auth;
   private HttpClient http;
@@ -70,6 +76,19 @@ public final class JwtVerifier {
             .setIssuer(cfg.issuer())
             .setAudience(List.of(cfg.audience()))
             .setLeeway((int) cfg.leeway().toSeconds());
+    this.fleetWide = EnumSet.noneOf(Scope.class);
+    for (String name : cfg.fleetWideScopes()) {
+      fleetWide.add(
+          Scope.parse(name)
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "auth.jwt.fleet-wide-scopes: no scope '"
+                              + name
+                              + "' (known: "
+                              + Arrays.stream(Scope.values()).map(Scope::text).toList()
+                              + ")")));
+    }
   }
 
   /** A verifier ready to use: the key file read, or the JWKS fetched once. */
@@ -79,7 +98,12 @@ public final class JwtVerifier {
 
   static Future<JwtVerifier> start(
       Vertx vertx, SecurityConfig.Jwt cfg, int defaultRate, long minRefetchMillis) {
-    JwtVerifier v = new JwtVerifier(vertx, cfg, defaultRate, minRefetchMillis);
+    JwtVerifier v;
+    try {
+      v = new JwtVerifier(vertx, cfg, defaultRate, minRefetchMillis);
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
     if (!cfg.publicKeyFile().isEmpty()) {
       try {
         v.auth =
@@ -143,16 +167,16 @@ public final class JwtVerifier {
     if (!(sub instanceof String s) || s.isEmpty()) {
       return Future.failedFuture("the token has no sub claim");
     }
-    DevicePatterns devices;
-    try {
-      devices = DevicePatterns.of(strings(claims.getValue("devices")));
-    } catch (IllegalArgumentException e) {
-      return Future.failedFuture("devices claim: " + e.getMessage());
-    }
     Set<Scope> scopes = EnumSet.noneOf(Scope.class);
     scopes.addAll(Scope.ofClaim(claims.getString("scope")));
     for (String scp : strings(claims.getValue("scp"))) {
       Scope.parse(scp).ifPresent(scopes::add);
+    }
+    DevicePatterns devices;
+    try {
+      devices = devices(claims.getValue("devices"), scopes);
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture("devices claim: " + e.getMessage());
     }
     return Future.succeededFuture(
         new Principal(
@@ -163,6 +187,38 @@ public final class JwtVerifier {
             devices,
             defaultRate,
             ((Number) exp).longValue() * 1000));
+  }
+
+  /** The token's device patterns; throws IllegalArgumentException saying why it is refused. */
+  DevicePatterns devices(Object claim, Set<Scope> scopes) {
+    List<String> named;
+    if (claim == null) {
+      named = List.of();
+    } else if (claim instanceof String || claim instanceof JsonArray) {
+      if (claim instanceof JsonArray a && !a.stream().allMatch(String.class::isInstance)) {
+        throw new IllegalArgumentException("must hold only strings, got " + a.encode());
+      }
+      named = strings(claim);
+    } else {
+      throw new IllegalArgumentException(
+          "must be an array of device patterns or a space-separated string, got a "
+              + claim.getClass().getSimpleName());
+    }
+    if (!named.isEmpty()) {
+      if (named.contains("*")) {
+        throw new IllegalArgumentException(
+            "'*' is not a device pattern: a token without devices reaches every device only for"
+                + " the scopes in auth.jwt.fleet-wide-scopes");
+      }
+      return DevicePatterns.of(named);
+    }
+    if (scopes.contains(Scope.ADMIN) || (!scopes.isEmpty() && fleetWide.containsAll(scopes))) {
+      return DevicePatterns.all();
+    }
+    throw new IllegalArgumentException(
+        "the token names no devices, and not all of its scopes "
+            + scopes.stream().map(Scope::text).toList()
+            + " are fleet-wide (auth.jwt.fleet-wide-scopes)");
   }
 
   private static List<String> strings(Object claim) {
