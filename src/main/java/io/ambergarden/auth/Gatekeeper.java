@@ -88,9 +88,11 @@ public final class Gatekeeper {
                   .recover(
                       err ->
                           Future.failedFuture(
-                              new AuthException(
-                                  AuthException.Reason.INVALID,
-                                  "invalid token: " + err.getMessage())));
+                              err instanceof AuthException unavailable
+                                  ? unavailable
+                                  : new AuthException(
+                                      AuthException.Reason.INVALID,
+                                      "invalid token: " + err.getMessage())));
       case TICKET -> redeem(c.value());
     };
   }

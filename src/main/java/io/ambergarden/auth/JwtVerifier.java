@@ -1,6 +1,8 @@
 package io.ambergarden.auth;
 
 import io.ambergarden.config.SecurityConfig;
+import io.vertx.circuitbreaker.RetryPolicy;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -47,11 +49,18 @@ import org.slf4j.LoggerFactory;
  * it has {@code admin} or all its scopes are in {@code auth.jwt.fleet-wide-scopes}; otherwise, and
  * whenever {@code devices} has another type, it is refused, so a forgotten claim never opens the
  * fleet.
+ *
+ * <p>A JWKS that cannot be fetched at start does not stop the service: API keys work, JWTs are
+ * refused as {@link AuthException.Reason#UNAVAILABLE} (503), and the fetch is retried in the
+ * background with exponential backoff and full jitter (so restarting pods do not hit the issuer in
+ * step) until it succeeds; then the periodic refresh takes over.
  */
 public final class JwtVerifier {
   private static final Logger LOG = LoggerFactory.getLogger(JwtVerifier.class);
   private static final long MIN_REFETCH_MILLIS = 10_000;
   private static final long FETCH_DEADLINE_MILLIS = 10_000;
+  private static final long RETRY_FIRST_MILLIS = 1_000;
+  private static final long RETRY_MAX_MILLIS = 60_000;
 
   private final Vertx vertx;
   private final Context context;
@@ -61,9 +70,14 @@ public final class JwtVerifier {
   private final Set<Scope> fleetWide;
   private final long minRefetchMillis;
   private volatile JWTAuth auth;
+  private final RetryPolicy retries;
   private HttpClient http;
   private long timer = -1;
+  private boolean closed;
   private volatile long lastFetch;
+
+  /** Why the JWKS has not loaded yet; null once it has. */
+  private volatile String notLoaded;
 
   private JwtVerifier(Vertx vertx, SecurityConfig.Jwt cfg, int defaultRate, long minRefetchMillis) {
     this.minRefetchMillis = minRefetchMillis;
@@ -71,6 +85,9 @@ public final class JwtVerifier {
     this.context = vertx.getOrCreateContext();
     this.cfg = cfg;
     this.defaultRate = defaultRate;
+    this.retries =
+        RetryPolicy.exponentialDelayWithJitter(
+            RETRY_FIRST_MILLIS, Math.min(RETRY_MAX_MILLIS, cfg.jwksRefresh().toMillis()));
     this.options =
         new JWTOptions()
             .setIssuer(cfg.issuer())
@@ -91,7 +108,10 @@ public final class JwtVerifier {
     }
   }
 
-  /** A verifier ready to use: the key file read, or the JWKS fetched once. */
+  /**
+   * A verifier: the key file read (fails if it cannot be used), or the JWKS fetched once. A failed
+   * fetch still yields the verifier, which refuses tokens as unavailable and keeps retrying.
+   */
   public static Future<JwtVerifier> start(Vertx vertx, SecurityConfig.Jwt cfg, int defaultRate) {
     return start(vertx, cfg, defaultRate, MIN_REFETCH_MILLIS);
   }
@@ -116,25 +136,75 @@ public final class JwtVerifier {
       return Future.succeededFuture(v);
     }
     v.http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(5000));
-    return v.fetchJwks()
-        .map(
-            x -> {
-              v.timer = vertx.setPeriodic(cfg.jwksRefresh().toMillis(), id -> v.refetchQuietly());
-              return v;
-            });
+    v.notLoaded = "not fetched yet";
+    Promise<JwtVerifier> firstAttempt = Promise.promise();
+    v.context.runOnContext(x -> v.load(1, () -> firstAttempt.complete(v)));
+    return firstAttempt.future();
+  }
+
+  /** Fetches the JWKS; on failure tries again after a jittered backoff, for as long as it takes. */
+  private void load(int attempt, Runnable afterAttempt) {
+    if (closed) {
+      afterAttempt.run();
+      return;
+    }
+    // the deadline's timeout may complete the fetch off the context: state changes go back to it
+    fetchJwks().onComplete(ar -> context.runOnContext(x -> afterFetch(ar, attempt, afterAttempt)));
+  }
+
+  private void afterFetch(AsyncResult<Void> ar, int attempt, Runnable afterAttempt) {
+    if (closed) {
+      afterAttempt.run(); // closed while the fetch ran: no timer may outlive the verifier
+      return;
+    }
+    if (ar.succeeded()) {
+      notLoaded = null;
+      if (attempt > 1) {
+        LOG.info("JWKS from {} loaded after {} attempts", cfg.jwksUrl(), attempt);
+      }
+      timer = vertx.setPeriodic(cfg.jwksRefresh().toMillis(), id -> refetchQuietly());
+    } else {
+      notLoaded = String.valueOf(ar.cause().getMessage());
+      // the cap keeps 1 << attempt from wrapping; the floor keeps a zero draw from spinning
+      long delay = Math.max(100, retries.delay(ar.cause(), Math.min(attempt, 30)));
+      LOG.warn(
+          "JWKS from {} not loaded (attempt {}): {}; JWTs get 503 until it is, next try in {} ms",
+          cfg.jwksUrl(),
+          attempt,
+          notLoaded,
+          delay);
+      timer = vertx.setTimer(delay, id -> load(attempt + 1, () -> {}));
+    }
+    afterAttempt.run();
   }
 
   public void close() {
-    if (timer >= 0) {
-      vertx.cancelTimer(timer);
-    }
-    if (http != null) {
-      http.close();
-    }
+    // on the verifier's context, so a fetch completing there cannot start a timer after this
+    context.runOnContext(
+        v -> {
+          closed = true;
+          if (timer >= 0) {
+            vertx.cancelTimer(timer);
+          }
+          if (http != null) {
+            http.close();
+          }
+        });
   }
 
   /** The token's principal, or a failure saying why the token is not accepted. */
   public Future<Principal> verify(String token) {
+    String why = notLoaded;
+    if (why != null) {
+      return Future.failedFuture(
+          new AuthException(
+              AuthException.Reason.UNAVAILABLE,
+              "JWTs cannot be verified yet: the JWKS at "
+                  + cfg.jwksUrl()
+                  + " has not loaded ("
+                  + why
+                  + "); retrying"));
+    }
     return authenticate(token)
         .recover(
             err -> {
