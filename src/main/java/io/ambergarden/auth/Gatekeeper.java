@@ -107,8 +107,8 @@ public final class Gatekeeper {
                   .recover(
                       err ->
                           Future.failedFuture(
-                              err instanceof AuthException unavailable
-                                  ? unavailable
+                              err instanceof AuthException refusal
+                                  ? refusal
                                   : new AuthException(
                                       AuthException.Reason.INVALID,
                                       "invalid token: " + err.getMessage())));
