@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * Turns a presented credential into a {@link Principal}, for every HTTP verticle instance of the
@@ -22,6 +23,8 @@ public final class Gatekeeper {
   private final SecurityConfig.Access cfg;
   private final KeyStore store;
   private final KeyCache keys;
+  private final KeyConfirmations confirmations;
+  private final Function<String, Future<Optional<KeyRecord>>> find;
   private final RateLimits rates;
   private final JwtVerifier jwt;
   private final Clock clock;
@@ -33,13 +36,29 @@ public final class Gatekeeper {
   private record LocalKey(byte[] hash, Principal principal) {}
 
   Gatekeeper(SecurityConfig.Access cfg, KeyStore store, JwtVerifier jwt, Clock clock) {
+    this(cfg, store, store::find, jwt, clock);
+  }
+
+  /** {@code find}: the key read, {@code store::find} but for tests. */
+  Gatekeeper(
+      SecurityConfig.Access cfg,
+      KeyStore store,
+      Function<String, Future<Optional<KeyRecord>>> find,
+      JwtVerifier jwt,
+      Clock clock) {
     this.cfg = cfg;
     this.store = store;
     this.jwt = jwt;
     this.clock = clock;
+    // with max-stale 0, a read within the refresh is as fresh as the cache ever answers
+    this.confirmations =
+        new KeyConfirmations(
+            cfg.keyCacheSize(),
+            Math.max(cfg.keyCacheMaxStale().toMillis(), cfg.keyCacheRefresh().toMillis()));
+    this.find = confirmations.noting(find, clock::millis);
     this.keys =
         new KeyCache(
-            store::find,
+            this.find,
             cfg.keyCacheRefresh().toMillis(),
             cfg.keyCacheMaxStale().toMillis(),
             cfg.keyCacheSize(),
@@ -88,9 +107,11 @@ public final class Gatekeeper {
                   .recover(
                       err ->
                           Future.failedFuture(
-                              new AuthException(
-                                  AuthException.Reason.INVALID,
-                                  "invalid token: " + err.getMessage())));
+                              err instanceof AuthException refusal
+                                  ? refusal
+                                  : new AuthException(
+                                      AuthException.Reason.INVALID,
+                                      "invalid token: " + err.getMessage())));
       case TICKET -> redeem(c.value());
     };
   }
@@ -126,19 +147,34 @@ public final class Gatekeeper {
   }
 
   /**
-   * Still valid? For a long-lived WebSocket: a JWT's expiry, a key's revocation (within the cache's
-   * refresh).
+   * Still valid? For a long-lived WebSocket: a JWT's expiry; a key's revocation (within the cache's
+   * refresh), and false once the key has not been confirmed by a store read for longer than
+   * max-stale (a remembered answer keeps a socket open only that long).
    */
   public Future<Boolean> stillValid(Principal p) {
-    if (p.expires() && clock.millis() >= p.expiresAtMillis()) {
+    long now = clock.millis();
+    if (p.expires() && now >= p.expiresAtMillis()) {
       return Future.succeededFuture(false);
     }
     if (p.kind() != Principal.Kind.API_KEY) {
       return Future.succeededFuture(true);
     }
     return keys.get(p.id())
-        .map(found -> found.isPresent() && !found.get().revoked())
-        .otherwise(true);
+        .transform(
+            ar -> {
+              if (ar.succeeded() && !valid(ar.result())) {
+                return Future.succeededFuture(false);
+              }
+              if (confirmations.recent(p.id(), now)) {
+                return Future.succeededFuture(true);
+              }
+              // unconfirmed for too long (or never noted here): only a read now can keep it open
+              return find.apply(p.id()).map(Gatekeeper::valid).otherwise(false);
+            });
+  }
+
+  private static boolean valid(Optional<KeyRecord> found) {
+    return found.isPresent() && !found.get().revoked();
   }
 
   /** 0 when the caller may go ahead, else nanoseconds until its next request is allowed. */

@@ -39,14 +39,18 @@ public final class SecurityConfig {
     }
   }
 
-  /** JWT bearer tokens; off unless a public key file or a JWKS URL is set. */
+  /**
+   * JWT bearer tokens; off unless a public key file or a JWKS URL is set. {@code fleetWideScopes}:
+   * scope names whose tokens may name no devices and then reach every device.
+   */
   public record Jwt(
       String publicKeyFile,
       String jwksUrl,
       Duration jwksRefresh,
       String issuer,
       String audience,
-      Duration leeway) {
+      Duration leeway,
+      List<String> fleetWideScopes) {
     public boolean enabled() {
       return !publicKeyFile.isEmpty() || !jwksUrl.isEmpty();
     }

@@ -28,7 +28,8 @@ final class SecurityConfigReader {
             c.duration("auth.jwt.jwks-refresh", Duration.ofSeconds(10), Duration.ofDays(1)),
             c.string("auth.jwt.issuer"),
             c.string("auth.jwt.audience"),
-            c.duration("auth.jwt.leeway", Duration.ZERO, Duration.ofMinutes(5)));
+            c.duration("auth.jwt.leeway", Duration.ZERO, Duration.ofMinutes(5)),
+            c.list("auth.jwt.fleet-wide-scopes"));
     if (jwt.enabled() && jwt.issuer().isEmpty()) {
       throw new ConfigException("auth.jwt.issuer", "must be set when JWTs are accepted");
     }
