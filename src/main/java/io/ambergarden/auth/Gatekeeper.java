@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * Turns a presented credential into a {@link Principal}, for every HTTP verticle instance of the
@@ -33,13 +34,23 @@ public final class Gatekeeper {
   private record LocalKey(byte[] hash, Principal principal) {}
 
   Gatekeeper(SecurityConfig.Access cfg, KeyStore store, JwtVerifier jwt, Clock clock) {
+    this(cfg, store, store::find, jwt, clock);
+  }
+
+  /** {@code keyReads} reads a key by id: the store's, or a stand-in in tests of the HTTP layer. */
+  Gatekeeper(
+      SecurityConfig.Access cfg,
+      KeyStore store,
+      Function<String, Future<Optional<KeyRecord>>> keyReads,
+      JwtVerifier jwt,
+      Clock clock) {
     this.cfg = cfg;
     this.store = store;
     this.jwt = jwt;
     this.clock = clock;
     this.keys =
         new KeyCache(
-            store::find,
+            keyReads,
             cfg.keyCacheRefresh().toMillis(),
             cfg.keyCacheMaxStale().toMillis(),
             cfg.keyCacheSize(),

@@ -78,29 +78,31 @@ public final class HttpIngestHandler {
     body.read(ctx, bytes -> handle(ctx, format, bytes));
   }
 
-  private void handle(RoutingContext ctx, BodyFormat format, byte[] bytes) {
+  /** Completes once the events no longer sit in this process on the request's behalf. */
+  private Future<?> handle(RoutingContext ctx, BodyFormat format, byte[] bytes) {
     EventParser.BatchResult parsed = parser.parseBatch(bytes, format);
     if (!parsed.ok()) {
       meters.invalid(AmberMeters.Path.HTTP);
       ctx.fail(invalid(parsed.errors()));
-      return;
+      return Future.succeededFuture();
     }
     List<Event> events = parsed.events();
     ApiException refused = deviceCheck.apply(ctx, events);
     if (refused != null) {
       ctx.fail(refused);
-      return;
+      return Future.succeededFuture();
     }
+    int count = events.size();
     Future<Void> durable =
         producer != null ? produce(events, RequestIds.of(ctx)) : persist(events, ctx);
     durable.onComplete(
         ar -> {
           if (ar.succeeded()) {
-            meters.ingested(AmberMeters.Path.HTTP, events.size());
+            meters.ingested(AmberMeters.Path.HTTP, count);
             ctx.response()
                 .setStatusCode(202)
                 .putHeader("Content-Type", "application/json")
-                .end(new JsonObject().put("accepted", events.size()).encode());
+                .end(new JsonObject().put("accepted", count).encode());
           } else if (ar.cause() instanceof io.vertx.core.eventbus.ReplyException
               || ar.cause() instanceof ApiException) {
             ctx.fail(ar.cause());
@@ -111,6 +113,7 @@ public final class HttpIngestHandler {
                     config.ingest().retryAfterSeconds()));
           }
         });
+    return durable;
   }
 
   private Future<Void> produce(List<Event> events, String requestId) {
