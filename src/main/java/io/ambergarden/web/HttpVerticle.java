@@ -192,6 +192,11 @@ public final class HttpVerticle extends VerticleBase {
     return router;
   }
 
+  /** This instance's image uploads holding a slot, for tests. */
+  int uploadsInFlight() {
+    return images.uploadsInFlight();
+  }
+
   public int actualPort() {
     return server.actualPort();
   }

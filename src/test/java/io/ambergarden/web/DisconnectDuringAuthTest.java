@@ -50,6 +50,8 @@ class DisconnectDuringAuthTest {
   private Vertx vertx;
   private HttpBudgets budgets;
   private HeldKeyReads keys;
+  private HttpVerticle http;
+  private LiveConnections live;
   private int port;
   private final List<Socket> sockets = new ArrayList<>();
 
@@ -60,7 +62,7 @@ class DisconnectDuringAuthTest {
     cfg.put("http.host", "127.0.0.1");
     cfg.put("http.port", "0");
     cfg.put("http.instances", "1");
-    cfg.put("live.enabled", "false");
+    cfg.put("live.enabled", "true");
     cfg.put("auth.key-cache.refresh", "2s");
     cfg.putAll(extra);
     AmberConfig config = ConfigLoader.load(Map.of(), new Properties(), cfg);
@@ -82,14 +84,15 @@ class DisconnectDuringAuthTest {
             msg -> msg.reply(new PersistResult(msg.body().events().size())));
     keys = new HeldKeyReads(config.access());
     budgets = HttpBudgets.of(config, registry);
-    HttpVerticle http =
+    live = new LiveConnections(config.live().maxConnections(), registry);
+    http =
         new HttpVerticle(
             config,
             parser,
             new HealthState(config.ingest().mode()),
             registry,
             new Cursor(new byte[32]),
-            new LiveConnections(config.live().maxConnections(), registry),
+            live,
             new AmberMeters(registry, config.kafka().topic()),
             budgets,
             keys.gatekeeper());
@@ -120,46 +123,25 @@ class DisconnectDuringAuthTest {
   @Test
   void testThreeHundredClientsThatHangUpDuringAuthenticationLeaveNoBudgetTaken() throws Exception {
     start(Map.of());
-    List<String> stale = new ArrayList<>();
-    for (int i = 0; i < HANG_UPS; i++) {
-      String key = keys.mint(Set.of(Scope.EVENTS_WRITE));
-      keys.warm(key).await(10, TimeUnit.SECONDS);
-      stale.add(key);
-    }
-    // every key is now older than auth.key-cache.refresh: each request waits for a fresh read
-    keys.advance(Duration.ofSeconds(3).toMillis());
-    keys.hold();
     String body = event("hang-up");
-    for (int i = 0; i < HANG_UPS; i++) {
-      HangUp how = HangUp.values()[i % HangUp.values().length];
-      Socket s = new Socket("127.0.0.1", port);
-      sockets.add(s);
-      long length = how == HangUp.HEADERS_ONLY ? DECLARED : body.length();
-      String head =
-          "POST /api/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
-              + stale.get(i)
-              + "\r\nContent-Type: application/json\r\nContent-Length: "
-              + length
-              + "\r\n\r\n";
-      OutputStream out = s.getOutputStream();
-      out.write(head.getBytes(StandardCharsets.US_ASCII));
-      switch (how) {
-        case HEADERS_ONLY -> {}
-        case WHOLE_BODY -> out.write(body.getBytes(StandardCharsets.UTF_8));
-        case RESET_MID_BODY -> {
-          out.write(body.substring(0, body.length() / 2).getBytes(StandardCharsets.UTF_8));
-          s.setSoLinger(true, 0);
-        }
-      }
-      out.flush();
-    }
-    await().atMost(Duration.ofSeconds(30)).until(() -> keys.waiting() == HANG_UPS);
-    for (Socket s : sockets) {
-      s.close();
-    }
-    // the server has seen every connection go before any key read answers
-    await().atMost(Duration.ofSeconds(30)).until(() -> budgets.connections().used() == 0);
-    keys.releaseAll();
+    hangUpDuringAuthentication(
+        HANG_UPS,
+        Set.of(Scope.EVENTS_WRITE),
+        (i, key) -> {
+          HangUp how = HangUp.values()[i % HangUp.values().length];
+          long length = how == HangUp.HEADERS_ONLY ? DECLARED : body.length();
+          String head =
+              "POST /api/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                  + key
+                  + "\r\nContent-Type: application/json\r\nContent-Length: "
+                  + length
+                  + "\r\n\r\n";
+          return switch (how) {
+            case HEADERS_ONLY -> new Sent(head, false);
+            case WHOLE_BODY -> new Sent(head + body, false);
+            case RESET_MID_BODY -> new Sent(head + body.substring(0, body.length() / 2), true);
+          };
+        });
 
     HttpResponse<String> after = post(keys.mint(Set.of(Scope.EVENTS_WRITE)), event("after"));
     assertThat(after.statusCode()).as(after.body()).isEqualTo(202);
@@ -170,6 +152,89 @@ class DisconnectDuringAuthTest {
               assertThat(budgets.ingestRequests().used()).as("ingest requests in flight").isZero();
               assertThat(budgets.ingestBytes().used()).as("ingest bytes in flight").isZero();
             });
+  }
+
+  @Test
+  void testImageUploadsWhoseClientsHangUpDuringAuthenticationHoldNoUploadSlot() throws Exception {
+    start(Map.of());
+    hangUpDuringAuthentication(
+        20,
+        Set.of(Scope.MEDIA_WRITE),
+        (i, key) ->
+            new Sent(
+                "POST /api/v1/devices/cam-"
+                    + i
+                    + "/images HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                    + key
+                    + "\r\nContent-Type: image/png\r\nContent-Length: 100000\r\n\r\n",
+                i % 2 == 0));
+    // the upload deadline is media.orphan-grace / 2 (minutes): a held slot would show here
+    await()
+        .during(Duration.ofSeconds(1))
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> http.uploadsInFlight() == 0);
+  }
+
+  @Test
+  void testLiveFeedUpgradesWhoseClientsHangUpDuringAuthenticationHoldNoClientSlot()
+      throws Exception {
+    start(Map.of());
+    hangUpDuringAuthentication(
+        20,
+        Set.of(Scope.LIVE_READ),
+        (i, key) ->
+            new Sent(
+                "GET /api/v1/live HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                    + key
+                    + "\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+                    + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+                i % 2 == 0));
+    await()
+        .during(Duration.ofSeconds(1))
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> live.open() == 0);
+  }
+
+  /** What one client sends before it leaves, and whether it resets rather than closes. */
+  private record Sent(String text, boolean reset) {}
+
+  private interface Client {
+    Sent send(int index, String key);
+  }
+
+  /**
+   * {@code count} clients, each with its own stale key, send their request and leave while their
+   * key is being read; once the server has seen every connection close, the reads answer.
+   */
+  private void hangUpDuringAuthentication(int count, Set<Scope> scopes, Client client)
+      throws Exception {
+    List<String> stale = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      String key = keys.mint(scopes);
+      keys.warm(key).await(10, TimeUnit.SECONDS);
+      stale.add(key);
+    }
+    // every key is now older than auth.key-cache.refresh: each request waits for a fresh read
+    keys.advance(Duration.ofSeconds(3).toMillis());
+    keys.hold();
+    for (int i = 0; i < count; i++) {
+      Sent sent = client.send(i, stale.get(i));
+      Socket s = new Socket("127.0.0.1", port);
+      sockets.add(s);
+      OutputStream out = s.getOutputStream();
+      out.write(sent.text().getBytes(StandardCharsets.UTF_8));
+      out.flush();
+      if (sent.reset()) {
+        s.setSoLinger(true, 0);
+      }
+    }
+    await().atMost(Duration.ofSeconds(30)).until(() -> keys.waiting() == count);
+    for (Socket s : sockets) {
+      s.close();
+    }
+    // the server has seen every connection go before any key read answers
+    await().atMost(Duration.ofSeconds(30)).until(() -> budgets.connections().used() == 0);
+    keys.releaseAll();
   }
 
   private HttpResponse<String> post(String key, String body) throws Exception {
