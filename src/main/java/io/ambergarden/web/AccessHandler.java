@@ -136,6 +136,11 @@ final class AccessHandler {
 
   private void decide(RoutingContext ctx, RouteRules.Rule rule, AsyncResult<Principal> ar) {
     HttpServerRequest req = ctx.request();
+    if (ctx.response().closed()) {
+      // the client left while its credential was checked: routing stops here, before any later
+      // handler takes a budget, a slot or a rate token that no close handler would give back
+      return;
+    }
     if (!req.isEnded()) {
       req.resume();
     }

@@ -39,7 +39,9 @@ final class ImageUploads {
   private final HttpClient client;
   private final ObjectStore store;
   private final MeterRegistry registry;
-  private int inFlight;
+
+  /** Written on this instance's event loop only; volatile for the tests that read it. */
+  private volatile int inFlight;
 
   ImageUploads(
       Vertx vertx,
@@ -57,6 +59,11 @@ final class ImageUploads {
 
   void handle(RoutingContext ctx) {
     HttpServerRequest req = ctx.request();
+    if (ctx.response().closed()) {
+      // the client left (while its credential was checked, say): a slot taken now would wait for a
+      // body that never comes until the deadline
+      return;
+    }
     req.pause(); // nothing is read before the headers are judged
     UploadRules.Admission admission;
     String deviceId;
@@ -165,6 +172,11 @@ final class ImageUploads {
                 refuse(ctx, toApi(ar.cause()), true, declaredLength);
               }
             });
+  }
+
+  /** Uploads holding a slot of media.max-in-flight-uploads on this instance. */
+  int inFlight() {
+    return inFlight;
   }
 
   /** createdAt, when a device uploads an image taken earlier; -1 when absent (now). */
