@@ -22,28 +22,50 @@ public final class Gatekeeper {
   private final SecurityConfig.Access cfg;
   private final KeyStore store;
   private final KeyCache keys;
+  private final StaticKeys staticKeys;
+  private final AddressFailures failures;
+  private final ClientAddress clientAddress;
   private final RateLimits rates;
   private final JwtVerifier jwt;
   private final Clock clock;
   private final SecureRandom random = new SecureRandom();
+
+  /** Retry-After of a key that cannot be verified now: the store is out, likely for a while. */
+  private static final int UNVERIFIABLE_RETRY_SECONDS = 5;
 
   /** Keys this process made for itself (the simulator); never stored, gone on restart. */
   private final Map<String, LocalKey> localKeys = new ConcurrentHashMap<>();
 
   private record LocalKey(byte[] hash, Principal principal) {}
 
-  Gatekeeper(SecurityConfig.Access cfg, KeyStore store, JwtVerifier jwt, Clock clock) {
+  Gatekeeper(
+      SecurityConfig.Access cfg,
+      KeyStore store,
+      StaticKeys staticKeys,
+      JwtVerifier jwt,
+      Clock clock) {
     this.cfg = cfg;
     this.store = store;
+    this.staticKeys = staticKeys;
     this.jwt = jwt;
     this.clock = clock;
+    SecurityConfig.KeyLookup lookup = cfg.keyLookup();
+    long refresh = cfg.keyCacheRefresh().toMillis();
     this.keys =
         new KeyCache(
             store::find,
-            cfg.keyCacheRefresh().toMillis(),
-            cfg.keyCacheMaxStale().toMillis(),
-            cfg.keyCacheSize(),
+            new KeyCache.Limits(
+                cfg.keyCacheSize(),
+                refresh,
+                cfg.keyCacheMaxStale().toMillis(),
+                lookup.negativeSize(),
+                lookup.negativeTtl().toMillis(),
+                refresh / 2),
             clock::millis);
+    this.failures =
+        new AddressFailures(
+            lookup.addressFailuresPerMinute(), lookup.addressMaxTracked(), System::nanoTime);
+    this.clientAddress = new ClientAddress(lookup.trustedProxies());
     this.rates = new RateLimits(cfg.maxTrackedBuckets(), System::nanoTime);
   }
 
@@ -51,11 +73,17 @@ public final class Gatekeeper {
   public static Future<Gatekeeper> start(Vertx vertx, AmberConfig config, CassandraClient client) {
     SecurityConfig.Access cfg = config.access();
     KeyStore store = new KeyStore(client, config.cassandra().keyspace());
+    StaticKeys fromFile;
+    try {
+      fromFile = StaticKeys.load(cfg.keyLookup().staticKeysFile());
+    } catch (RuntimeException e) {
+      return Future.failedFuture(e);
+    }
     Future<JwtVerifier> jwt =
         cfg.enabled() && cfg.jwt().enabled()
             ? JwtVerifier.start(vertx, cfg.jwt(), cfg.defaultRatePerSecond())
             : Future.succeededFuture(null);
-    return jwt.map(v -> new Gatekeeper(cfg, store, v, Clock.systemUTC()));
+    return jwt.map(v -> new Gatekeeper(cfg, store, fromFile, v, Clock.systemUTC()));
   }
 
   public void close() {
@@ -74,6 +102,37 @@ public final class Gatekeeper {
 
   public KeyStore store() {
     return store;
+  }
+
+  /**
+   * The client address of a request from {@code peer}: X-Forwarded-For counts only from a trusted
+   * proxy.
+   */
+  public String clientAddress(String peer, java.util.List<String> forwardedFor) {
+    return clientAddress.of(peer, forwardedFor);
+  }
+
+  /**
+   * The principal of a credential presented from {@code address}; fails with an {@link
+   * AuthException}. An address that failed too often is refused (THROTTLED) before any lookup, and
+   * each INVALID answer counts against it.
+   */
+  public Future<Principal> authenticate(Credential c, String address) {
+    long wait = failures.waitNanos(address);
+    if (wait > 0) {
+      return Future.failedFuture(
+          new AuthException(
+              AuthException.Reason.THROTTLED,
+              "too many failed authentications from this address",
+              (int) Math.max(1, (wait + 999_999_999L) / 1_000_000_000L)));
+    }
+    return authenticate(c)
+        .onFailure(
+            err -> {
+              if (err instanceof AuthException a && a.reason() == AuthException.Reason.INVALID) {
+                failures.failed(address);
+              }
+            });
   }
 
   /** The principal of a credential; fails with an {@link AuthException}. */
@@ -107,13 +166,21 @@ public final class Gatekeeper {
           ? Future.succeededFuture(local.principal())
           : invalid("unknown or revoked API key");
     }
-    return keys.get(p.id())
+    Optional<KeyRecord> fixed = staticKeys.find(p.id());
+    if (fixed.isPresent()) {
+      return ApiKeys.matches(p, fixed.get().hash())
+          ? Future.succeededFuture(fixed.get().principal(cfg.defaultRatePerSecond()))
+          : invalid("unknown or revoked API key");
+    }
+    // a key this instance verified before keeps working while the store cannot be read
+    return keys.getThroughOutage(p.id())
         .recover(
             err ->
                 Future.failedFuture(
                     new AuthException(
                         AuthException.Reason.UNAVAILABLE,
-                        "credentials cannot be verified now: " + err.getMessage())))
+                        "credentials cannot be verified now: " + err.getMessage(),
+                        UNVERIFIABLE_RETRY_SECONDS)))
         .compose(
             found -> {
               if (found.isEmpty()
@@ -133,7 +200,7 @@ public final class Gatekeeper {
     if (p.expires() && clock.millis() >= p.expiresAtMillis()) {
       return Future.succeededFuture(false);
     }
-    if (p.kind() != Principal.Kind.API_KEY) {
+    if (p.kind() != Principal.Kind.API_KEY || staticKeys.find(p.id()).isPresent()) {
       return Future.succeededFuture(true);
     }
     return keys.get(p.id())

@@ -66,7 +66,8 @@ public record AmberConfig(
       int maxBatch,
       int maxInFlightRequests,
       int retryAfterSeconds,
-      long maxInFlightBytes) {}
+      long maxInFlightBytes,
+      boolean startWithoutCassandra) {}
 
   public record Events(
       Duration retention,
