@@ -47,6 +47,7 @@ import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -82,6 +83,7 @@ public final class AmberGarden {
   private CassandraClient cassandra;
   private CassandraClient readCassandra;
   private Gatekeeper gate;
+  private volatile boolean stopping;
   private ManagementVerticle management;
 
   /** One token-map view for every writer and the counter verticle. */
@@ -124,15 +126,74 @@ public final class AmberGarden {
     // held for the life of the service so the shared driver session stays open between verticles
     cassandra = CassandraClients.shared(vertx, config.cassandra());
     LOG.info("configuration (secrets redacted): {}", config.raw().redacted());
+    if (config.ingest().startWithoutCassandra()) {
+      return checkKafka()
+          .compose(v -> config.kafka().createTopics() ? createTopics() : Future.succeededFuture())
+          .compose(v -> Gatekeeper.start(vertx, config, cassandra).onSuccess(g -> gate = g))
+          .compose(v -> deploy(() -> new HealthProbeVerticle(config, health), 1))
+          .compose(v -> deployFront(parser))
+          .onSuccess(v -> startStoreSideWhenUp(parser, 1000));
+    }
     Future<?> schema = config.cassandra().applySchema() ? migrate() : Future.succeededFuture();
     return schema
         .compose(v -> checkKafka())
         .compose(v -> config.kafka().createTopics() ? createTopics() : Future.succeededFuture())
         .compose(v -> Gatekeeper.start(vertx, config, cassandra).onSuccess(g -> gate = g))
-        .compose(
-            v ->
-                ReplicaLocator.start(vertx, cassandra, config.cassandra().keyspace())
-                    .onSuccess(locator -> replicas = locator))
+        .compose(v -> deployStoreSide(parser))
+        .compose(v -> deploy(() -> new HealthProbeVerticle(config, health), 1))
+        .compose(v -> deployConsumer(parser))
+        .compose(v -> deployFront(parser));
+  }
+
+  /**
+   * With ingest.start-without-cassandra: HTTP ingest already runs on Kafka alone (JWTs and static
+   * keys verified; other keys 503); what needs Cassandra starts once it answers, tried again with a
+   * growing, jittered pause. A failed attempt undeploys what it deployed.
+   */
+  private void startStoreSideWhenUp(EventParser parser, long pauseMillis) {
+    if (stopping) {
+      return;
+    }
+    int before = deployments.size();
+    Future<?> schema = config.cassandra().applySchema() ? migrate() : Future.succeededFuture();
+    schema
+        .compose(v -> deployStoreSide(parser))
+        .compose(v -> deployConsumer(parser))
+        .onSuccess(v -> LOG.info("Cassandra answers: the consumer, writers and reads are started"))
+        .onFailure(
+            err -> {
+              long next = Math.min(30_000, pauseMillis * 2);
+              long pause = next / 2 + ThreadLocalRandom.current().nextLong(next / 2 + 1);
+              LOG.warn(
+                  "Cassandra not usable yet ({}); HTTP ingest goes on into Kafka, next try in {} ms",
+                  err.toString(),
+                  pause);
+              undeployAbove(before)
+                  .onComplete(ar -> vertx.setTimer(pause, t -> startStoreSideWhenUp(parser, next)));
+            });
+  }
+
+  private synchronized Future<Void> undeployAbove(int keep) {
+    Future<Void> chain = Future.succeededFuture();
+    while (deployments.size() > keep) {
+      String id = deployments.pop();
+      chain = chain.compose(v -> vertx.undeploy(id).otherwiseEmpty());
+    }
+    return chain.compose(
+        v -> {
+          if (replicas != null) {
+            replicas.close();
+            replicas = null;
+          }
+          CassandraClient reads = readCassandra;
+          readCassandra = null;
+          return reads == null ? Future.succeededFuture() : reads.close().otherwiseEmpty();
+        });
+  }
+
+  private Future<Void> deployStoreSide(EventParser parser) {
+    return ReplicaLocator.start(vertx, cassandra, config.cassandra().keyspace())
+        .onSuccess(locator -> replicas = locator)
         .compose(
             v ->
                 CassandraClients.connectReads(vertx, config.cassandra())
@@ -167,13 +228,18 @@ public final class AmberGarden {
                 config.rollups().enabled()
                     ? deploy(() -> new RollupVerticle(config, instanceId, registry), 1)
                     : Future.succeededFuture())
-        .compose(v -> deployAll(MediaVerticles.of(config, instanceId, registry)))
-        .compose(v -> deploy(() -> new HealthProbeVerticle(config, health), 1))
-        .compose(
-            v ->
-                config.kafka().consumerEnabled()
-                    ? deploy(() -> new KafkaIngestVerticle(config, parser, health, meters), 1)
-                    : Future.succeededFuture())
+        .compose(v -> deployAll(MediaVerticles.of(config, instanceId, registry)));
+  }
+
+  private Future<Void> deployConsumer(EventParser parser) {
+    return config.kafka().consumerEnabled()
+        ? deploy(() -> new KafkaIngestVerticle(config, parser, health, meters), 1)
+        : Future.succeededFuture();
+  }
+
+  /** HTTP, the management port and the simulator: what clients reach. */
+  private Future<Void> deployFront(EventParser parser) {
+    return Future.<Void>succeededFuture()
         .compose(
             v ->
                 deploy(
@@ -269,6 +335,7 @@ public final class AmberGarden {
    * twice.
    */
   public synchronized Future<Void> stop() {
+    stopping = true;
     health.shuttingDown(true);
     Future<Void> chain = Future.succeededFuture();
     while (!deployments.isEmpty()) {
