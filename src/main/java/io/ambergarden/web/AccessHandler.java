@@ -120,8 +120,8 @@ final class AccessHandler {
       req.pause();
     }
     Context here = vertx.getOrCreateContext();
-    String client =
-        gate.clientAddress(req.remoteAddress().hostAddress(), req.headers().getAll(FORWARDED_FOR));
+    String peer = req.remoteAddress() == null ? null : req.remoteAddress().hostAddress();
+    String client = gate.clientAddress(peer, req.headers().getAll(FORWARDED_FOR));
     gate.authenticate(credential.get(), client)
         .onComplete(ar -> onContext(here, () -> decide(ctx, rule, ar)));
   }

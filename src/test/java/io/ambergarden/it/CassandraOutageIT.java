@@ -234,8 +234,6 @@ class CassandraOutageIT {
     String run = UUID.randomUUID().toString().substring(0, 8);
     String device = "restart-" + run;
     long base = System.currentTimeMillis() - 60_000;
-    String known = TestKeys.create("outage-known", Set.of(Scope.EVENTS_WRITE), List.of(), 0);
-    String unseen = TestKeys.create("outage-unseen", Set.of(Scope.EVENTS_WRITE), List.of(), 0);
     ApiKeys.Minted fixed = ApiKeys.mint();
     Path dir = Files.createTempDirectory("amber-outage-");
     Path staticKeys = dir.resolve("keys.json");
@@ -273,10 +271,13 @@ class CassandraOutageIT {
     AtomicInteger seq = new AtomicInteger();
     AtomicInteger notReady = new AtomicInteger();
     ScheduledExecutorService probe = Executors.newSingleThreadScheduledExecutor();
-    TestKeys.admin(); // stored before the outage: the admin key revokes afterwards
     ServiceProcess[] startedDuringOutage = new ServiceProcess[1];
 
     try (ServiceProcess running = ServiceProcess.start("outage-running", cfg)) {
+      // stored once the service made the schema, before the outage
+      String known = TestKeys.create("outage-known", Set.of(Scope.EVENTS_WRITE), List.of(), 0);
+      String unseen = TestKeys.create("outage-unseen", Set.of(Scope.EVENTS_WRITE), List.of(), 0);
+      TestKeys.admin(); // revokes afterwards
       assertThat(postAs(running, known, device, base, seq, accepted).statusCode()).isEqualTo(202);
       probe.scheduleAtFixedRate(
           () -> {
