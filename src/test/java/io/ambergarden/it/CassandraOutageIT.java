@@ -274,11 +274,19 @@ class CassandraOutageIT {
     ServiceProcess[] startedDuringOutage = new ServiceProcess[1];
 
     try (ServiceProcess running = ServiceProcess.start("outage-running", cfg)) {
-      // stored once the service made the schema, before the outage
-      String known = TestKeys.create("outage-known", Set.of(Scope.EVENTS_WRITE), List.of(), 0);
+      // stored once the service made the schema (behind HTTP in this mode), before the outage
+      String known =
+          await()
+              .atMost(Duration.ofSeconds(60))
+              .ignoreExceptions()
+              .until(
+                  () -> TestKeys.create("outage-known", Set.of(Scope.EVENTS_WRITE), List.of(), 0),
+                  java.util.Objects::nonNull);
       String unseen = TestKeys.create("outage-unseen", Set.of(Scope.EVENTS_WRITE), List.of(), 0);
       TestKeys.admin(); // revokes afterwards
-      assertThat(postAs(running, known, device, base, seq, accepted).statusCode()).isEqualTo(202);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> postAs(running, known, device, base, seq, accepted).statusCode() == 202);
       probe.scheduleAtFixedRate(
           () -> {
             if (!running.isReady()) {
