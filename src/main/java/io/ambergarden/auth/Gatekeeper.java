@@ -8,6 +8,7 @@ import io.vertx.core.Vertx;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -15,8 +16,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Turns a presented credential into a {@link Principal}, for every HTTP verticle instance of the
- * process: API keys through the {@link KeyCache}, JWTs through the {@link JwtVerifier}, tickets
- * through the store. It also keeps the per-caller rate limits and issues tickets.
+ * process: API keys from the {@link StaticKeys} file or through the {@link KeyCache}, JWTs through
+ * the {@link JwtVerifier}, tickets through the store. It also keeps the per-caller rate limits and
+ * the per-address limit on failed authentications ({@link AddressFailures}), and issues tickets.
  */
 public final class Gatekeeper {
   private final SecurityConfig.Access cfg;
@@ -108,7 +110,7 @@ public final class Gatekeeper {
    * The client address of a request from {@code peer}: X-Forwarded-For counts only from a trusted
    * proxy.
    */
-  public String clientAddress(String peer, java.util.List<String> forwardedFor) {
+  public String clientAddress(String peer, List<String> forwardedFor) {
     return clientAddress.of(peer, forwardedFor);
   }
 

@@ -325,46 +325,44 @@ class CassandraOutageIT {
         cassandra.start();
       }
       probe.shutdown();
-      {
-        ServiceProcess restarted = startedDuringOutage[0];
-        // the stored keys work again on both once the started pod reaches Cassandra
-        await()
-            .atMost(Duration.ofSeconds(90))
-            .until(() -> postAs(restarted, known, device, base, seq, accepted).statusCode() == 202);
-        await()
-            .atMost(Duration.ofSeconds(30))
-            .until(() -> postAs(running, unseen, device, base, seq, accepted).statusCode() == 202);
+      ServiceProcess restarted = startedDuringOutage[0];
+      // the stored keys work again on both once the started pod reaches Cassandra
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .until(() -> postAs(restarted, known, device, base, seq, accepted).statusCode() == 202);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> postAs(running, unseen, device, base, seq, accepted).statusCode() == 202);
 
-        // revocation still reaches every instance within 5 s while Cassandra is up
-        String id = ApiKeys.parse(known).orElseThrow().id();
-        HttpResponse<String> revoked =
-            TestService.send(
-                HttpRequest.newBuilder(running.uri("/api/v1/admin/keys/" + id)).DELETE().build());
-        assertThat(revoked.statusCode()).isBetween(200, 299);
-        long t0 = System.nanoTime();
-        await()
-            .atMost(Duration.ofSeconds(5))
-            .pollInterval(Duration.ofMillis(100))
-            .until(
-                () ->
-                    postAs(restarted, known, device, base, seq, null).statusCode() == 401
-                        && postAs(running, known, device, base, seq, null).statusCode() == 401);
-        long revokedMs = (System.nanoTime() - t0) / 1_000_000;
+      // revocation still reaches every instance within 5 s while Cassandra is up
+      String id = ApiKeys.parse(known).orElseThrow().id();
+      HttpResponse<String> revoked =
+          TestService.send(
+              HttpRequest.newBuilder(running.uri("/api/v1/admin/keys/" + id)).DELETE().build());
+      assertThat(revoked.statusCode()).isBetween(200, 299);
+      long t0 = System.nanoTime();
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .pollInterval(Duration.ofMillis(100))
+          .until(
+              () ->
+                  postAs(restarted, known, device, base, seq, null).statusCode() == 401
+                      && postAs(running, known, device, base, seq, null).statusCode() == 401);
+      long revokedMs = (System.nanoTime() - t0) / 1_000_000;
 
-        // every accepted event lands once, from both consumers of the group
-        try (CqlSession cql = TestService.cql()) {
-          await()
-              .atMost(Duration.ofSeconds(120))
-              .until(() -> rowsByEventId(cql, device, base).keySet().containsAll(accepted));
-          assertThat(rowsByEventId(cql, device, base).values()).allMatch(n -> n == 1);
-        }
-        System.out.printf(
-            "outage past max-stale: %d ms down; known key 202 x %d during it; pod started during"
-                + " the outage served a static key and a JWT; readiness probes not 200 on the"
-                + " running pod: %d; revocation seen on both %d ms after the DELETE; %d events"
-                + " landed once%n",
-            outageMs, knownDuringOutage, notReady.get(), revokedMs, accepted.size());
+      // every accepted event lands once, from both consumers of the group
+      try (CqlSession cql = TestService.cql()) {
+        await()
+            .atMost(Duration.ofSeconds(120))
+            .until(() -> rowsByEventId(cql, device, base).keySet().containsAll(accepted));
+        assertThat(rowsByEventId(cql, device, base).values()).allMatch(n -> n == 1);
       }
+      System.out.printf(
+          "outage past max-stale: %d ms down; known key 202 x %d during it; pod started during"
+              + " the outage served a static key and a JWT; readiness probes not 200 on the"
+              + " running pod: %d; revocation seen on both %d ms after the DELETE; %d events"
+              + " landed once%n",
+          outageMs, knownDuringOutage, notReady.get(), revokedMs, accepted.size());
     } finally {
       probe.shutdownNow();
       if (startedDuringOutage[0] != null) {
