@@ -280,9 +280,12 @@ class CassandraOutageIT {
               .atMost(Duration.ofSeconds(60))
               .ignoreExceptions()
               .until(
-                  () -> TestKeys.create("outage-known", Set.of(Scope.EVENTS_WRITE), List.of(), 0),
+                  () ->
+                      TestKeys.create(
+                          "outage-known", Set.of(Scope.EVENTS_WRITE), List.of(), 100_000),
                   java.util.Objects::nonNull);
-      String unseen = TestKeys.create("outage-unseen", Set.of(Scope.EVENTS_WRITE), List.of(), 0);
+      String unseen =
+          TestKeys.create("outage-unseen", Set.of(Scope.EVENTS_WRITE), List.of(), 100_000);
       TestKeys.admin(); // revokes afterwards
       await()
           .atMost(Duration.ofSeconds(30))
