@@ -21,9 +21,11 @@ import java.util.function.LongSupplier;
  *       therefore refused here within {@code refresh} plus one read, while the store can be read.
  *   <li>While the store cannot be read, {@link #getThroughOutage} answers with the last verified
  *       record of any age (known keys keep working for the whole outage), and {@link #get} only
- *       with one younger than {@code maxStale} (long-lived sessions). After a failed read, reads
- *       are not tried again for {@code retryAfter}: remembered keys are answered at once, others
- *       fail at once, instead of each request waiting for a driver timeout.
+ *       with one younger than {@code maxStale} (long-lived sessions). After a failed read, until a
+ *       read succeeds, remembered keys are answered at once and read again behind the answer (at
+ *       most once per {@code retryAfter}); an id not remembered fails at once during that pause. No
+ *       request waits for a driver timeout per key, and a key revoked while the store answers again
+ *       is refused within {@code retryAfter} plus {@code refresh}.
  * </ul>
  *
  * Keys that exist and ids that do not are remembered apart, each bounded: a flood of random ids
