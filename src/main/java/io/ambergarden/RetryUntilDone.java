@@ -28,7 +28,8 @@ final class RetryUntilDone {
     run(vertx, what, attempt, undo, stopped, 1000);
   }
 
-  private static void run(
+  /** As above, the first pause between {@code pauseMillis} and twice that. */
+  static void run(
       Vertx vertx,
       String what,
       Supplier<Future<?>> attempt,
