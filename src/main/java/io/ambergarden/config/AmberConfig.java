@@ -67,7 +67,8 @@ public record AmberConfig(
       int maxInFlightRequests,
       int retryAfterSeconds,
       long maxInFlightBytes,
-      Duration produceTimeout) {}
+      Duration produceTimeout,
+      boolean startWithoutCassandra) {}
 
   public record Events(
       Duration retention,

@@ -29,7 +29,8 @@ public final class SecurityConfig {
       Jwt jwt,
       List<String> corsAllowedOrigins,
       HttpTls tls,
-      int managementPort) {
+      int managementPort,
+      KeyLookup keyLookup) {
 
     /** No management port: /metrics is served on the API port and needs the admin scope. */
     public static final int NO_MANAGEMENT_PORT = -1;
@@ -38,6 +39,19 @@ public final class SecurityConfig {
       return managementPort != NO_MANAGEMENT_PORT;
     }
   }
+
+  /**
+   * What guards the key store: ids known not to exist (remembered for {@code negativeTtl}), failed
+   * authentications allowed per client address, the proxies whose X-Forwarded-For is believed, and
+   * keys from a mounted file that need no store.
+   */
+  public record KeyLookup(
+      int negativeSize,
+      Duration negativeTtl,
+      int addressFailuresPerMinute,
+      int addressMaxTracked,
+      List<AddressRange> trustedProxies,
+      String staticKeysFile) {}
 
   /**
    * JWT bearer tokens; off unless a public key file or a JWKS URL is set. {@code fleetWideScopes}:

@@ -30,7 +30,9 @@ public final class HeldKeyReads {
   private record Held(String id, Promise<Optional<KeyRecord>> answer) {}
 
   public HeldKeyReads(SecurityConfig.Access cfg) {
-    this.gate = new Gatekeeper(cfg, new KeyStore(null, "unused"), this::read, null, new Moved());
+    this.gate =
+        new Gatekeeper(
+            cfg, new KeyStore(null, "unused"), this::read, StaticKeys.none(), null, new Moved());
   }
 
   public Gatekeeper gatekeeper() {

@@ -56,7 +56,8 @@ class SocketRevalidationTest {
                 "", "", Duration.ofMinutes(10), "", "", Duration.ZERO, List.of()),
             List.of(),
             new SecurityConfig.HttpTls("", "", Duration.ofSeconds(10)),
-            SecurityConfig.Access.NO_MANAGEMENT_PORT);
+            SecurityConfig.Access.NO_MANAGEMENT_PORT,
+            new SecurityConfig.KeyLookup(1000, Duration.ofSeconds(60), 60, 1000, List.of(), ""));
     return new Gatekeeper(
         cfg,
         null,
@@ -77,6 +78,7 @@ class SocketRevalidationTest {
                           revokedAt)))
               : Future.failedFuture("store unreachable");
         },
+        StaticKeys.none(),
         null,
         new Clock() {
           @Override
