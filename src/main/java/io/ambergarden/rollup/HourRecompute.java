@@ -35,8 +35,16 @@ final class HourRecompute {
    * Recomputes one (device, hour) from detail and overwrites its rollup rows. A hot device's hour
    * spans several partitions (device_slices): all are read, and an event stored twice (a redelivery
    * racing a slice split) counts once.
+   *
+   * @param stampMicros the rollup rows' write timestamp, taken before the detail is read, so a
+   *     recompute that read later (or under a later lease) wins whichever write lands last
    */
-  Future<Void> recompute(String deviceId, long hour) {
+  Future<Void> recompute(String deviceId, long hour, long stampMicros) {
+    return aggregate(deviceId, hour).compose(stats -> write(deviceId, hour, stats, stampMicros));
+  }
+
+  /** Reads the (device, hour) from detail and aggregates it per metric. */
+  Future<Map<String, RollupAggregator.Stats>> aggregate(String deviceId, long hour) {
     long bucket = detailBuckets.bucketOf(hour);
     return read(cql.readSlices().bind(deviceId, Instant.ofEpochMilli(bucket)))
         .compose(
@@ -59,7 +67,7 @@ final class HourRecompute {
               }
               return Future.all(parts).map(v -> parts);
             })
-        .compose(
+        .map(
             parts -> {
               RollupAggregator agg = new RollupAggregator();
               Set<String> seen = parts.size() > 1 ? new HashSet<>() : null;
@@ -75,30 +83,35 @@ final class HourRecompute {
                   }
                 }
               }
-              long now = System.currentTimeMillis();
-              int ttl =
-                  RowKeys.ttlSeconds(hour + TimeBuckets.HOUR, now, config.events().retention());
-              List<Future<?>> writes = new ArrayList<>();
-              agg.result()
-                  .forEach(
-                      (metric, st) ->
-                          writes.add(
-                              client.execute(
-                                  cql.writeRollup()
-                                      .bind(
-                                          deviceId,
-                                          TimeBuckets.utcDay(hour),
-                                          Instant.ofEpochMilli(hour),
-                                          metric,
-                                          st.count(),
-                                          st.min(),
-                                          st.max(),
-                                          st.sum(),
-                                          Instant.ofEpochMilli(now),
-                                          ttl)
-                                      .setIdempotent(true))));
-              return Future.all(writes).mapEmpty();
+              return agg.result();
             });
+  }
+
+  /** Overwrites the (device, hour)'s rollup rows, each cell with the given write timestamp. */
+  Future<Void> write(
+      String deviceId, long hour, Map<String, RollupAggregator.Stats> stats, long stampMicros) {
+    long now = System.currentTimeMillis();
+    int ttl = RowKeys.ttlSeconds(hour + TimeBuckets.HOUR, now, config.events().retention());
+    List<Future<?>> writes = new ArrayList<>();
+    stats.forEach(
+        (metric, st) ->
+            writes.add(
+                client.execute(
+                    cql.writeRollup()
+                        .bind(
+                            deviceId,
+                            TimeBuckets.utcDay(hour),
+                            Instant.ofEpochMilli(hour),
+                            metric,
+                            st.count(),
+                            st.min(),
+                            st.max(),
+                            st.sum(),
+                            Instant.ofEpochMilli(now),
+                            ttl,
+                            stampMicros)
+                        .setIdempotent(true))));
+    return Future.all(writes).mapEmpty();
   }
 
   private Future<List<Row>> read(Statement<?> s) {

@@ -13,6 +13,7 @@ import io.vertx.core.VerticleBase;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,7 +22,9 @@ import org.slf4j.LoggerFactory;
  * Exact hourly rollups. Every scan it renews or takes its fair share of rollup shard leases, then,
  * per owned shard, processes the mark buckets that are due: each marked (device, hour) is
  * recomputed from detail and overwritten (idempotent), then the shard's done_until advances,
- * guarded by the lease.
+ * guarded by the lease. While a scan runs, held leases are renewed as they come due, and a shard
+ * whose lease is lost or ran out stops; rollup writes carry a timestamp inside the lease's fencing
+ * window ({@link ShardTerms}), so a stale owner's late write loses to the newer owner's.
  */
 public final class RollupVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(RollupVerticle.class);
@@ -33,6 +36,11 @@ public final class RollupVerticle extends VerticleBase {
   private final MeterRegistry registry;
   private final RollupMarks marks;
   private HourRecompute hours;
+  private ShardTerms terms;
+  private ShardLeases leases;
+  private long renewTimer = -1;
+  private Future<Void> renewing = Future.succeededFuture();
+  private boolean claimed;
   private CassandraClient client;
   private RollupStatements cql;
   private long timer = -1;
@@ -60,6 +68,8 @@ public final class RollupVerticle extends VerticleBase {
             prepared -> {
               cql = prepared;
               hours = new HourRecompute(client, cql, config);
+              terms = new ShardTerms(cfg.leaseTtl());
+              leases = new ShardLeases(client, cql, instanceId, terms);
               long initialDone = marks.bucketOf(System.currentTimeMillis()) - marks.bucketMillis();
               List<Future<?>> creates = new ArrayList<>();
               for (int s = 0; s < cfg.shards(); s++) {
@@ -70,7 +80,13 @@ public final class RollupVerticle extends VerticleBase {
               }
               return Future.all(creates);
             })
-        .onSuccess(v -> timer = vertx.setPeriodic(cfg.scanInterval().toMillis(), id -> scan()));
+        .onSuccess(
+            v -> {
+              timer = vertx.setPeriodic(cfg.scanInterval().toMillis(), id -> scan());
+              // a sixth of the TTL: a term comes due after a third, so two tries before it runs out
+              renewTimer =
+                  vertx.setPeriodic(Math.max(100, cfg.leaseTtl().toMillis() / 6), id -> renew());
+            });
   }
 
   /**
@@ -81,6 +97,7 @@ public final class RollupVerticle extends VerticleBase {
   public Future<?> stop() {
     stopping = true;
     vertx.cancelTimer(timer);
+    vertx.cancelTimer(renewTimer);
     if (cql == null) {
       return Future.succeededFuture();
     }
@@ -90,13 +107,17 @@ public final class RollupVerticle extends VerticleBase {
                 Future.join(
                     rows.stream()
                         .filter(r -> instanceId.equals(r.owner()))
-                        .map(
-                            r ->
-                                (Future<?>)
-                                    client.execute(
-                                        cql.release().bind(Instant.EPOCH, r.shard(), instanceId)))
+                        .map(r -> (Future<?>) leases.release(r.shard()))
                         .toList()))
         .otherwiseEmpty();
+  }
+
+  /** Renews the held leases that are due, one round at a time, only between claims. */
+  private void renew() {
+    if (stopping || !claimed || !renewing.isComplete()) {
+      return;
+    }
+    renewing = leases.renewDue(System.currentTimeMillis());
   }
 
   private void scan() {
@@ -108,6 +129,7 @@ public final class RollupVerticle extends VerticleBase {
         .onComplete(
             ar -> {
               scanning = false;
+              claimed = false;
               if (ar.failed() && !stopping) {
                 LOG.warn("rollup scan failed (retried next scan): {}", ar.cause().toString());
               }
@@ -115,15 +137,12 @@ public final class RollupVerticle extends VerticleBase {
   }
 
   Future<Void> scanOnce() {
-    long now = System.currentTimeMillis();
-    Instant leaseUntil = Instant.ofEpochMilli(now + cfg.leaseTtl().toMillis());
-    return shards()
-        .compose(
-            rows -> {
-              LeasePlanner.Plan plan = LeasePlanner.plan(rows, instanceId, now);
-              return LeaseClaims.claim(
-                  client, plan, instanceId, leaseUntil, cql.renew(), cql.acquire());
-            })
+    // claim and renewal condition on the same lease_until: never both in flight
+    claimed = false;
+    return renewing
+        .transform(ar -> shards())
+        .compose(rows -> leases.claim(rows, System.currentTimeMillis()))
+        .onComplete(ar -> claimed = ar.succeeded())
         .compose(
             mine -> {
               Future<Void> chain = Future.succeededFuture();
@@ -175,6 +194,7 @@ public final class RollupVerticle extends VerticleBase {
     long now = System.currentTimeMillis();
     if (stopping
         || processed >= MAX_BUCKETS_PER_SCAN
+        || !terms.holds(shard, now)
         || !marks.processable(doneUntil, now, cfg.markSafety())) {
       return Future.succeededFuture();
     }
@@ -193,35 +213,44 @@ public final class RollupVerticle extends VerticleBase {
             .setIdempotent(true)
             .setExecutionProfileName(CassandraClients.READ_PROFILE)
             .setPageSize(500);
-    return client.execute(q).compose(this::processPage);
+    return client.execute(q).compose(rs -> processPage(shard, rs));
   }
 
-  private Future<Void> processPage(ResultSet rs) {
+  private Future<Void> processPage(int shard, ResultSet rs) {
     List<Row> rows = new ArrayList<>();
     rs.currentPage().forEach(rows::add);
-    Future<Void> page = recomputeAll(rows, 0);
+    Future<Void> page = recomputeAll(shard, rows, 0);
     return page.compose(
         v ->
             rs.hasMorePages()
-                ? rs.fetchNextPage().compose(this::processPage)
+                ? rs.fetchNextPage().compose(next -> processPage(shard, next))
                 : Future.succeededFuture());
   }
 
   /** Recomputes rows in groups of max-concurrent-recomputes. */
-  private Future<Void> recomputeAll(List<Row> rows, int from) {
+  private Future<Void> recomputeAll(int shard, List<Row> rows, int from) {
     if (from >= rows.size()) {
       return Future.succeededFuture();
     }
     int to = Math.min(rows.size(), from + cfg.maxConcurrentRecomputes());
     List<Future<?>> group = new ArrayList<>();
     for (Row r : rows.subList(from, to)) {
-      group.add(recompute(r.getString(1), r.getInstant(0).toEpochMilli()));
+      group.add(recompute(shard, r.getString(1), r.getInstant(0).toEpochMilli()));
     }
-    return Future.all(group).compose(v -> recomputeAll(rows, to));
+    return Future.all(group).compose(v -> recomputeAll(shard, rows, to));
   }
 
-  /** Recomputes one (device, hour) from detail and overwrites its rollup rows. */
-  public Future<Void> recompute(String deviceId, long hour) {
-    return hours.recompute(deviceId, hour).onSuccess(v -> recomputes.increment());
+  /**
+   * Recomputes one (device, hour) from detail and overwrites its rollup rows, stamped inside the
+   * shard's lease window; fails once the lease is lost or ran out, which stops the shard.
+   */
+  private Future<Void> recompute(int shard, String deviceId, long hour) {
+    OptionalLong stamp = terms.stamp(shard, System.currentTimeMillis());
+    if (stamp.isEmpty()) {
+      return Future.failedFuture("the lease of rollup shard " + shard + " ended");
+    }
+    return hours
+        .recompute(deviceId, hour, stamp.getAsLong())
+        .onSuccess(v -> recomputes.increment());
   }
 }

@@ -108,11 +108,11 @@ final class ImageUploads {
     String key = ObjectKeys.key(imageId, now);
     BlobUpload upload =
         BlobUpload.start(client, store, req, admission.contentType(), admission.length(), key);
-    // the orphan sweeper judges a blob by its key's upload time: an upload must be over well
-    // before the orphan grace has passed
+    // the orphan sweeper judges a blob by its key's upload time: the config keeps the orphan grace
+    // above this deadline plus the metadata wait
     long deadline =
         vertx.setTimer(
-            Math.max(1000, cfg.orphanGrace().toMillis() / 2),
+            cfg.uploadDeadline().toMillis(),
             id ->
                 upload.abort(
                     BlobTransferException.Reason.TOO_SLOW, "the upload did not finish in time"));
@@ -154,7 +154,10 @@ final class ImageUploads {
                   .<ImageMeta>request(
                       ImageSave.ADDRESS,
                       new ImageSave.Request(meta),
-                      RequestIds.options(ctx, config.cassandra().requestTimeout().toMillis() * 3))
+                      RequestIds.options(
+                          ctx,
+                          AmberConfig.Media.metadataWait(config.cassandra().requestTimeout())
+                              .toMillis()))
                   .map(m -> m.body());
             })
         .onComplete(
