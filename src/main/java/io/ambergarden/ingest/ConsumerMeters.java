@@ -1,6 +1,7 @@
 package io.ambergarden.ingest;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.TimeUnit;
@@ -15,6 +16,7 @@ final class ConsumerMeters {
   private final Counter lost;
   private final Counter storeRejected;
   private final Timer pollGap;
+  private volatile boolean stalled;
 
   ConsumerMeters(MeterRegistry registry) {
     assigned = moved(registry, "assigned");
@@ -29,6 +31,11 @@ final class ConsumerMeters {
             .description(
                 "Time between two polls of the consumer; must stay below max.poll.interval")
             .register(registry);
+    Gauge.builder("amber.kafka.consumer.stalled", this, m -> m.stalled ? 1 : 0)
+        .description(
+            "1 while the consumer has lag or records in flight and finished none for"
+                + " kafka.consumer.stall-timeout")
+        .register(registry);
   }
 
   private static Counter moved(MeterRegistry registry, String change) {
@@ -52,6 +59,14 @@ final class ConsumerMeters {
 
   void storeRejected() {
     storeRejected.increment();
+  }
+
+  boolean stalled() {
+    return stalled;
+  }
+
+  void stalled(boolean v) {
+    stalled = v;
   }
 
   void pollGap(long nanos) {
