@@ -25,9 +25,11 @@ final class PartitionHold {
 
   /** Consumer's thread: brings the owned partitions in line with the hold. */
   void apply(Consumer<?, ?> consumer) {
-    Set<TopicPartition> paused = consumer.paused();
+    Set<TopicPartition> owned = consumer.assignment();
+    Set<TopicPartition> paused = new HashSet<>(consumer.paused());
+    paused.retainAll(owned);
     if (held) {
-      Set<TopicPartition> flowing = new HashSet<>(consumer.assignment());
+      Set<TopicPartition> flowing = new HashSet<>(owned);
       flowing.removeAll(paused);
       if (!flowing.isEmpty()) {
         consumer.pause(flowing);

@@ -52,6 +52,22 @@ class HealthStateTest {
   }
 
   @Test
+  void testInKafkaModeAConsumerStalledWhileCassandraAnswersGatesAndTheBodySaysStalled() {
+    HealthState h = allGood(IngestMode.KAFKA);
+    h.consumerStalled(true);
+    assertThat(h.ready()).isFalse();
+    JsonObject json = h.toJson();
+    assertThat(json.getString("status")).isEqualTo("DOWN");
+    assertThat(json.getJsonObject("checks").getString("consumer")).isEqualTo("STALLED");
+    // the same stall during a Cassandra outage is the consumer waiting for the store (F13)
+    h.cassandraUsable(false);
+    assertThat(h.ready()).isTrue();
+    h.cassandraUsable(true);
+    h.consumerStalled(false);
+    assertThat(h.ready()).isTrue();
+  }
+
+  @Test
   void testInDirectModeEveryCheckGates() {
     HealthState h = allGood(IngestMode.DIRECT);
     assertThat(h.ready()).isTrue();
