@@ -127,15 +127,17 @@ class ConsumerLivenessIT {
     failing.add("bad");
     HealthState health = new HealthState(AmberConfig.IngestMode.KAFKA);
     deployConsumer(config, health);
+    long base = System.currentTimeMillis() - 60_000;
     long t0 = System.nanoTime();
     try (KafkaProducer<byte[], byte[]> producer = Kafkas.producer()) {
-      Kafkas.send(producer, topic, device, CassandraOutageIT.event(device, 1_000, "bad"));
+      Kafkas.send(producer, topic, device, CassandraOutageIT.event(device, base, "bad"));
       // the breaker opens on the bad record's own retries before the good ones arrive
       await()
           .atMost(Duration.ofSeconds(30))
           .until(() -> health.toJson().toString().contains("FAILING"));
       for (int i = 0; i < 10; i++) {
-        Kafkas.send(producer, topic, device, CassandraOutageIT.event(device, 2_000 + i, "g" + i));
+        Kafkas.send(
+            producer, topic, device, CassandraOutageIT.event(device, base + 1 + i, "g" + i));
       }
     }
     await().atMost(Duration.ofSeconds(60)).until(() -> stored.size() == 10);
@@ -155,5 +157,98 @@ class ConsumerLivenessIT {
         "F12 light traffic: 10 good records stored %d ms, bad one dead-lettered %d ms, lag 0 at %d ms"
             + " after the bad record was sent (retry timeout 3 s)%n",
         storedMs, deadMs, caughtUpMs);
+  }
+
+  /** More members than partitions is normal (more pods than partitions): every member is ready. */
+  @Test
+  void aMemberAssignedNoPartitionHasJoinedAndIsReady() throws Exception {
+    String topic = "idle-" + UUID.randomUUID().toString().substring(0, 8);
+    AmberConfig config = config(topic, 1, Map.of());
+    HealthState first = joinedHealth();
+    HealthState second = joinedHealth();
+    deployConsumer(config, first);
+    deployConsumer(config, second);
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> Kafkas.members(config.kafka().groupId()).size() == 2);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> consumerCheck(first).equals("JOINED") && consumerCheck(second).equals("JOINED"));
+    assertThat(first.ready()).isTrue();
+    assertThat(second.ready()).isTrue();
+  }
+
+  /**
+   * Pausing and resuming race rebalances: a second member joins and leaves again and again while a
+   * slow writer keeps the first one pausing and resuming at its in-flight cap. Every record is
+   * stored and the lag returns to 0, so no partition was left paused.
+   */
+  @Test
+  void repeatedJoinsAndLeavesUnderASlowWriterLeaveNoPartitionPaused() throws Exception {
+    String topic = "churn-" + UUID.randomUUID().toString().substring(0, 8);
+    AmberConfig config =
+        config(
+            topic,
+            4,
+            Map.of(
+                "kafka.consumer.max-in-flight", "20",
+                "kafka.consumer.write-batch", "10",
+                "kafka.consumer.max-poll-records", "20"));
+    writeDelayMs = 20;
+    int records = 3_000;
+    deployConsumer(config, joinedHealth());
+    long base = System.currentTimeMillis() - 60_000;
+    Thread producing =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  try (KafkaProducer<byte[], byte[]> producer = Kafkas.producer()) {
+                    for (int i = 0; i < records; i++) {
+                      String device = "c" + (i % 16);
+                      producer.send(
+                          new org.apache.kafka.clients.producer.ProducerRecord<>(
+                              topic,
+                              device.getBytes(StandardCharsets.UTF_8),
+                              CassandraOutageIT.event(device, base + i, "r" + i)));
+                      if (i % 100 == 99) {
+                        producer.flush();
+                        Thread.sleep(50); // paced: the churn happens while records flow
+                      }
+                    }
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                });
+    int cycles = 0;
+    while (producing.isAlive() || cycles < 4) {
+      HealthState second = joinedHealth();
+      String id = deployConsumer(config, second);
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(() -> Kafkas.members(config.kafka().groupId()).size() == 2);
+      vertx.undeploy(id).await(60, TimeUnit.SECONDS);
+      cycles++;
+    }
+    producing.join();
+    Map<Integer, Long> ends = Kafkas.endOffsets(topic, 4);
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .until(() -> Kafkas.caughtUp(config.kafka().groupId(), topic, ends));
+    assertThat(stored.stream().filter(id -> id.startsWith("r"))).hasSize(records);
+    System.out.printf(
+        "F16 churn: %d records stored through %d joins and leaves with a 20 ms writer%n",
+        records, cycles);
+  }
+
+  private static HealthState joinedHealth() {
+    HealthState h = new HealthState(AmberConfig.IngestMode.KAFKA);
+    h.kafkaUsable(true);
+    h.cassandraUsable(true);
+    return h;
+  }
+
+  private static String consumerCheck(HealthState h) {
+    return h.toJson().getJsonObject("checks").getString("consumer");
   }
 }
