@@ -27,9 +27,13 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -199,29 +203,27 @@ class ConsumerLivenessIT {
     int records = 3_000;
     deployConsumer(config, joinedHealth());
     long base = System.currentTimeMillis() - 60_000;
-    Thread producing =
-        Thread.ofPlatform()
-            .start(
-                () -> {
-                  try (KafkaProducer<byte[], byte[]> producer = Kafkas.producer()) {
-                    for (int i = 0; i < records; i++) {
-                      String device = "c" + (i % 16);
-                      producer.send(
-                          new org.apache.kafka.clients.producer.ProducerRecord<>(
-                              topic,
-                              device.getBytes(StandardCharsets.UTF_8),
-                              CassandraOutageIT.event(device, base + i, "r" + i)));
-                      if (i % 100 == 99) {
-                        producer.flush();
-                        Thread.sleep(50); // paced: the churn happens while records flow
-                      }
-                    }
-                  } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                  }
-                });
+    // a client produces 100 records every 100 ms, so the churn happens while records flow
+    AtomicInteger sent = new AtomicInteger();
+    ScheduledExecutorService client = Executors.newSingleThreadScheduledExecutor();
+    KafkaProducer<byte[], byte[]> producer = Kafkas.producer();
+    client.scheduleAtFixedRate(
+        () -> {
+          for (int n = 0; n < 100 && sent.get() < records; n++) {
+            int i = sent.getAndIncrement();
+            String device = "c" + (i % 16);
+            producer.send(
+                new ProducerRecord<>(
+                    topic,
+                    device.getBytes(StandardCharsets.UTF_8),
+                    CassandraOutageIT.event(device, base + i, "r" + i)));
+          }
+        },
+        0,
+        100,
+        TimeUnit.MILLISECONDS);
     int cycles = 0;
-    while (producing.isAlive() || cycles < 4) {
+    while (sent.get() < records || cycles < 4) {
       HealthState second = joinedHealth();
       String id = deployConsumer(config, second);
       await()
@@ -230,7 +232,9 @@ class ConsumerLivenessIT {
       vertx.undeploy(id).await(60, TimeUnit.SECONDS);
       cycles++;
     }
-    producing.join();
+    client.shutdown();
+    assertThat(client.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    producer.close();
     Map<Integer, Long> ends = Kafkas.endOffsets(topic, 4);
     await()
         .atMost(Duration.ofSeconds(90))
