@@ -51,6 +51,7 @@ public final class HealthState {
   private volatile boolean deadLetterGuardTripped;
   private volatile boolean writesBlocked;
   private volatile boolean consumerStalled;
+  private volatile boolean consumerStuck;
   private volatile boolean shuttingDown;
   private boolean lastReady;
   private Counter transitions;
@@ -118,10 +119,12 @@ public final class HealthState {
 
   /**
    * The consumer has records in flight or lag, and none finished within
-   * kafka.consumer.stall-timeout.
+   * kafka.consumer.stall-timeout ({@code stalled}); {@code stuck} if Cassandra answered all that
+   * time, so the consumer is not just waiting for the store.
    */
-  public void consumerStalled(boolean v) {
-    consumerStalled = v;
+  public void consumerStalled(boolean stalled, boolean stuck) {
+    consumerStalled = stalled;
+    consumerStuck = stalled && stuck;
     changed();
   }
 
@@ -168,8 +171,9 @@ public final class HealthState {
       case CONSUMER ->
           consumerExpected
               && (!consumerJoined
-                  || (consumerStalled
-                      && (mode == AmberConfig.IngestMode.DIRECT || cassandraUsable)));
+                  || (mode == AmberConfig.IngestMode.DIRECT
+                      ? consumerStalled
+                      : consumerStuck && cassandraUsable));
     };
   }
 

@@ -306,7 +306,11 @@ public final class KafkaIngestVerticle extends VerticleBase {
 
   /** Lag per assigned partition (off the consumer's thread), and the stall check. */
   private void observe() {
-    boolean stalled = stall.stalled(System.currentTimeMillis(), tracker.inFlight());
+    long now = System.currentTimeMillis();
+    if (health.cassandraKnownDown()) {
+      stall.storeDown(now);
+    }
+    boolean stalled = stall.stalled(now, tracker.inFlight());
     if (stalled != consumerMeters.stalled()) {
       LOG.warn(
           stalled
@@ -316,7 +320,7 @@ public final class KafkaIngestVerticle extends VerticleBase {
           flow.paused());
     }
     consumerMeters.stalled(stalled);
-    health.consumerStalled(stalled);
+    health.consumerStalled(stalled, stall.stuck(now, tracker.inFlight()));
     lag.observe(flow.assigned(), stall::lag);
     maybeResume(); // a safety net: every reason to pause also resumes on its own event
     probeIfIdle();

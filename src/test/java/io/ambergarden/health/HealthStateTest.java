@@ -22,7 +22,7 @@ class HealthStateTest {
     HealthState h = allGood(IngestMode.KAFKA);
     h.cassandraUsable(false);
     h.writesBlocked(true);
-    h.consumerStalled(true);
+    h.consumerStalled(true, false);
     assertThat(h.ready()).isTrue();
     assertThat(h.cassandraKnownDown()).isTrue();
     JsonObject json = h.toJson();
@@ -54,7 +54,7 @@ class HealthStateTest {
   @Test
   void testInKafkaModeAConsumerStalledWhileCassandraAnswersGatesAndTheBodySaysStalled() {
     HealthState h = allGood(IngestMode.KAFKA);
-    h.consumerStalled(true);
+    h.consumerStalled(true, true);
     assertThat(h.ready()).isFalse();
     JsonObject json = h.toJson();
     assertThat(json.getString("status")).isEqualTo("DOWN");
@@ -63,7 +63,11 @@ class HealthStateTest {
     h.cassandraUsable(false);
     assertThat(h.ready()).isTrue();
     h.cassandraUsable(true);
-    h.consumerStalled(false);
+    // catching up right after an outage: stalled, but not for a whole timeout with Cassandra up
+    h.consumerStalled(true, false);
+    assertThat(h.ready()).isTrue();
+    assertThat(h.toJson().getJsonObject("checks").getString("consumer")).isEqualTo("STALLED");
+    h.consumerStalled(false, false);
     assertThat(h.ready()).isTrue();
   }
 
@@ -77,7 +81,7 @@ class HealthStateTest {
     h.writesBlocked(true);
     assertThat(h.ready()).isFalse();
     h.writesBlocked(false);
-    h.consumerStalled(true);
+    h.consumerStalled(true, false);
     assertThat(h.ready()).isFalse();
     assertThat(h.toJson().getJsonArray("gates").getList())
         .containsExactly(

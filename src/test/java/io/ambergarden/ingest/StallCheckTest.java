@@ -49,4 +49,24 @@ class StallCheckTest {
     check.lag(0);
     assertThat(check.stalled(2 * TIMEOUT + 20, 0)).isFalse();
   }
+
+  @Test
+  void aStallIsStuckOnlyWhenTheStoreAnsweredForAWholeTimeout() {
+    StallCheck check = new StallCheck(TIMEOUT, 0);
+    check.lag(50);
+    check.storeDown(10_000);
+    // stalled while the store was down: waiting for it, not stuck
+    assertThat(check.stalled(TIMEOUT + 1, 0)).isTrue();
+    assertThat(check.stuck(TIMEOUT + 1, 0)).isFalse();
+    // the store is back, the consumer has a whole timeout to catch up before it counts as stuck
+    assertThat(check.stuck(10_000 + TIMEOUT, 0)).isFalse();
+    assertThat(check.stuck(10_000 + TIMEOUT + 1, 0)).isTrue();
+  }
+
+  @Test
+  void aStallWithTheStoreNeverDownIsStuck() {
+    StallCheck check = new StallCheck(TIMEOUT, 0);
+    check.lag(1);
+    assertThat(check.stuck(TIMEOUT + 1, 0)).isTrue();
+  }
 }
