@@ -20,9 +20,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * F18: Cassandra and the broker both away for longer than the consumer's session timeout, then
- * back. While the store is down the breaker is open and every partition paused; the frozen broker
- * then expires this member, so its partitions are lost and handed back, paused, with nothing left
- * in flight to try the store with. The half-open breaker must still probe, and the consumer must
+ * back. While the store is down the breaker is open and every partition paused; the group then
+ * drops this member, so its partitions are lost and handed back, paused, with nothing left in
+ * flight to try the store with. The half-open breaker must still probe, and the consumer must
  * resume by itself once the store answers.
  */
 @ExtendWith(RealServers.class)
@@ -95,17 +95,19 @@ class StoreAndBrokerOutageIT {
           broker.resume();
         }
         frozenMs = (System.nanoTime() - frozenAt) / 1_000_000;
-        // the member was expired while frozen: its partitions come back through a new assignment
+        // A frozen broker reads the heartbeats queued in its sockets before its session timers
+        // fire, so the member usually survives the freeze; the group then drops it as an expired
+        // session would (as a longer outage or a broker failover does): the member's partitions
+        // are lost and handed back, paused, with the records in flight dropped.
+        Kafkas.removeAllMembers(group);
         await()
             .atMost(Duration.ofSeconds(60))
-            .until(
-                () ->
-                    s.counter("amber.kafka.consumer.partitions", "change", "lost")
-                            + s.counter("amber.kafka.consumer.partitions", "change", "revoked")
-                        > 0);
+            .until(() -> s.counter("amber.kafka.consumer.partitions", "change", "lost") > 0);
         await()
             .atMost(Duration.ofSeconds(60))
             .until(() -> s.counter("amber.kafka.consumer.partitions", "change", "assigned") > 2);
+        // still paused, since the store is still down
+        assertThat(Kafkas.committedTotal(group, s.topic())).isLessThan(BEFORE + DURING);
       } finally {
         cassandra.start();
       }
