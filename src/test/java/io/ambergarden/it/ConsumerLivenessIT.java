@@ -16,6 +16,7 @@ import io.ambergarden.health.HealthState;
 import io.ambergarden.ingest.KafkaIngestVerticle;
 import io.ambergarden.localrt.RealServers;
 import io.ambergarden.metrics.AmberMeters;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.Message;
@@ -99,14 +100,24 @@ class ConsumerLivenessIT {
   }
 
   private String deployConsumer(AmberConfig config, HealthState health) throws Exception {
+    return deployConsumer(config, health, new SimpleMeterRegistry());
+  }
+
+  private String deployConsumer(AmberConfig config, HealthState health, MeterRegistry registry)
+      throws Exception {
     return vertx
         .deployVerticle(
             new KafkaIngestVerticle(
                 config,
                 new EventParser(),
                 health,
-                new AmberMeters(new SimpleMeterRegistry(), config.kafka().topic())))
+                new AmberMeters(registry, config.kafka().topic())))
         .await(60, TimeUnit.SECONDS);
+  }
+
+  private static long polls(MeterRegistry registry) {
+    var gap = registry.find("amber.kafka.consumer.poll.gap").timer();
+    return gap == null ? 0 : gap.count();
   }
 
   /**
@@ -130,7 +141,8 @@ class ConsumerLivenessIT {
     String device = "d-" + UUID.randomUUID();
     failing.add("bad");
     HealthState health = new HealthState(AmberConfig.IngestMode.KAFKA);
-    deployConsumer(config, health);
+    MeterRegistry registry = new SimpleMeterRegistry();
+    deployConsumer(config, health, registry);
     long base = System.currentTimeMillis() - 60_000;
     long t0 = System.nanoTime();
     try (KafkaProducer<byte[], byte[]> producer = Kafkas.producer()) {
@@ -139,6 +151,9 @@ class ConsumerLivenessIT {
       await()
           .atMost(Duration.ofSeconds(30))
           .until(() -> health.toJson().toString().contains("FAILING"));
+      // the pause is applied before the next poll: after two more polls, nothing more is fetched
+      long pollsAtOpen = polls(registry);
+      await().atMost(Duration.ofSeconds(10)).until(() -> polls(registry) >= pollsAtOpen + 2);
       for (int i = 0; i < 10; i++) {
         Kafkas.send(
             producer, topic, device, CassandraOutageIT.event(device, base + 1 + i, "g" + i));
