@@ -1,6 +1,7 @@
 package io.ambergarden.ingest;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +18,7 @@ final class ConsumerMeters {
   private final Counter lettersCut;
   private final Counter lettersLost;
   private final Timer pollGap;
+  private volatile boolean stalled;
 
   ConsumerMeters(MeterRegistry registry) {
     assigned = moved(registry, "assigned");
@@ -43,6 +45,11 @@ final class ConsumerMeters {
             .description(
                 "Time between two polls of the consumer; must stay below max.poll.interval")
             .register(registry);
+    Gauge.builder("amber.kafka.consumer.stalled", this, m -> m.stalled ? 1 : 0)
+        .description(
+            "1 while the consumer has lag or records in flight and finished none for"
+                + " kafka.consumer.stall-timeout")
+        .register(registry);
   }
 
   private static Counter moved(MeterRegistry registry, String change) {
@@ -74,6 +81,14 @@ final class ConsumerMeters {
 
   void deadLetterLost() {
     lettersLost.increment();
+  }
+
+  boolean stalled() {
+    return stalled;
+  }
+
+  void stalled(boolean v) {
+    stalled = v;
   }
 
   void pollGap(long nanos) {
