@@ -36,7 +36,6 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.cassandra.CassandraClient;
-import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -44,11 +43,8 @@ import io.vertx.kafka.admin.KafkaAdminClient;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
 import java.time.Clock;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,7 +73,7 @@ public final class AmberGarden {
           + "-"
           + java.util.UUID.randomUUID().toString().substring(0, 8);
 
-  private final Deque<String> deployments = new ArrayDeque<>();
+  private final Deployments deployments;
   private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
   private CassandraClient cassandra;
   private CassandraClient readCassandra;
@@ -107,6 +103,7 @@ public final class AmberGarden {
                     .setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
             .withMetrics(new MicrometerMetricsFactory(registry))
             .build();
+    this.deployments = new Deployments(vertx);
   }
 
   public static Future<AmberGarden> start(AmberConfig config) {
@@ -124,15 +121,48 @@ public final class AmberGarden {
     // held for the life of the service so the shared driver session stays open between verticles
     cassandra = CassandraClients.shared(vertx, config.cassandra());
     LOG.info("configuration (secrets redacted): {}", config.raw().redacted());
-    Future<?> schema = config.cassandra().applySchema() ? migrate() : Future.succeededFuture();
-    return schema
+    // without Cassandra, HTTP ingest starts on Kafka alone and the rest follows when it answers
+    boolean later = config.ingest().startWithoutCassandra();
+    return (later ? Future.succeededFuture() : migrate())
         .compose(v -> checkKafka())
         .compose(v -> config.kafka().createTopics() ? createTopics() : Future.succeededFuture())
         .compose(v -> Gatekeeper.start(vertx, config, cassandra).onSuccess(g -> gate = g))
-        .compose(
-            v ->
-                ReplicaLocator.start(vertx, cassandra, config.cassandra().keyspace())
-                    .onSuccess(locator -> replicas = locator))
+        .compose(v -> later ? Future.succeededFuture() : deployStoreSide(parser))
+        .compose(v -> deployments.deploy(() -> new HealthProbeVerticle(config, health), 1))
+        .compose(v -> later ? Future.succeededFuture() : deployConsumer(parser))
+        .compose(v -> deployFront(parser))
+        .onSuccess(v -> startStoreSideWhenUp(later, parser));
+  }
+
+  /** With ingest.start-without-cassandra, what needs Cassandra starts once it answers. */
+  private void startStoreSideWhenUp(boolean later, EventParser parser) {
+    if (!later) {
+      return;
+    }
+    int mark = deployments.mark();
+    RetryUntilDone.run(
+        vertx,
+        "starting the consumer, writers and reads on Cassandra (HTTP ingest goes on into Kafka)",
+        () -> migrate().compose(v -> deployStoreSide(parser)).compose(v -> deployConsumer(parser)),
+        () -> deployments.undeployAbove(mark).compose(v -> closeStoreClients()),
+        deployments::stopped);
+  }
+
+  /** The token-map view and the read session, after a failed attempt to start on them. */
+  private Future<Void> closeStoreClients() {
+    ReplicaLocator locator = replicas;
+    replicas = null;
+    CassandraClient reads = readCassandra;
+    readCassandra = null;
+    if (locator != null) {
+      locator.close();
+    }
+    return reads == null ? Future.succeededFuture() : reads.close().otherwiseEmpty();
+  }
+
+  private Future<Void> deployStoreSide(EventParser parser) {
+    return ReplicaLocator.start(vertx, cassandra, config.cassandra().keyspace())
+        .onSuccess(locator -> replicas = locator)
         .compose(
             v ->
                 CassandraClients.connectReads(vertx, config.cassandra())
@@ -140,23 +170,25 @@ public final class AmberGarden {
         .compose(
             v ->
                 config.counters().enabled()
-                    ? deploy(() -> new CounterVerticle(config, registry, replicas), 1)
+                    ? deployments.deploy(() -> new CounterVerticle(config, registry, replicas), 1)
                     : Future.succeededFuture())
         .compose(
             v ->
-                deploy(
+                deployments.deploy(
                     () -> new WriterVerticle(config, meters, replicas),
                     config.writer().instances()))
         .compose(
             v ->
-                deploy(() -> new QueryVerticle(config, meters.reads()), config.query().instances()))
+                deployments.deploy(
+                    () -> new QueryVerticle(config, meters.reads()), config.query().instances()))
         .compose(
             v ->
-                deploy(() -> new StatsVerticle(config, meters.reads()), config.query().instances()))
+                deployments.deploy(
+                    () -> new StatsVerticle(config, meters.reads()), config.query().instances()))
         .compose(
             v ->
                 config.live().enabled()
-                    ? deploy(
+                    ? deployments.deploy(
                         () ->
                             new LiveRelayVerticle(
                                 config, instanceId, parser, registry, liveConnections),
@@ -165,39 +197,43 @@ public final class AmberGarden {
         .compose(
             v ->
                 config.rollups().enabled()
-                    ? deploy(() -> new RollupVerticle(config, instanceId, registry), 1)
+                    ? deployments.deploy(() -> new RollupVerticle(config, instanceId, registry), 1)
                     : Future.succeededFuture())
-        .compose(v -> deployAll(MediaVerticles.of(config, instanceId, registry)))
-        .compose(v -> deploy(() -> new HealthProbeVerticle(config, health), 1))
-        .compose(
-            v ->
-                config.kafka().consumerEnabled()
-                    ? deploy(() -> new KafkaIngestVerticle(config, parser, health, meters), 1)
-                    : Future.succeededFuture())
-        .compose(
-            v ->
-                deploy(
-                    () ->
-                        new HttpVerticle(
-                            config,
-                            parser,
-                            health,
-                            registry,
-                            cursor,
-                            liveConnections,
-                            meters,
-                            httpBudgets,
-                            gate),
-                    config.http().instances()))
+        .compose(v -> deployments.deployAll(MediaVerticles.of(config, instanceId, registry)));
+  }
+
+  private Future<Void> deployConsumer(EventParser parser) {
+    return config.kafka().consumerEnabled()
+        ? deployments.deploy(() -> new KafkaIngestVerticle(config, parser, health, meters), 1)
+        : Future.succeededFuture();
+  }
+
+  /** HTTP, the management port and the simulator: what clients reach. */
+  private Future<Void> deployFront(EventParser parser) {
+    return deployments
+        .deploy(
+            () ->
+                new HttpVerticle(
+                    config,
+                    parser,
+                    health,
+                    registry,
+                    cursor,
+                    liveConnections,
+                    meters,
+                    httpBudgets,
+                    gate),
+            config.http().instances())
         .compose(
             v ->
                 config.access().managementPortEnabled()
-                    ? deploy(() -> management = new ManagementVerticle(config, health, registry), 1)
+                    ? deployments.deploy(
+                        () -> management = new ManagementVerticle(config, health, registry), 1)
                     : Future.succeededFuture())
         .compose(
             v ->
                 config.simulator().enabled()
-                    ? deploy(
+                    ? deployments.deploy(
                         () ->
                             new SimulatorVerticle(
                                 config,
@@ -215,8 +251,11 @@ public final class AmberGarden {
         .mapEmpty();
   }
 
-  /** The schema, with the schema applier's own role when one is configured. */
+  /** The schema (if cassandra.schema.apply), with the schema applier's own role when set. */
   private Future<?> migrate() {
+    if (!config.cassandra().applySchema()) {
+      return Future.succeededFuture();
+    }
     CassandraClient applier = CassandraClients.schemaApplier(vertx, config.cassandra());
     return new SchemaMigrator(vertx, applier, config).migrate().eventually(applier::close);
   }
@@ -249,42 +288,11 @@ public final class AmberGarden {
         .eventually(() -> admin.close(2000));
   }
 
-  private Future<Void> deployAll(java.util.List<MediaVerticles.Deployment> all) {
-    Future<Void> chain = Future.succeededFuture();
-    for (MediaVerticles.Deployment d : all) {
-      chain = chain.compose(v -> deploy(d.verticle(), d.instances()));
-    }
-    return chain;
-  }
-
-  private Future<Void> deploy(Supplier<io.vertx.core.Deployable> verticle, int instances) {
-    return vertx
-        .deployVerticle(verticle, new DeploymentOptions().setInstances(instances))
-        .onSuccess(deployments::push)
-        .mapEmpty();
-  }
-
-  /**
-   * Undeploys in reverse order of deployment, then closes the session and Vert.x. Safe to call
-   * twice.
-   */
+  /** Undeploys in reverse order of deployment, then closes the session and Vert.x; safe twice. */
   public synchronized Future<Void> stop() {
     health.shuttingDown(true);
-    Future<Void> chain = Future.succeededFuture();
-    while (!deployments.isEmpty()) {
-      String id = deployments.pop();
-      chain =
-          chain.compose(
-              v ->
-                  vertx
-                      .undeploy(id)
-                      .recover(
-                          err -> {
-                            LOG.warn("undeploy failed: {}", err.toString());
-                            return Future.succeededFuture();
-                          }));
-    }
-    return chain
+    return deployments
+        .stopAll()
         .compose(
             v -> {
               if (replicas != null) {

@@ -53,7 +53,9 @@ import org.HdrHistogram.Recorder;
  * throughput. With auth on every request carries an API key (rate limit out of the way), so it pays
  * for the key check, the cache and the rate limiter. Direct ingest mode: each phase's work is done
  * when its answers are (no consumer backlog running into the next phase). {@code mvn -Pbench
- * -Dbench.main=io.ambergarden.bench.AuthCostBench}.
+ * -Dbench.main=io.ambergarden.bench.AuthCostBench}. First, and alone with {@code
+ * -Dexec.args=limiter} (no servers): the rate limiter against its synchronized predecessor ({@link
+ * RateLimitCost}).
  */
 public final class AuthCostBench {
   static final int BATCH = 100;
@@ -80,6 +82,10 @@ public final class AuthCostBench {
   private record Instance(boolean auth, BenchService service, HttpClientAgent client, String key) {}
 
   public static void main(String[] args) throws Exception {
+    RateLimitCost.run();
+    if (args.length > 0 && args[0].equals("limiter")) {
+      return;
+    }
     LocalRuntimeOptions options = LocalRuntimeOptions.fromEnvironment();
     try (LocalRuntime runtime = new LocalRuntime(options)) {
       runtime.start();

@@ -8,42 +8,86 @@ import io.vertx.core.Vertx;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * Turns a presented credential into a {@link Principal}, for every HTTP verticle instance of the
- * process: API keys through the {@link KeyCache}, JWTs through the {@link JwtVerifier}, tickets
- * through the store. It also keeps the per-caller rate limits and issues tickets.
+ * process: API keys from the {@link StaticKeys} file or through the {@link KeyCache}, JWTs through
+ * the {@link JwtVerifier}, tickets through the store. It also keeps the per-caller rate limits and
+ * the per-address limit on failed authentications ({@link AddressFailures}), and issues tickets.
  */
 public final class Gatekeeper {
   private final SecurityConfig.Access cfg;
   private final KeyStore store;
   private final KeyCache keys;
+  private final KeyConfirmations confirmations;
+  private final Function<String, Future<Optional<KeyRecord>>> find;
+  private final StaticKeys staticKeys;
+  private final AddressFailures failures;
+  private final ClientAddress clientAddress;
   private final RateLimits rates;
   private final JwtVerifier jwt;
   private final Clock clock;
   private final SecureRandom random = new SecureRandom();
+
+  /** Retry-After of a key that cannot be verified now: the store is out, likely for a while. */
+  private static final int UNVERIFIABLE_RETRY_SECONDS = 5;
 
   /** Keys this process made for itself (the simulator); never stored, gone on restart. */
   private final Map<String, LocalKey> localKeys = new ConcurrentHashMap<>();
 
   private record LocalKey(byte[] hash, Principal principal) {}
 
-  Gatekeeper(SecurityConfig.Access cfg, KeyStore store, JwtVerifier jwt, Clock clock) {
+  Gatekeeper(
+      SecurityConfig.Access cfg,
+      KeyStore store,
+      StaticKeys staticKeys,
+      JwtVerifier jwt,
+      Clock clock) {
+    this(cfg, store, store::find, staticKeys, jwt, clock);
+  }
+
+  /** {@code find}: the key read, {@code store::find} but for tests. */
+  Gatekeeper(
+      SecurityConfig.Access cfg,
+      KeyStore store,
+      Function<String, Future<Optional<KeyRecord>>> find,
+      StaticKeys staticKeys,
+      JwtVerifier jwt,
+      Clock clock) {
     this.cfg = cfg;
     this.store = store;
+    this.staticKeys = staticKeys;
     this.jwt = jwt;
     this.clock = clock;
+    // with max-stale 0, a read within the refresh is as fresh as the cache ever answers
+    this.confirmations =
+        new KeyConfirmations(
+            cfg.keyCacheSize(),
+            Math.max(cfg.keyCacheMaxStale().toMillis(), cfg.keyCacheRefresh().toMillis()));
+    this.find = confirmations.noting(find, clock::millis);
+    SecurityConfig.KeyLookup lookup = cfg.keyLookup();
+    long refresh = cfg.keyCacheRefresh().toMillis();
     this.keys =
         new KeyCache(
-            store::find,
-            cfg.keyCacheRefresh().toMillis(),
-            cfg.keyCacheMaxStale().toMillis(),
-            cfg.keyCacheSize(),
+            this.find,
+            new KeyCache.Limits(
+                cfg.keyCacheSize(),
+                refresh,
+                cfg.keyCacheMaxStale().toMillis(),
+                lookup.negativeSize(),
+                lookup.negativeTtl().toMillis(),
+                refresh / 2),
             clock::millis);
+    this.failures =
+        new AddressFailures(
+            lookup.addressFailuresPerMinute(), lookup.addressMaxTracked(), System::nanoTime);
+    this.clientAddress = new ClientAddress(lookup.trustedProxies());
     this.rates = new RateLimits(cfg.maxTrackedBuckets(), System::nanoTime);
   }
 
@@ -51,11 +95,17 @@ public final class Gatekeeper {
   public static Future<Gatekeeper> start(Vertx vertx, AmberConfig config, CassandraClient client) {
     SecurityConfig.Access cfg = config.access();
     KeyStore store = new KeyStore(client, config.cassandra().keyspace());
+    StaticKeys fromFile;
+    try {
+      fromFile = StaticKeys.load(cfg.keyLookup().staticKeysFile());
+    } catch (RuntimeException e) {
+      return Future.failedFuture(e);
+    }
     Future<JwtVerifier> jwt =
         cfg.enabled() && cfg.jwt().enabled()
             ? JwtVerifier.start(vertx, cfg.jwt(), cfg.defaultRatePerSecond())
             : Future.succeededFuture(null);
-    return jwt.map(v -> new Gatekeeper(cfg, store, v, Clock.systemUTC()));
+    return jwt.map(v -> new Gatekeeper(cfg, store, fromFile, v, Clock.systemUTC()));
   }
 
   public void close() {
@@ -76,6 +126,37 @@ public final class Gatekeeper {
     return store;
   }
 
+  /**
+   * The client address of a request from {@code peer}: X-Forwarded-For counts only from a trusted
+   * proxy.
+   */
+  public String clientAddress(String peer, List<String> forwardedFor) {
+    return clientAddress.of(peer, forwardedFor);
+  }
+
+  /**
+   * The principal of a credential presented from {@code address}; fails with an {@link
+   * AuthException}. An address that failed too often is refused (THROTTLED) before any lookup, and
+   * each INVALID answer counts against it.
+   */
+  public Future<Principal> authenticate(Credential c, String address) {
+    long wait = failures.waitNanos(address);
+    if (wait > 0) {
+      return Future.failedFuture(
+          new AuthException(
+              AuthException.Reason.THROTTLED,
+              "too many failed authentications from this address",
+              (int) Math.max(1, (wait + 999_999_999L) / 1_000_000_000L)));
+    }
+    return authenticate(c)
+        .onFailure(
+            err -> {
+              if (err instanceof AuthException a && a.reason() == AuthException.Reason.INVALID) {
+                failures.failed(address);
+              }
+            });
+  }
+
   /** The principal of a credential; fails with an {@link AuthException}. */
   public Future<Principal> authenticate(Credential c) {
     return switch (c.type()) {
@@ -88,9 +169,11 @@ public final class Gatekeeper {
                   .recover(
                       err ->
                           Future.failedFuture(
-                              new AuthException(
-                                  AuthException.Reason.INVALID,
-                                  "invalid token: " + err.getMessage())));
+                              err instanceof AuthException refusal
+                                  ? refusal
+                                  : new AuthException(
+                                      AuthException.Reason.INVALID,
+                                      "invalid token: " + err.getMessage())));
       case TICKET -> redeem(c.value());
     };
   }
@@ -107,13 +190,21 @@ public final class Gatekeeper {
           ? Future.succeededFuture(local.principal())
           : invalid("unknown or revoked API key");
     }
-    return keys.get(p.id())
+    Optional<KeyRecord> fixed = staticKeys.find(p.id());
+    if (fixed.isPresent()) {
+      return ApiKeys.matches(p, fixed.get().hash())
+          ? Future.succeededFuture(fixed.get().principal(cfg.defaultRatePerSecond()))
+          : invalid("unknown or revoked API key");
+    }
+    // a key this instance verified before keeps working while the store cannot be read
+    return keys.getThroughOutage(p.id())
         .recover(
             err ->
                 Future.failedFuture(
                     new AuthException(
                         AuthException.Reason.UNAVAILABLE,
-                        "credentials cannot be verified now: " + err.getMessage())))
+                        "credentials cannot be verified now: " + err.getMessage(),
+                        UNVERIFIABLE_RETRY_SECONDS)))
         .compose(
             found -> {
               if (found.isEmpty()
@@ -126,19 +217,34 @@ public final class Gatekeeper {
   }
 
   /**
-   * Still valid? For a long-lived WebSocket: a JWT's expiry, a key's revocation (within the cache's
-   * refresh).
+   * Still valid? For a long-lived WebSocket: a JWT's expiry; a key's revocation (within the cache's
+   * refresh), and false once the key has not been confirmed by a store read for longer than
+   * max-stale (a remembered answer keeps a socket open only that long).
    */
   public Future<Boolean> stillValid(Principal p) {
-    if (p.expires() && clock.millis() >= p.expiresAtMillis()) {
+    long now = clock.millis();
+    if (p.expires() && now >= p.expiresAtMillis()) {
       return Future.succeededFuture(false);
     }
-    if (p.kind() != Principal.Kind.API_KEY) {
+    if (p.kind() != Principal.Kind.API_KEY || staticKeys.find(p.id()).isPresent()) {
       return Future.succeededFuture(true);
     }
     return keys.get(p.id())
-        .map(found -> found.isPresent() && !found.get().revoked())
-        .otherwise(true);
+        .transform(
+            ar -> {
+              if (ar.succeeded() && !valid(ar.result())) {
+                return Future.succeededFuture(false);
+              }
+              if (confirmations.recent(p.id(), now)) {
+                return Future.succeededFuture(true);
+              }
+              // unconfirmed for too long (or never noted here): only a read now can keep it open
+              return find.apply(p.id()).map(Gatekeeper::valid).otherwise(false);
+            });
+  }
+
+  private static boolean valid(Optional<KeyRecord> found) {
+    return found.isPresent() && !found.get().revoked();
   }
 
   /** 0 when the caller may go ahead, else nanoseconds until its next request is allowed. */

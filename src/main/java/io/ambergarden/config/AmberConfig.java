@@ -66,7 +66,9 @@ public record AmberConfig(
       int maxBatch,
       int maxInFlightRequests,
       int retryAfterSeconds,
-      long maxInFlightBytes) {}
+      long maxInFlightBytes,
+      Duration produceTimeout,
+      boolean startWithoutCassandra) {}
 
   public record Events(
       Duration retention,
@@ -203,6 +205,7 @@ public record AmberConfig(
       long maxBytes,
       int maxTags,
       int maxInFlightUploads,
+      Duration uploadDeadline,
       Duration shareMinTtl,
       Duration shareMaxTtl,
       String publicBaseUrl,
@@ -212,6 +215,17 @@ public record AmberConfig(
       Duration sweepInterval,
       Duration sweepLeaseTtl,
       Duration sweepBucket) {
+    /**
+     * How many request timeouts an upload waits for its metadata write: the month index and the
+     * batch are two driver requests in sequence, plus one for the bus hop and queueing.
+     */
+    public static final int METADATA_WAIT_TIMEOUTS = 3;
+
+    /** How long an upload waits for its metadata write before answering 503. */
+    public static Duration metadataWait(Duration cassandraRequestTimeout) {
+      return cassandraRequestTimeout.multipliedBy(METADATA_WAIT_TIMEOUTS);
+    }
+
     @Override
     public String toString() {
       return "Media[endpoint=" + s3Endpoint + ", bucket=" + s3Bucket + ", secretKey=******]";

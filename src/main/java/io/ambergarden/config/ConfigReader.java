@@ -39,7 +39,13 @@ final class ConfigReader {
             c.intIn("ingest.max-batch", 1, 100_000),
             c.intIn("ingest.max-in-flight-requests", 1, 1_000_000),
             c.intIn("ingest.retry-after-seconds", 1, 3600),
-            c.longIn("ingest.max-in-flight-bytes", 1024, 64L << 30));
+            c.longIn("ingest.max-in-flight-bytes", 1024, 64L << 30),
+            c.duration("ingest.produce-timeout", Duration.ofSeconds(1), Duration.ofMinutes(10)),
+            c.bool("ingest.start-without-cassandra"));
+    if (ingest.startWithoutCassandra() && ingest.mode() != AmberConfig.IngestMode.KAFKA) {
+      throw new ConfigException(
+          "ingest.start-without-cassandra", "needs ingest.mode=kafka (direct mode writes to it)");
+    }
     if (ingest.maxInFlightBytes() < http.maxBodyBytes()) {
       throw new ConfigException(
           "ingest.max-in-flight-bytes", "must be at least http.max-body-bytes, or no body fits");

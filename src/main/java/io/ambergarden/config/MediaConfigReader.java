@@ -35,6 +35,7 @@ final class MediaConfigReader {
             c.longIn("media.max-bytes", 16, 1L << 30),
             c.intIn("media.max-tags", 0, MAX_TAGS_LIMIT),
             c.intIn("media.max-in-flight-uploads", 1, 100_000),
+            c.duration("media.upload-deadline", Duration.ofSeconds(1), Duration.ofDays(1)),
             c.duration("media.share.min-ttl", Duration.ofSeconds(1), Duration.ofDays(365)),
             c.duration("media.share.max-ttl", Duration.ofSeconds(1), Duration.ofDays(365)),
             url(c, "media.public-base-url", true),
@@ -57,13 +58,22 @@ final class MediaConfigReader {
       throw new ConfigException(
           "media.sweep.lease-ttl", "must be at least twice media.sweep.interval");
     }
-    Duration metadataWindow =
-        c.duration("cassandra.request-timeout", Duration.ZERO, Duration.ofDays(1)).multipliedBy(2);
-    if (m.orphanGrace().compareTo(metadataWindow) < 0) {
+    // the sweeper judges a blob by the time stamped in its key when the upload began: its metadata
+    // must have landed by then, or a live upload's blob is collected
+    Duration longestUpload =
+        m.uploadDeadline()
+            .plus(
+                AmberConfig.Media.metadataWait(
+                    c.duration("cassandra.request-timeout", Duration.ZERO, Duration.ofDays(1))));
+    if (m.orphanGrace().compareTo(longestUpload) < 0) {
       throw new ConfigException(
           "media.orphan-grace",
-          "must be at least twice cassandra.request-timeout, or a slow metadata write could land"
-              + " after its blob was collected");
+          "must be at least media.upload-deadline plus "
+              + AmberConfig.Media.METADATA_WAIT_TIMEOUTS
+              + " times cassandra.request-timeout ("
+              + longestUpload
+              + ", the longest an upload may take until its metadata is written), or a live"
+              + " upload's blob could be collected as an orphan");
     }
     return m;
   }

@@ -29,7 +29,8 @@ public final class SecurityConfig {
       Jwt jwt,
       List<String> corsAllowedOrigins,
       HttpTls tls,
-      int managementPort) {
+      int managementPort,
+      KeyLookup keyLookup) {
 
     /** No management port: /metrics is served on the API port and needs the admin scope. */
     public static final int NO_MANAGEMENT_PORT = -1;
@@ -39,14 +40,31 @@ public final class SecurityConfig {
     }
   }
 
-  /** JWT bearer tokens; off unless a public key file or a JWKS URL is set. */
+  /**
+   * What guards the key store: ids known not to exist (remembered for {@code negativeTtl}), failed
+   * authentications allowed per client address, the proxies whose X-Forwarded-For is believed, and
+   * keys from a mounted file that need no store.
+   */
+  public record KeyLookup(
+      int negativeSize,
+      Duration negativeTtl,
+      int addressFailuresPerMinute,
+      int addressMaxTracked,
+      List<AddressRange> trustedProxies,
+      String staticKeysFile) {}
+
+  /**
+   * JWT bearer tokens; off unless a public key file or a JWKS URL is set. {@code fleetWideScopes}:
+   * scope names whose tokens may name no devices and then reach every device.
+   */
   public record Jwt(
       String publicKeyFile,
       String jwksUrl,
       Duration jwksRefresh,
       String issuer,
       String audience,
-      Duration leeway) {
+      Duration leeway,
+      List<String> fleetWideScopes) {
     public boolean enabled() {
       return !publicKeyFile.isEmpty() || !jwksUrl.isEmpty();
     }

@@ -28,7 +28,8 @@ final class SecurityConfigReader {
             c.duration("auth.jwt.jwks-refresh", Duration.ofSeconds(10), Duration.ofDays(1)),
             c.string("auth.jwt.issuer"),
             c.string("auth.jwt.audience"),
-            c.duration("auth.jwt.leeway", Duration.ZERO, Duration.ofMinutes(5)));
+            c.duration("auth.jwt.leeway", Duration.ZERO, Duration.ofMinutes(5)),
+            c.list("auth.jwt.fleet-wide-scopes"));
     if (jwt.enabled() && jwt.issuer().isEmpty()) {
       throw new ConfigException("auth.jwt.issuer", "must be set when JWTs are accepted");
     }
@@ -84,7 +85,28 @@ final class SecurityConfigReader {
         jwt,
         origins,
         tls,
-        management);
+        management,
+        keyLookup(c));
+  }
+
+  private static SecurityConfig.KeyLookup keyLookup(RawConfig c) {
+    List<AddressRange> proxies = new java.util.ArrayList<>();
+    for (String p : c.list("http.trusted-proxies")) {
+      try {
+        proxies.add(AddressRange.parse(p));
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(
+            "http.trusted-proxies",
+            "each entry must be an IP address or a CIDR range such as 10.0.0.0/8, got '" + p + "'");
+      }
+    }
+    return new SecurityConfig.KeyLookup(
+        c.intIn("auth.key-cache.negative-size", 1, 10_000_000),
+        c.duration("auth.key-cache.negative-ttl", Duration.ofSeconds(1), Duration.ofHours(1)),
+        c.intIn("auth.address.failures-per-minute", 1, 1_000_000),
+        c.intIn("auth.address.max-tracked", 1, 10_000_000),
+        List.copyOf(proxies),
+        existingFile(c, "auth.static-keys-file"));
   }
 
   static SecurityConfig.CassandraSecurity cassandra(RawConfig c) {

@@ -16,8 +16,9 @@ import java.util.Set;
  *
  * <p>Which checks gate readiness depends on the ingest mode. In {@code kafka} mode HTTP ingest
  * needs only Kafka (it is the buffer in front of Cassandra), so a Cassandra outage, failing writes
- * or a consumer waiting for the store leave the pod ready; reads answer 503 on their own. In {@code
- * direct} mode a 202 needs Cassandra, so every check gates.
+ * or a consumer waiting for the store leave the pod ready; reads answer 503 on their own. A
+ * consumer that makes no progress while Cassandra answers is stuck, and gates. In {@code direct}
+ * mode a 202 needs Cassandra, so every check gates.
  */
 public final class HealthState {
   /** A check, under the name /health/ready reports it. */
@@ -50,6 +51,7 @@ public final class HealthState {
   private volatile boolean deadLetterGuardTripped;
   private volatile boolean writesBlocked;
   private volatile boolean consumerStalled;
+  private volatile boolean consumerStuck;
   private volatile boolean shuttingDown;
   private boolean lastReady;
   private Counter transitions;
@@ -115,9 +117,14 @@ public final class HealthState {
     changed();
   }
 
-  /** Records are in flight but none finished within kafka.consumer.stall-timeout. */
-  public void consumerStalled(boolean v) {
-    consumerStalled = v;
+  /**
+   * The consumer has records in flight or lag, and none finished within
+   * kafka.consumer.stall-timeout ({@code stalled}); {@code stuck} if Cassandra answered all that
+   * time, so the consumer is not just waiting for the store.
+   */
+  public void consumerStalled(boolean stalled, boolean stuck) {
+    consumerStalled = stalled;
+    consumerStuck = stalled && stuck;
     changed();
   }
 
@@ -159,10 +166,14 @@ public final class HealthState {
       case CASSANDRA -> !cassandraUsable;
       case WRITES -> writesBlocked;
       case DEAD_LETTER_GUARD -> deadLetterGuardTripped;
-      // in kafka mode a stalled consumer is waiting for the store: reported, not gating
+      // in kafka mode a consumer stalled while the store is down is waiting for it (HTTP ingest
+      // goes on into Kafka): reported, not gating; stalled with the store up, it is stuck
       case CONSUMER ->
           consumerExpected
-              && (!consumerJoined || (consumerStalled && mode == AmberConfig.IngestMode.DIRECT));
+              && (!consumerJoined
+                  || (mode == AmberConfig.IngestMode.DIRECT
+                      ? consumerStalled
+                      : consumerStuck && cassandraUsable));
     };
   }
 

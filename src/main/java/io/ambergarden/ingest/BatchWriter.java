@@ -11,6 +11,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,6 +21,11 @@ import org.slf4j.LoggerFactory;
  * breaker, and decides what a failure means with {@link RetryPolicy}: retry the batch, write its
  * records one by one so that the good ones land, or give up on one record (the caller dead-letters
  * it). Records whose partition moved to another instance are dropped before every attempt.
+ *
+ * <p>The breaker counts only answers that say the store is failing: a rejected statement is the
+ * record's fault and an overloaded writer is back-pressure (it is retried with backoff, never given
+ * up on), so neither opens the circuit. A half-open circuit is reported, so that the caller lets a
+ * probe through: resumed records, or {@link #probe} when none are there to try.
  */
 final class BatchWriter {
   private static final Logger LOG = LoggerFactory.getLogger(BatchWriter.class);
@@ -36,6 +42,18 @@ final class BatchWriter {
     void rejected(Pending record, Throwable cause);
   }
 
+  /** The circuit's changes; called on the event loop. */
+  interface Circuit {
+    /** Writes keep failing: pause consumption. */
+    void opened();
+
+    /** The reset timeout passed: the next write (or {@link #probe}) decides. */
+    void halfOpen();
+
+    /** A write went through again. */
+    void closed();
+  }
+
   private final Vertx vertx;
   private final CircuitBreaker breaker;
   private final RetryPolicy policy;
@@ -43,17 +61,8 @@ final class BatchWriter {
   private final DeliveryOptions delivery;
   private long lastSuccess;
 
-  /**
-   * @param onOpen called when the circuit opens (writes keep failing: pause consumption)
-   * @param onClose called when it closes again
-   */
   BatchWriter(
-      Vertx vertx,
-      AmberConfig config,
-      RetryPolicy policy,
-      Outcomes outcomes,
-      Runnable onOpen,
-      Runnable onClose) {
+      Vertx vertx, AmberConfig config, RetryPolicy policy, Outcomes outcomes, Circuit circuit) {
     this.vertx = vertx;
     this.policy = policy;
     this.outcomes = outcomes;
@@ -68,12 +77,28 @@ final class BatchWriter {
                     .setMaxFailures(cfg.breakerFailureThreshold())
                     .setResetTimeout(cfg.breakerResetTimeout().toMillis())
                     .setTimeout(-1))
-            .openHandler(v -> onOpen.run())
-            .closeHandler(v -> onClose.run());
+            .openHandler(v -> circuit.opened())
+            .halfOpenHandler(v -> circuit.halfOpen())
+            .closeHandler(v -> circuit.closed());
   }
 
   boolean circuitClosed() {
     return breaker.state() == CircuitBreakerState.CLOSED;
+  }
+
+  /** Open and not yet waiting for a probe: nothing may be tried. */
+  boolean circuitOpen() {
+    return breaker.state() == CircuitBreakerState.OPEN;
+  }
+
+  /**
+   * While the circuit is half-open, lets {@code ping} through as its probe: success closes the
+   * circuit, failure opens it for another reset timeout. A no-op in any other state.
+   */
+  void probe(Supplier<Future<Void>> ping) {
+    if (breaker.state() == CircuitBreakerState.HALF_OPEN) {
+      breaker.execute(ping).onFailure(err -> LOG.debug("store probe failed: {}", err.toString()));
+    }
   }
 
   void write(List<Pending> batch) {
@@ -96,13 +121,12 @@ final class BatchWriter {
                         new PersistRequest(events, PersistRequest.Source.KAFKA),
                         delivery)
                     .map(m -> (Throwable) null)
-                    // a rejected statement says nothing about the store's health: it must not
-                    // open the circuit and pause every partition
+                    // only a failing store may open the circuit and pause every partition
                     .recover(
                         err ->
-                            ErrorClassifier.classify(err) == ErrorClassifier.Kind.PERMANENT
-                                ? Future.succeededFuture(err)
-                                : Future.failedFuture(err)))
+                            ErrorClassifier.classify(err) == ErrorClassifier.Kind.TRANSIENT
+                                ? Future.failedFuture(err)
+                                : Future.succeededFuture(err)))
         .onComplete(
             (rejection, failure) -> {
               Throwable err = failure != null ? failure : rejection;

@@ -3,8 +3,8 @@ package io.ambergarden.ingest;
 /**
  * Stops a bad deploy from dead-lettering everything: once the share of poison records among the
  * last {@code window} records exceeds {@code maxRatio} (after at least {@code minSamples}), it
- * trips and stays tripped until the process restarts. It also trips at once when a dead letter
- * cannot be written at all ({@link #trip()}).
+ * trips and stays tripped until the process restarts. One poison record alone never trips it while
+ * {@code minSamples * maxRatio >= 1} (the defaults: 50 and 0.5).
  */
 public final class DeadLetterGuard {
   private final boolean[] ring;
@@ -43,11 +43,6 @@ public final class DeadLetterGuard {
     next = (next + 1) % ring.length;
     tripped = samples >= minSamples && (double) poison / samples > maxRatio;
     return tripped;
-  }
-
-  /** Trips now: a dead letter could not be written, so no record may be skipped any more. */
-  public void trip() {
-    tripped = true;
   }
 
   public boolean tripped() {

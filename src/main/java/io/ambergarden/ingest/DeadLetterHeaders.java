@@ -8,7 +8,9 @@ import java.util.stream.Collectors;
 
 /**
  * Header names and values of a dead letter. The value of the dead letter is the original bytes, and
- * the original record's headers come first, followed by these.
+ * the original record's headers come first, followed by these. A letter too large to send whole is
+ * cut ({@link DeadLetters}): it then also carries {@link #TRUNCATED}, {@link #ORIGINAL_SIZE} and
+ * {@link #ORIGINAL_SHA256}.
  */
 public final class DeadLetterHeaders {
   public static final String SOURCE_TOPIC = "amber.source.topic";
@@ -16,6 +18,15 @@ public final class DeadLetterHeaders {
   public static final String SOURCE_OFFSET = "amber.source.offset";
   public static final String ERROR_CLASS = "amber.error.class";
   public static final String ERROR_MESSAGE = "amber.error.message";
+
+  /** What a cut letter left out, comma-separated: {@code value}, {@code key}, {@code headers}. */
+  public static final String TRUNCATED = "amber.truncated";
+
+  /** Length in bytes of the original value, in a cut letter. */
+  public static final String ORIGINAL_SIZE = "amber.original.size";
+
+  /** SHA-256 of the original value, lower-case hex, in a cut letter. */
+  public static final String ORIGINAL_SHA256 = "amber.original.sha256";
 
   /** Error class of a valid event that the store refused to write (or kept failing to). */
   public static final String STORE_REJECTED = "StoreRejected";

@@ -6,21 +6,20 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.kafka.client.producer.KafkaWriteStream;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes dead letters: the original key, bytes and headers, then ours ({@link DeadLetterHeaders}).
- * Transient send errors are retried with backoff for at most {@code kafka.consumer.retry-timeout};
- * a permanent one (the letter is too large for the topic, the topic is not ours to write) fails at
- * once, and so does a transient one past that time: the caller must then stop consuming, because
- * the record can be neither processed nor set aside.
+ * Writes dead letters ({@link DeadLetters}): the whole letter when it fits, else a cut one. A
+ * permanent send error (the letter is too large for the topic, the topic is not ours to write)
+ * moves on to the next, smaller letter at once. Transient errors are retried with backoff for at
+ * most {@code kafka.consumer.retry-timeout}. When no letter can be written, the send fails with a
+ * {@link DeadLetterException} and the caller decides what becomes of the record.
  */
 final class DeadLetterWriter {
   private static final Logger LOG = LoggerFactory.getLogger(DeadLetterWriter.class);
@@ -32,16 +31,31 @@ final class DeadLetterWriter {
     }
   }
 
+  /** Sends one letter; the producer in service, a stand-in in tests. */
+  interface Sender {
+    Future<Void> send(ProducerRecord<byte[], byte[]> letter);
+
+    Future<Void> close();
+  }
+
   private final Vertx vertx;
   private final String topic;
   private final RetryPolicy policy;
-  private final KafkaWriteStream<byte[], byte[]> producer;
+  private final Sender sender;
 
   DeadLetterWriter(Vertx vertx, AmberConfig.Kafka cfg, RetryPolicy policy) {
+    this(vertx, cfg.dlqTopic(), policy, producer(vertx, cfg));
+  }
+
+  DeadLetterWriter(Vertx vertx, String topic, RetryPolicy policy, Sender sender) {
     this.vertx = vertx;
-    this.topic = cfg.dlqTopic();
+    this.topic = topic;
     this.policy = policy;
-    this.producer =
+    this.sender = sender;
+  }
+
+  private static Sender producer(Vertx vertx, AmberConfig.Kafka cfg) {
+    KafkaWriteStream<byte[], byte[]> producer =
         KafkaWriteStream.create(
             vertx,
             new HashMap<String, Object>(KafkaSettings.producer(cfg, "amber-dlq")),
@@ -49,36 +63,35 @@ final class DeadLetterWriter {
             new ByteArraySerializer());
     // failures are handled through each send's future; without a handler Vert.x logs them again
     producer.exceptionHandler(err -> {});
+    return new Sender() {
+      @Override
+      public Future<Void> send(ProducerRecord<byte[], byte[]> letter) {
+        return producer.send(letter).mapEmpty();
+      }
+
+      @Override
+      public Future<Void> close() {
+        return producer.close();
+      }
+    };
   }
 
   /**
-   * Sends the dead letter of {@code rec}. Succeeds when it is written, or when {@code entry} is no
-   * longer live (its partition moved to another instance, which will handle the record); fails with
-   * a {@link DeadLetterException} when it cannot be written.
+   * Sends the dead letter of {@code rec}. Succeeds with the shape written, or with null when {@code
+   * entry} is no longer live (its partition moved to another instance, which will handle the
+   * record); fails with a {@link DeadLetterException} when no letter can be written.
    */
-  Future<Void> send(
+  Future<DeadLetters.Shape> send(
       ConsumerRecord<byte[], byte[]> rec,
       OffsetTracker.Entry entry,
       String errorClass,
       String message) {
-    return attempt(letter(topic, rec, errorClass, message), rec, entry, 0, 1);
+    return attempt(DeadLetters.of(topic, rec, errorClass, message), 0, rec, entry, 0, 1);
   }
 
-  /** The dead letter of {@code rec}: same key and value, its headers and then ours. */
-  static ProducerRecord<byte[], byte[]> letter(
-      String topic, ConsumerRecord<byte[], byte[]> rec, String errorClass, String message) {
-    RecordHeaders headers = new RecordHeaders(rec.headers().toArray());
-    headers
-        .add(DeadLetterHeaders.SOURCE_TOPIC, utf8(rec.topic()))
-        .add(DeadLetterHeaders.SOURCE_PARTITION, utf8(Integer.toString(rec.partition())))
-        .add(DeadLetterHeaders.SOURCE_OFFSET, utf8(Long.toString(rec.offset())))
-        .add(DeadLetterHeaders.ERROR_CLASS, utf8(errorClass))
-        .add(DeadLetterHeaders.ERROR_MESSAGE, utf8(message));
-    return new ProducerRecord<>(topic, null, rec.key(), rec.value(), headers);
-  }
-
-  private Future<Void> attempt(
-      ProducerRecord<byte[], byte[]> letter,
+  private Future<DeadLetters.Shape> attempt(
+      List<DeadLetters.Letter> letters,
+      int index,
       ConsumerRecord<byte[], byte[]> rec,
       OffsetTracker.Entry entry,
       long firstFailure,
@@ -86,15 +99,26 @@ final class DeadLetterWriter {
     if (!entry.live()) {
       return Future.succeededFuture();
     }
-    return producer
-        .send(letter)
-        .<Void>mapEmpty()
+    DeadLetters.Letter letter = letters.get(index);
+    return sender
+        .send(letter.record())
+        .map(v -> letter.shape())
         .recover(
             err -> {
               long now = System.currentTimeMillis();
               long first = firstFailure == 0 ? now : firstFailure;
               String where = rec.topic() + "-" + rec.partition() + "@" + rec.offset();
               if (ErrorClassifier.classify(err) == ErrorClassifier.Kind.PERMANENT) {
+                if (index + 1 < letters.size()) {
+                  DeadLetters.Shape next = letters.get(index + 1).shape();
+                  LOG.info(
+                      "{} dead letter of {} refused ({}), sending it {}",
+                      letter.shape(),
+                      where,
+                      err.toString(),
+                      next);
+                  return attempt(letters, index + 1, rec, entry, firstFailure, 1);
+                }
                 return Future.failedFuture(
                     new DeadLetterException(
                         "dead letter of " + where + " cannot be written: " + err, err));
@@ -117,19 +141,16 @@ final class DeadLetterWriter {
                     backoff,
                     err.toString());
               }
-              Promise<Void> retried = Promise.promise();
+              Promise<DeadLetters.Shape> retried = Promise.promise();
               vertx.setTimer(
                   backoff,
-                  id -> attempt(letter, rec, entry, first, attempt + 1).onComplete(retried));
+                  id ->
+                      attempt(letters, index, rec, entry, first, attempt + 1).onComplete(retried));
               return retried.future();
             });
   }
 
   Future<Void> close() {
-    return producer.close();
-  }
-
-  private static byte[] utf8(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
+    return sender.close();
   }
 }

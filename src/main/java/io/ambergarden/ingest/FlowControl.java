@@ -1,6 +1,5 @@
 package io.ambergarden.ingest;
 
-import io.vertx.kafka.client.consumer.KafkaReadStream;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Set;
@@ -8,46 +7,44 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * Pauses and resumes the assigned partitions as a whole (never the poll loop, which keeps the
- * consumer in its group). Partitions assigned while paused are paused at once.
+ * consumer in its group). The decision is taken here, on the event loop; {@link PartitionHold}
+ * applies it on the consumer's thread to the current assignment, so partitions assigned while
+ * paused are paused at once and a rebalance between decision and application cannot leave some
+ * partitions paused and others flowing.
  */
 final class FlowControl {
-  private final KafkaReadStream<byte[], byte[]> stream;
+  private final PartitionHold hold;
   private final Set<TopicPartition> assigned = new HashSet<>();
-  private boolean paused;
 
-  FlowControl(KafkaReadStream<byte[], byte[]> stream) {
-    this.stream = stream;
+  FlowControl(PartitionHold hold) {
+    this.hold = hold;
   }
 
   void assigned(Collection<TopicPartition> tps) {
     assigned.addAll(tps);
-    if (paused) {
-      stream.pause(Set.copyOf(tps));
-    }
   }
 
   void revoked(Collection<TopicPartition> tps) {
     assigned.removeAll(tps);
   }
 
+  /** The event loop's view of the assignment (for lag and logs). */
   Set<TopicPartition> assigned() {
     return Set.copyOf(assigned);
   }
 
+  boolean paused() {
+    return hold.held();
+  }
+
   void pauseAll() {
-    if (!paused && !assigned.isEmpty()) {
-      stream.pause(Set.copyOf(assigned));
-    }
-    paused = true;
+    hold.hold(true);
   }
 
   /** Resumes when paused and {@code allowed} (every reason to pause has gone). */
   void resumeIf(boolean allowed) {
-    if (paused && allowed) {
-      paused = false;
-      if (!assigned.isEmpty()) {
-        stream.resume(Set.copyOf(assigned));
-      }
+    if (allowed) {
+      hold.hold(false);
     }
   }
 }

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -29,7 +30,12 @@ import org.slf4j.LoggerFactory;
  *   <li>commits limited to the partitions still owned when the commit runs, so a commit queued
  *       before a rebalance cannot move the new owner's offset back;
  *   <li>every blocking call bounded by {@code apiTimeout}, so nothing queued on the consumer's
- *       thread can hold poll() back for long.
+ *       thread can hold poll() back for long;
+ *   <li>pausing applied to the partitions owned at that moment ({@link PartitionHold}), before
+ *       every poll and as partitions are assigned, so a new partition never delivers a record while
+ *       the consumer is paused;
+ *   <li>every completed rebalance reported, also one that assigned nothing: a member with no
+ *       partitions (more pods than partitions) has joined all the same.
  * </ul>
  *
  * Everything here runs on the consumer's thread (the read stream's worker).
@@ -51,10 +57,15 @@ final class GroupMemberConsumer extends KafkaConsumer<byte[], byte[]> {
   private final Context context;
   private final Partitions partitions;
   private final Duration apiTimeout;
+  private final PartitionHold hold;
   private volatile boolean closing;
 
   GroupMemberConsumer(
-      Map<String, String> config, Context context, Partitions partitions, Duration apiTimeout) {
+      Map<String, String> config,
+      Context context,
+      Partitions partitions,
+      Duration apiTimeout,
+      PartitionHold hold) {
     super(
         new HashMap<String, Object>(config),
         new ByteArrayDeserializer(),
@@ -62,6 +73,7 @@ final class GroupMemberConsumer extends KafkaConsumer<byte[], byte[]> {
     this.context = context;
     this.partitions = partitions;
     this.apiTimeout = apiTimeout;
+    this.hold = hold;
   }
 
   /** From now on a revoke commits nothing: the owner has made its final commit. */
@@ -71,32 +83,41 @@ final class GroupMemberConsumer extends KafkaConsumer<byte[], byte[]> {
 
   @Override
   public void subscribe(Collection<String> topics, ConsumerRebalanceListener streamListener) {
-    super.subscribe(
-        topics,
-        new ConsumerRebalanceListener() {
-          @Override
-          public void onPartitionsRevoked(Collection<TopicPartition> tps) {
-            commitOnRevoke(tps);
-            streamListener.onPartitionsRevoked(tps);
-          }
+    super.subscribe(topics, listener(streamListener));
+  }
 
-          @Override
-          public void onPartitionsLost(Collection<TopicPartition> tps) {
-            if (!tps.isEmpty() && !closing) {
-              LOG.warn("partitions lost without a commit: {}", tps);
-              tell(p -> p.lost(List.copyOf(tps)));
-            }
-            streamListener.onPartitionsLost(tps);
-          }
+  @Override
+  public ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
+    hold.apply(this);
+    return super.poll(timeout);
+  }
 
-          @Override
-          public void onPartitionsAssigned(Collection<TopicPartition> tps) {
-            if (!tps.isEmpty()) {
-              tell(p -> p.assigned(List.copyOf(tps)));
-            }
-            streamListener.onPartitionsAssigned(tps);
-          }
-        });
+  ConsumerRebalanceListener listener(ConsumerRebalanceListener streamListener) {
+    return new ConsumerRebalanceListener() {
+      @Override
+      public void onPartitionsRevoked(Collection<TopicPartition> tps) {
+        commitOnRevoke(tps);
+        streamListener.onPartitionsRevoked(tps);
+      }
+
+      @Override
+      public void onPartitionsLost(Collection<TopicPartition> tps) {
+        if (!tps.isEmpty() && !closing) {
+          LOG.warn("partitions lost without a commit: {}", tps);
+          tell(p -> p.lost(List.copyOf(tps)));
+        }
+        streamListener.onPartitionsLost(tps);
+      }
+
+      @Override
+      public void onPartitionsAssigned(Collection<TopicPartition> tps) {
+        if (!tps.isEmpty()) {
+          hold.apply(GroupMemberConsumer.this);
+        }
+        tell(p -> p.assigned(List.copyOf(tps)));
+        streamListener.onPartitionsAssigned(tps);
+      }
+    };
   }
 
   private void commitOnRevoke(Collection<TopicPartition> tps) {

@@ -33,6 +33,7 @@ public final class KafkaIngestVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaIngestVerticle.class);
   private static final long LAG_INTERVAL_MS = 5000;
   private static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
+  private static final long POLL_FAILURE_LOG_INTERVAL_MS = 60_000;
 
   private final AmberConfig config;
   private final AmberConfig.Kafka cfg;
@@ -54,10 +55,8 @@ public final class KafkaIngestVerticle extends VerticleBase {
   private long commitTimer = -1;
   private long lagTimer = -1;
   private long lastPoll;
-
-  /** When a record last finished, or nothing was in flight: the stall detector's clock. */
-  private long lastProgress = System.currentTimeMillis();
-
+  private StallCheck stall;
+  private PollFailures pollFailures;
   private boolean stopping;
 
   public KafkaIngestVerticle(
@@ -65,7 +64,7 @@ public final class KafkaIngestVerticle extends VerticleBase {
     this.config = config;
     this.meters = meters;
     this.cfg = config.kafka();
-    this.decoder = new RecordDecoder(parser);
+    this.decoder = new RecordDecoder(parser, config.http().maxBodyBytes());
     this.health = health;
   }
 
@@ -75,11 +74,20 @@ public final class KafkaIngestVerticle extends VerticleBase {
     RetryPolicy policy =
         new RetryPolicy(cfg.retryTimeout().toMillis(), cfg.retryMaxBackoff().toMillis());
     consumerMeters = new ConsumerMeters(meters.registry());
-    member = new GroupMemberConsumer(KafkaSettings.consumer(cfg), context, ownership(), apiTimeout);
+    stall = new StallCheck(cfg.stallTimeout().toMillis(), System.currentTimeMillis());
+    pollFailures =
+        new PollFailures(
+            POLL_TIMEOUT.toMillis(),
+            Math.min(5_000, cfg.maxPollInterval().toMillis() / 5),
+            POLL_FAILURE_LOG_INTERVAL_MS);
+    PartitionHold hold = new PartitionHold();
+    member =
+        new GroupMemberConsumer(
+            KafkaSettings.consumer(cfg), context, ownership(), apiTimeout, hold);
     stream = KafkaReadStream.create(vertx, member);
     // failed calls are reported (once) through their futures: commit, poll
     stream.exceptionHandler(err -> LOG.debug("kafka consumer call failed: {}", err.toString()));
-    flow = new FlowControl(stream);
+    flow = new FlowControl(hold);
     deadLetters = new DeadLetterWriter(vertx, cfg, policy);
     poison =
         new PoisonRecords(
@@ -104,16 +112,27 @@ public final class KafkaIngestVerticle extends VerticleBase {
                 poison.storeRejected(p, cause);
               }
             },
-            () -> {
-              LOG.warn(
-                  "writes failing: circuit open, pausing {} partitions", flow.assigned().size());
-              health.writesBlocked(true);
-              flow.pauseAll();
-            },
-            () -> {
-              LOG.info("writes recovered: circuit closed");
-              health.writesBlocked(false);
-              maybeResume();
+            new BatchWriter.Circuit() {
+              @Override
+              public void opened() {
+                LOG.warn(
+                    "writes failing: circuit open, pausing {} partitions", flow.assigned().size());
+                health.writesBlocked(true);
+                flow.pauseAll();
+              }
+
+              @Override
+              public void halfOpen() {
+                maybeResume(); // the held records are the probe
+                probeIfIdle();
+              }
+
+              @Override
+              public void closed() {
+                LOG.info("writes recovered: circuit closed");
+                health.writesBlocked(false);
+                maybeResume();
+              }
             });
     health.consumerExpected(true);
     commitTimer = vertx.setPeriodic(cfg.commitInterval().toMillis(), id -> committer.tick());
@@ -126,10 +145,13 @@ public final class KafkaIngestVerticle extends VerticleBase {
     return new GroupMemberConsumer.Partitions() {
       @Override
       public void assigned(Collection<TopicPartition> tps) {
+        health.consumerJoined(true); // also with no partitions: more members than partitions
+        if (tps.isEmpty()) {
+          return;
+        }
         tracker.assign(tps);
         flow.assigned(tps);
         consumerMeters.assigned(tps.size());
-        health.consumerJoined(true);
         LOG.info("assigned {}", tps);
         maybeResume();
       }
@@ -210,13 +232,33 @@ public final class KafkaIngestVerticle extends VerticleBase {
             (records, err) -> {
               // the next poll is scheduled whatever happens here: a dead poll loop would leave
               // the group after max.poll.interval.ms
-              vertx.runOnContext(v -> poll());
               if (err == null) {
+                vertx.runOnContext(v -> poll());
+                pollSucceeded();
                 records.forEach(this::onRecord);
-              } else if (!stopping) {
-                LOG.warn("kafka poll failed: {}", err.toString());
+              } else {
+                pollFailed(err);
               }
             });
+  }
+
+  private void pollSucceeded() {
+    int failures = pollFailures.succeeded();
+    if (failures > 0) {
+      LOG.info("kafka poll works again after {} failures", failures);
+    }
+  }
+
+  private void pollFailed(Throwable err) {
+    PollFailures.Next next = pollFailures.failed(System.currentTimeMillis());
+    vertx.setTimer(next.delayMillis(), id -> poll());
+    if (next.log() && !stopping) {
+      LOG.warn(
+          "kafka poll failed ({} more failures since the last report), polling again in {} ms: {}",
+          next.suppressed(),
+          next.delayMillis(),
+          err.toString());
+    }
   }
 
   private void onRecord(ConsumerRecord<byte[], byte[]> rec) {
@@ -258,26 +300,49 @@ public final class KafkaIngestVerticle extends VerticleBase {
   }
 
   private void progressed() {
-    lastProgress = System.currentTimeMillis();
+    stall.progressed(System.currentTimeMillis());
     maybeResume();
   }
 
   /** Lag per assigned partition (off the consumer's thread), and the stall check. */
   private void observe() {
     long now = System.currentTimeMillis();
-    if (tracker.inFlight() == 0) {
-      lastProgress = now;
+    if (health.cassandraKnownDown()) {
+      stall.storeDown(now);
     }
-    health.consumerStalled(now - lastProgress > cfg.stallTimeout().toMillis());
-    lag.observe(flow.assigned());
+    boolean stalled = stall.stalled(now, tracker.inFlight());
+    if (stalled != consumerMeters.stalled()) {
+      LOG.warn(
+          stalled
+              ? "consumer stalled: work waiting and nothing finished for {} (paused: {})"
+              : "consumer progressing again after a stall of more than {} (paused: {})",
+          cfg.stallTimeout(),
+          flow.paused());
+    }
+    consumerMeters.stalled(stalled);
+    health.consumerStalled(stalled, stall.stuck(now, tracker.inFlight()));
+    lag.observe(flow.assigned(), stall::lag);
     maybeResume(); // a safety net: every reason to pause also resumes on its own event
+    probeIfIdle();
+  }
+
+  /** A half-open circuit with no record to try it with: ask the store. */
+  private void probeIfIdle() {
+    if (tracker.inFlight() == 0) {
+      writer.probe(
+          () ->
+              health.cassandraKnownDown()
+                  ? Future.failedFuture("the store's health probe fails")
+                  : Future.succeededFuture());
+    }
   }
 
   private void maybeResume() {
+    // a half-open circuit resumes too: the records that come are its probe
     flow.resumeIf(
         !stopping
             && !poison.stopped()
-            && writer.circuitClosed()
+            && !writer.circuitOpen()
             && tracker.inFlight() <= cfg.maxInFlight() / 2);
   }
 

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongConsumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
@@ -46,8 +47,13 @@ final class LagObserver {
     this.admin = Admin.create(new HashMap<String, Object>(KafkaSettings.admin(cfg)));
   }
 
-  void observe(Set<TopicPartition> assigned) {
-    if (outstanding || assigned.isEmpty()) {
+  /** Observes the lag of {@code assigned}; {@code total} gets their sum once it is known. */
+  void observe(Set<TopicPartition> assigned, LongConsumer total) {
+    if (assigned.isEmpty()) {
+      total.accept(0);
+      return;
+    }
+    if (outstanding) {
       return;
     }
     outstanding = true;
@@ -63,16 +69,18 @@ final class LagObserver {
                 .partitionsToOffsetAndMetadata());
     Future.all(ends, committed)
         .onSuccess(
-            v ->
-                ends.result()
-                    .forEach(
-                        (tp, end) -> {
-                          OffsetAndMetadata c = committed.result().get(tp);
-                          if (c != null) {
-                            meters.consumerLag(
-                                tp.partition(), Math.max(0, end.offset() - c.offset()));
-                          }
-                        }))
+            v -> {
+              long sum = 0;
+              for (var e : ends.result().entrySet()) {
+                OffsetAndMetadata c = committed.result().get(e.getKey());
+                if (c != null) {
+                  long lag = Math.max(0, e.getValue().offset() - c.offset());
+                  meters.consumerLag(e.getKey().partition(), lag);
+                  sum += lag;
+                }
+              }
+              total.accept(sum);
+            })
         .onFailure(err -> LOG.debug("lag not observed: {}", err.toString()))
         .onComplete((r, e) -> outstanding = false);
   }

@@ -4,6 +4,8 @@ import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.FieldError;
 import io.ambergarden.health.HealthState;
 import io.ambergarden.metrics.AmberMeters;
+import io.ambergarden.metrics.LogThrottle;
+import java.time.Duration;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
@@ -11,9 +13,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Records that will never be stored: invalid ones and ones the store rejects go to the dead-letter
- * topic before their offset may be committed. The {@link DeadLetterGuard} stops a flood of them; a
- * dead letter that cannot be written at all trips it too. A tripped guard stops consumption with
- * one log line and readiness false, and nothing past the stuck record is committed.
+ * topic before their offset may be committed, cut when too large to send whole. The {@link
+ * DeadLetterGuard} stops a flood of them: a tripped guard stops consumption with one log line and
+ * readiness false, and nothing past the stuck record is committed.
+ *
+ * <p>A record none of whose dead letters can be written (the topic refuses even a bare letter, or
+ * sends keep failing past the retry timeout) is skipped: it is logged at ERROR with its
+ * coordinates, size and SHA-256 (the original stays in its topic until retention), counted in
+ * {@code amber.dead.letters.lost}, and its offset may be committed. Stopping instead would make the
+ * pod unready for good, and every pod taking the partition after it would stop on the same record.
  */
 final class PoisonRecords {
   private static final Logger LOG = LoggerFactory.getLogger(PoisonRecords.class);
@@ -25,7 +33,9 @@ final class PoisonRecords {
   private final ConsumerMeters consumerMeters;
   private final Runnable stopConsuming;
   private final Runnable progressed;
+  private final LogThrottle lostLog = new LogThrottle(5, Duration.ofSeconds(1));
   private int abandoned;
+  private boolean tripLogged;
 
   /**
    * @param stopConsuming pauses every partition, for good
@@ -54,10 +64,7 @@ final class PoisonRecords {
     return guard.tripped();
   }
 
-  /**
-   * Records in flight that will never finish: the one that tripped the guard, and those whose dead
-   * letter could not be written. A shutdown need not wait for them.
-   */
+  /** Records in flight that will never finish: those met once the guard tripped. */
   int abandoned() {
     return abandoned;
   }
@@ -108,26 +115,44 @@ final class PoisonRecords {
     letters
         .send(rec, entry, cls, message)
         .onSuccess(
-            v -> {
+            shape -> {
               if (wanted && entry.live()) {
                 meters.deadLettered();
+                if (shape != DeadLetters.Shape.WHOLE) {
+                  consumerMeters.deadLetterCut();
+                }
               }
               entry.finish();
               progressed.run();
             })
-        .onFailure(
-            err -> {
-              abandoned++;
-              trip(err.getMessage());
-            });
+        .onFailure(err -> lost(rec, entry, err));
+  }
+
+  private void lost(ConsumerRecord<byte[], byte[]> rec, OffsetTracker.Entry entry, Throwable err) {
+    if (!entry.live()) {
+      return;
+    }
+    consumerMeters.deadLetterLost();
+    long skipped = lostLog.tryAcquire();
+    if (skipped != LogThrottle.SUPPRESS) {
+      byte[] value = rec.value() == null ? new byte[0] : rec.value();
+      LOG.error(
+          "{}; record skipped (value {} bytes, SHA-256 {}), find it in its topic by these"
+              + " coordinates{}",
+          err.getMessage(),
+          value.length,
+          DeadLetters.sha256(value),
+          skipped == 0 ? "" : " (" + skipped + " more such lines not logged)");
+    }
+    entry.finish();
+    progressed.run();
   }
 
   private void trip(String reason) {
-    boolean first = !guard.tripped();
-    guard.trip();
     health.deadLetterGuardTripped(true);
     stopConsuming.run();
-    if (first) {
+    if (!tripLogged) {
+      tripLogged = true;
       LOG.error(
           "dead-letter guard tripped, consumption stopped and readiness is false: {}. Nothing past"
               + " the unfinished record is committed; fix the cause and restart.",

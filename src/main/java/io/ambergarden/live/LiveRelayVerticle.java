@@ -51,6 +51,11 @@ public final class LiveRelayVerticle extends VerticleBase {
   /** Well under the broker's and producer's 1 MiB defaults. */
   private static final int MAX_RECORD_BYTES = 256 * 1024;
 
+  /** The producer's buffer.memory; the relay holds no more than that on its way to Kafka. */
+  private static final long MAX_PENDING_BYTES = 16L << 20;
+
+  private static final int MAX_PENDING_RECORDS = 1024;
+
   private final AmberConfig config;
   private final EventParser parser;
   private final MeterRegistry registry;
@@ -62,6 +67,7 @@ public final class LiveRelayVerticle extends VerticleBase {
   private KafkaConsumer<byte[], byte[]> consumer;
   private MessageConsumer<DurableEvents> durable;
   private Counter dropped;
+  private RelaySends<KafkaProducerRecord<byte[], byte[]>> sends;
   private boolean stopping;
 
   public LiveRelayVerticle(
@@ -83,7 +89,9 @@ public final class LiveRelayVerticle extends VerticleBase {
   public Future<?> start() {
     dropped =
         Counter.builder("amber.live.relay.dropped")
-            .description("Live fan-out records that could not be produced or read back")
+            .description(
+                "Live fan-out records dropped: the relay's send queue was full, or they could not"
+                    + " be produced or read back")
             .register(registry);
     Map<String, String> p = KafkaSettings.producer(config.kafka(), "amber-live");
     // low latency, and never holding up the write path: acks=1, small linger, bounded buffer
@@ -91,8 +99,9 @@ public final class LiveRelayVerticle extends VerticleBase {
     p.put("enable.idempotence", "false");
     p.put("linger.ms", "2");
     p.put("compression.type", "lz4"); // records hold whole write batches of similar JSON lines
-    p.put("buffer.memory", Long.toString(16L << 20));
+    p.put("buffer.memory", Long.toString(MAX_PENDING_BYTES));
     producer = KafkaProducer.create(vertx, p, new ByteArraySerializer(), new ByteArraySerializer());
+    sends = new RelaySends<>(producer::write, MAX_PENDING_BYTES, MAX_PENDING_RECORDS, dropped);
     Map<String, String> c = KafkaSettings.consumer(config.kafka());
     c.put("group.id", "amber-live-" + instanceId); // never joins: partitions are assigned
     c.put("client.id", "amber-live");
@@ -139,11 +148,10 @@ public final class LiveRelayVerticle extends VerticleBase {
     vertx.eventBus().publish(Addresses.LIVE_EVENTS, batch);
     for (byte[] value :
         LiveRecords.encode(batch.events(), parser.limits().maxBatch(), MAX_RECORD_BYTES)) {
-      producer
-          .write(
-              KafkaProducerRecord.<byte[], byte[]>create(config.live().topic(), value)
-                  .addHeader(ORIGIN_HEADER, originHeader))
-          .onFailure(err -> dropped.increment());
+      sends.offer(
+          KafkaProducerRecord.<byte[], byte[]>create(config.live().topic(), value)
+              .addHeader(ORIGIN_HEADER, originHeader),
+          value.length);
     }
   }
 

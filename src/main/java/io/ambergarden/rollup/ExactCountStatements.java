@@ -28,12 +28,12 @@ record ExactCountStatements(
                 "INSERT INTO "
                     + ks
                     + ".device_exact_counts (device_id, hour, name, events)"
-                    + " VALUES (?, ?, ?, ?)"),
+                    + " VALUES (?, ?, ?, ?) USING TIMESTAMP ?"),
             client.prepare(
                 "INSERT INTO "
                     + ks
                     + ".shard_hour_counts (shard, hour, device_id, dimension, value,"
-                    + " events) VALUES (?, ?, ?, ?, ?, ?) USING TTL ?"),
+                    + " events) VALUES (?, ?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?"),
             client.prepare(
                 "SELECT dimension, value, events FROM "
                     + ks
@@ -43,7 +43,7 @@ record ExactCountStatements(
                 "INSERT INTO "
                     + ks
                     + ".status_exact_by_hour (day, shard, hour, dimension, value,"
-                    + " events) VALUES (?, ?, ?, ?, ?, ?) USING TTL ?"),
+                    + " events) VALUES (?, ?, ?, ?, ?, ?) USING TTL ? AND TIMESTAMP ?"),
             client.prepare(
                 "DELETE FROM "
                     + ks

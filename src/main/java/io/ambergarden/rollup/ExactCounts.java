@@ -18,9 +18,10 @@ import java.util.TreeMap;
 
 /**
  * Makes the counts of closed hours exact, as part of the rollup recompute: each recomputed (device,
- * hour) gets its exact counts written as plain rows (an upsert of the hour's number, never a
- * delta), and once a mark bucket is done, each hour it touched has its shard's day stats summed
- * again from the devices' rows, and the reopened-hour rows its marks name are closed.
+ * hour) gets its exact counts written as plain rows (an upsert of the hour's number, never a delta,
+ * stamped like the rollup rows so a stale lease owner's older count loses), and once a mark bucket
+ * is done, each hour it touched has its shard's day stats summed again from the devices' rows, and
+ * the reopened-hour rows its marks name are closed.
  */
 final class ExactCounts {
   private final CassandraClient client;
@@ -34,7 +35,7 @@ final class ExactCounts {
   }
 
   /** Writes one (device, hour)'s exact counts: per device cell name and per dimension. */
-  Future<Void> write(int shard, String deviceId, long hour, HourCounts counts) {
+  Future<Void> write(int shard, String deviceId, long hour, HourCounts counts, long stampMicros) {
     long now = System.currentTimeMillis();
     Instant h = Instant.ofEpochMilli(hour);
     int ttl = RowKeys.ttlSeconds(hour + TimeBuckets.HOUR, now, retention);
@@ -42,7 +43,9 @@ final class ExactCounts {
     counts
         .byName()
         .forEach(
-            (name, n) -> writes.add(execute(cql.writeDeviceExact().bind(deviceId, h, name, n))));
+            (name, n) ->
+                writes.add(
+                    execute(cql.writeDeviceExact().bind(deviceId, h, name, n, stampMicros))));
     counts
         .byDimension()
         .forEach(
@@ -50,7 +53,15 @@ final class ExactCounts {
                 writes.add(
                     execute(
                         cql.writeShardHour()
-                            .bind(shard, h, deviceId, d.dimension(), d.value(), n, ttl))));
+                            .bind(
+                                shard,
+                                h,
+                                deviceId,
+                                d.dimension(),
+                                d.value(),
+                                n,
+                                ttl,
+                                stampMicros))));
     return Future.all(writes).mapEmpty();
   }
 
@@ -74,10 +85,11 @@ final class ExactCounts {
    * After every mark of {@code bucket} was recomputed: sums each touched hour's day stats again,
    * then deletes the shard's reopened-hour rows of the late ones.
    */
-  Future<Void> closeBucket(int shard, long bucket, Set<Long> hours, Set<Long> lateHours) {
+  Future<Void> closeBucket(
+      int shard, long bucket, Set<Long> hours, Set<Long> lateHours, long stampMicros) {
     List<Future<?>> sums = new ArrayList<>();
     for (long hour : hours) {
-      sums.add(sumShardHour(shard, hour));
+      sums.add(sumShardHour(shard, hour, stampMicros));
     }
     Instant upTo = Instant.ofEpochMilli(bucket);
     return Future.all(sums)
@@ -99,7 +111,7 @@ final class ExactCounts {
   }
 
   /** One (shard, hour)'s exact day stats: the sum of its devices' rows. */
-  private Future<Void> sumShardHour(int shard, long hour) {
+  private Future<Void> sumShardHour(int shard, long hour, long stampMicros) {
     Instant h = Instant.ofEpochMilli(hour);
     return client
         .executeWithFullFetch(
@@ -131,7 +143,8 @@ final class ExactCounts {
                                       d.dimension(),
                                       d.value(),
                                       n,
-                                      ttl))));
+                                      ttl,
+                                      stampMicros))));
               return Future.all(writes).mapEmpty();
             });
   }

@@ -25,6 +25,9 @@ final class HourRecompute {
   private final TimeBuckets detailBuckets;
   private final ExactCounts exact;
 
+  /** What one (device, hour) holds: per metric, and its exact counts. */
+  record Hour(Map<String, RollupAggregator.Stats> stats, HourCounts counts) {}
+
   /**
    * @param exact where the hour's exact counts go; null when counters are off
    */
@@ -41,8 +44,26 @@ final class HourRecompute {
    * Recomputes one (device, hour) from detail and overwrites its rollup rows and its exact counts.
    * A hot device's hour spans several partitions (device_slices): all are read, and an event stored
    * twice (a redelivery racing a slice split) counts once.
+   *
+   * @param stampMicros the rows' write timestamp, taken before the detail is read, so a recompute
+   *     that read later (or under a later lease) wins whichever write lands last
    */
-  Future<Void> recompute(int shard, String deviceId, long hour) {
+  Future<Void> recompute(int shard, String deviceId, long hour, long stampMicros) {
+    return aggregate(deviceId, hour)
+        .compose(
+            h -> {
+              Future<Void> rollups = write(deviceId, hour, h.stats(), stampMicros);
+              if (exact == null || h.counts().byName().isEmpty()) {
+                return rollups;
+              }
+              return Future.all(
+                      rollups, exact.write(shard, deviceId, hour, h.counts(), stampMicros))
+                  .mapEmpty();
+            });
+  }
+
+  /** Reads the (device, hour) from detail and aggregates it per metric and per count. */
+  Future<Hour> aggregate(String deviceId, long hour) {
     long bucket = detailBuckets.bucketOf(hour);
     return read(cql.readSlices().bind(deviceId, Instant.ofEpochMilli(bucket)))
         .compose(
@@ -65,7 +86,7 @@ final class HourRecompute {
               }
               return Future.all(parts).map(v -> parts);
             })
-        .compose(
+        .map(
             parts -> {
               RollupAggregator agg = new RollupAggregator();
               HourCounts counts = new HourCounts();
@@ -83,33 +104,35 @@ final class HourRecompute {
                   counts.add(r.getString(3), r.isNull(4) ? null : r.getInt(4), r.getString(5));
                 }
               }
-              long now = System.currentTimeMillis();
-              int ttl =
-                  RowKeys.ttlSeconds(hour + TimeBuckets.HOUR, now, config.events().retention());
-              List<Future<?>> writes = new ArrayList<>();
-              agg.result()
-                  .forEach(
-                      (metric, st) ->
-                          writes.add(
-                              client.execute(
-                                  cql.writeRollup()
-                                      .bind(
-                                          deviceId,
-                                          TimeBuckets.utcDay(hour),
-                                          Instant.ofEpochMilli(hour),
-                                          metric,
-                                          st.count(),
-                                          st.min(),
-                                          st.max(),
-                                          st.sum(),
-                                          Instant.ofEpochMilli(now),
-                                          ttl)
-                                      .setIdempotent(true))));
-              if (exact != null && !counts.byName().isEmpty()) {
-                writes.add(exact.write(shard, deviceId, hour, counts));
-              }
-              return Future.all(writes).mapEmpty();
+              return new Hour(agg.result(), counts);
             });
+  }
+
+  /** Overwrites the (device, hour)'s rollup rows, each cell with the given write timestamp. */
+  Future<Void> write(
+      String deviceId, long hour, Map<String, RollupAggregator.Stats> stats, long stampMicros) {
+    long now = System.currentTimeMillis();
+    int ttl = RowKeys.ttlSeconds(hour + TimeBuckets.HOUR, now, config.events().retention());
+    List<Future<?>> writes = new ArrayList<>();
+    stats.forEach(
+        (metric, st) ->
+            writes.add(
+                client.execute(
+                    cql.writeRollup()
+                        .bind(
+                            deviceId,
+                            TimeBuckets.utcDay(hour),
+                            Instant.ofEpochMilli(hour),
+                            metric,
+                            st.count(),
+                            st.min(),
+                            st.max(),
+                            st.sum(),
+                            Instant.ofEpochMilli(now),
+                            ttl,
+                            stampMicros)
+                        .setIdempotent(true))));
+    return Future.all(writes).mapEmpty();
   }
 
   private Future<List<Row>> read(Statement<?> s) {

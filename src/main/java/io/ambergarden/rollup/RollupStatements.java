@@ -36,10 +36,17 @@ record RollupStatements(
                 + shards
                 + " SET owner = ?, lease_until = ?"
                 + " WHERE shard = ? IF lease_until = ?");
-    // renew and release are the same statement: release sets lease_until to the epoch
+    // exact: lease_until only grows while a claim lasts, so the next claim's fencing window starts
+    // above every write timestamp of this one (ShardTerms)
     Future<PreparedStatement> renew =
         client.prepare(
-            "UPDATE " + shards + " SET lease_until = ? WHERE shard = ?" + " IF owner = ?");
+            "UPDATE "
+                + shards
+                + " SET lease_until = ? WHERE shard = ?"
+                + " IF owner = ? AND lease_until = ?");
+    // keeps lease_until: it is the floor of the next claim's write timestamps
+    Future<PreparedStatement> release =
+        client.prepare("UPDATE " + shards + " SET owner = '' WHERE shard = ? IF owner = ?");
     Future<PreparedStatement> advance =
         client.prepare(
             "UPDATE " + shards + " SET done_until = ? WHERE shard = ?" + " IF owner = ?");
@@ -60,7 +67,8 @@ record RollupStatements(
             "INSERT INTO "
                 + ks
                 + ".rollups_by_device (device_id, day,"
-                + " hour, metric, count, min, max, sum, computed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) USING TTL ?");
+                + " hour, metric, count, min, max, sum, computed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                + " USING TTL ? AND TIMESTAMP ?");
     Future<PreparedStatement> readSlices =
         client.prepare(
             "SELECT slice_start, salts FROM "
@@ -72,6 +80,7 @@ record RollupStatements(
                 readShards,
                 acquire,
                 renew,
+                release,
                 advance,
                 readMarks,
                 readDetail,
@@ -84,7 +93,7 @@ record RollupStatements(
                     readShards.result(),
                     acquire.result(),
                     renew.result(),
-                    renew.result(),
+                    release.result(),
                     advance.result(),
                     readMarks.result(),
                     readDetail.result(),

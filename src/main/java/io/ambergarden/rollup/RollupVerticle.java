@@ -13,6 +13,7 @@ import io.vertx.core.VerticleBase;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.IntStream;
@@ -23,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * Exact hourly rollups. Every scan it renews or takes its fair share of rollup shard leases, then,
  * per owned shard, processes the mark buckets that are due: each marked (device, hour) is
  * recomputed from detail and overwritten (idempotent), then the shard's done_until advances,
- * guarded by the lease.
+ * guarded by the lease. While a scan runs, held leases are renewed as they come due, and a shard
+ * whose lease is lost or ran out stops; rollup writes carry a timestamp inside the lease's fencing
+ * window ({@link ShardTerms}), so a stale owner's late write loses to the newer owner's.
  */
 public final class RollupVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(RollupVerticle.class);
@@ -37,6 +40,11 @@ public final class RollupVerticle extends VerticleBase {
   private HourRecompute hours;
   private ExactCounts exact;
   private CountJournalScan journal;
+  private ShardTerms terms;
+  private ShardLeases leases;
+  private long renewTimer = -1;
+  private Future<Void> renewing = Future.succeededFuture();
+  private boolean claimed;
   private CassandraClient client;
   private RollupStatements cql;
   private long timer = -1;
@@ -74,6 +82,8 @@ public final class RollupVerticle extends VerticleBase {
                 journal = new CountJournalScan(vertx, client, counts, config, marks, registry);
               }
               hours = new HourRecompute(client, cql, config, exact);
+              terms = new ShardTerms(cfg.leaseTtl());
+              leases = new ShardLeases(client, cql, instanceId, terms);
               long initialDone = marks.bucketOf(System.currentTimeMillis()) - marks.bucketMillis();
               List<Future<?>> creates = new ArrayList<>();
               for (int s = 0; s < cfg.shards(); s++) {
@@ -87,7 +97,13 @@ public final class RollupVerticle extends VerticleBase {
               }
               return Future.all(creates);
             })
-        .onSuccess(v -> timer = vertx.setPeriodic(cfg.scanInterval().toMillis(), id -> scan()));
+        .onSuccess(
+            v -> {
+              timer = vertx.setPeriodic(cfg.scanInterval().toMillis(), id -> scan());
+              // a sixth of the TTL: a term comes due after a third, so two tries before it runs out
+              renewTimer =
+                  vertx.setPeriodic(Math.max(100, cfg.leaseTtl().toMillis() / 6), id -> renew());
+            });
   }
 
   /**
@@ -98,6 +114,7 @@ public final class RollupVerticle extends VerticleBase {
   public Future<?> stop() {
     stopping = true;
     vertx.cancelTimer(timer);
+    vertx.cancelTimer(renewTimer);
     if (cql == null) {
       return Future.succeededFuture();
     }
@@ -107,13 +124,17 @@ public final class RollupVerticle extends VerticleBase {
                 Future.join(
                     rows.stream()
                         .filter(r -> instanceId.equals(r.owner()))
-                        .map(
-                            r ->
-                                (Future<?>)
-                                    client.execute(
-                                        cql.release().bind(Instant.EPOCH, r.shard(), instanceId)))
+                        .map(r -> (Future<?>) leases.release(r.shard()))
                         .toList()))
         .otherwiseEmpty();
+  }
+
+  /** Renews the held leases that are due, one round at a time, only between claims. */
+  private void renew() {
+    if (stopping || !claimed || !renewing.isComplete()) {
+      return;
+    }
+    renewing = leases.renewDue(System.currentTimeMillis());
   }
 
   private void scan() {
@@ -125,6 +146,7 @@ public final class RollupVerticle extends VerticleBase {
         .onComplete(
             ar -> {
               scanning = false;
+              claimed = false;
               if (ar.failed() && !stopping) {
                 LOG.warn("rollup scan failed (retried next scan): {}", ar.cause().toString());
               }
@@ -132,15 +154,12 @@ public final class RollupVerticle extends VerticleBase {
   }
 
   Future<Void> scanOnce() {
-    long now = System.currentTimeMillis();
-    Instant leaseUntil = Instant.ofEpochMilli(now + cfg.leaseTtl().toMillis());
-    return shards()
-        .compose(
-            rows -> {
-              LeasePlanner.Plan plan = LeasePlanner.plan(rows, instanceId, now);
-              return LeaseClaims.claim(
-                  client, plan, instanceId, leaseUntil, cql.renew(), cql.acquire());
-            })
+    // claim and renewal condition on the same lease_until: never both in flight
+    claimed = false;
+    return renewing
+        .transform(ar -> shards())
+        .compose(rows -> leases.claim(rows, System.currentTimeMillis()))
+        .onComplete(ar -> claimed = ar.succeeded())
         .compose(
             mine -> {
               Future<Void> chain = Future.succeededFuture();
@@ -196,6 +215,7 @@ public final class RollupVerticle extends VerticleBase {
     long now = System.currentTimeMillis();
     if (stopping
         || processed >= MAX_BUCKETS_PER_SCAN
+        || !terms.holds(shard, now)
         || !marks.processable(doneUntil, now, cfg.markSafety())) {
       return Future.succeededFuture();
     }
@@ -219,11 +239,7 @@ public final class RollupVerticle extends VerticleBase {
     return client
         .execute(q)
         .compose(rs -> processPage(shard, bucket, rs, hours, lateHours))
-        .compose(
-            v ->
-                exact == null
-                    ? Future.succeededFuture()
-                    : exact.closeBucket(shard, bucket, hours, lateHours));
+        .compose(v -> closeBucket(shard, bucket, hours, lateHours));
   }
 
   private Future<Void> processPage(
@@ -258,8 +274,30 @@ public final class RollupVerticle extends VerticleBase {
     return Future.all(group).compose(v -> recomputeAll(page, to));
   }
 
-  /** Recomputes one (device, hour) from detail and overwrites its rollup rows and exact counts. */
-  public Future<Void> recompute(int shard, String deviceId, long hour) {
-    return hours.recompute(shard, deviceId, hour).onSuccess(v -> recomputes.increment());
+  /** The bucket's exact day stats, stamped inside the lease window like the recomputes. */
+  private Future<Void> closeBucket(int shard, long bucket, Set<Long> hours, Set<Long> lateHours) {
+    if (exact == null) {
+      return Future.succeededFuture();
+    }
+    OptionalLong stamp = terms.stamp(shard, System.currentTimeMillis());
+    if (stamp.isEmpty()) {
+      return Future.failedFuture("the lease of rollup shard " + shard + " ended");
+    }
+    return exact.closeBucket(shard, bucket, hours, lateHours, stamp.getAsLong());
+  }
+
+  /**
+   * Recomputes one (device, hour) from detail and overwrites its rollup rows and exact counts,
+   * stamped inside the shard's lease window; fails once the lease is lost or ran out, which stops
+   * the shard.
+   */
+  private Future<Void> recompute(int shard, String deviceId, long hour) {
+    OptionalLong stamp = terms.stamp(shard, System.currentTimeMillis());
+    if (stamp.isEmpty()) {
+      return Future.failedFuture("the lease of rollup shard " + shard + " ended");
+    }
+    return hours
+        .recompute(shard, deviceId, hour, stamp.getAsLong())
+        .onSuccess(v -> recomputes.increment());
   }
 }

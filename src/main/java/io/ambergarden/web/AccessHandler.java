@@ -31,6 +31,7 @@ import java.util.Set;
 final class AccessHandler {
   static final String API_KEY_HEADER = "X-API-Key";
   static final String REALM = "Bearer realm=\"amber-garden\"";
+  static final String FORWARDED_FOR = "X-Forwarded-For";
   static final short POLICY_VIOLATION = 1008;
   private static final String PRINCIPAL = "amber.principal";
 
@@ -119,7 +120,9 @@ final class AccessHandler {
       req.pause();
     }
     Context here = vertx.getOrCreateContext();
-    gate.authenticate(credential.get())
+    String peer = req.remoteAddress() == null ? null : req.remoteAddress().hostAddress();
+    String client = gate.clientAddress(peer, req.headers().getAll(FORWARDED_FOR));
+    gate.authenticate(credential.get(), client)
         .onComplete(ar -> onContext(here, () -> decide(ctx, rule, ar)));
   }
 
@@ -136,6 +139,11 @@ final class AccessHandler {
 
   private void decide(RoutingContext ctx, RouteRules.Rule rule, AsyncResult<Principal> ar) {
     HttpServerRequest req = ctx.request();
+    if (ctx.response().closed()) {
+      // the client left while its credential was checked: routing stops here, before any later
+      // handler takes a budget, a slot or a rate token that no close handler would give back
+      return;
+    }
     if (!req.isEnded()) {
       req.resume();
     }
@@ -263,7 +271,10 @@ final class AccessHandler {
   private static ApiException authFailure(RoutingContext ctx, Throwable err) {
     if (err instanceof AuthException a) {
       if (a.reason() == AuthException.Reason.UNAVAILABLE) {
-        return ApiException.unavailable(a.getMessage(), 1);
+        return ApiException.unavailable(a.getMessage(), a.retryAfterSeconds());
+      }
+      if (a.reason() == AuthException.Reason.THROTTLED) {
+        return ApiException.tooManyRequests(a.getMessage(), a.retryAfterSeconds());
       }
       ctx.response().putHeader("WWW-Authenticate", REALM + ", error=\"invalid_token\"");
       return new ApiException(401, "Unauthorized", a.getMessage(), null, null);

@@ -9,14 +9,14 @@ import io.ambergarden.event.EventJson;
 import io.ambergarden.event.EventParser;
 import io.ambergarden.event.FieldError;
 import io.ambergarden.metrics.AmberMeters;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.kafka.client.producer.KafkaProducer;
-import io.vertx.kafka.client.producer.KafkaProducerRecord;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,20 +32,20 @@ public final class HttpIngestHandler {
   private final AmberConfig config;
   private final EventParser parser;
   private final Vertx vertx;
-  private final KafkaProducer<byte[], byte[]> producer;
+  private final KafkaHandOff handOff;
   private final AmberMeters meters;
   private final IngestBodyReader body;
   private final BiFunction<RoutingContext, List<Event>, ApiException> deviceCheck;
 
   /**
-   * {@code producer} is null in direct mode; {@code deviceCheck} refuses a batch with events for
+   * {@code handOff} is null in direct mode; {@code deviceCheck} refuses a batch with events for
    * devices the caller's credential does not cover (null: allowed).
    */
   public HttpIngestHandler(
       Vertx vertx,
       AmberConfig config,
       EventParser parser,
-      KafkaProducer<byte[], byte[]> producer,
+      KafkaHandOff handOff,
       AmberMeters meters,
       HttpBudgets budgets,
       BiFunction<RoutingContext, List<Event>, ApiException> deviceCheck) {
@@ -55,7 +55,7 @@ public final class HttpIngestHandler {
     this.meters = meters;
     this.config = config;
     this.parser = parser;
-    this.producer = producer;
+    this.handOff = handOff;
   }
 
   /**
@@ -78,29 +78,40 @@ public final class HttpIngestHandler {
     body.read(ctx, bytes -> handle(ctx, format, bytes));
   }
 
-  private void handle(RoutingContext ctx, BodyFormat format, byte[] bytes) {
+  /** Completes once the events no longer sit in this process on the request's behalf. */
+  private Future<?> handle(RoutingContext ctx, BodyFormat format, byte[] bytes) {
     EventParser.BatchResult parsed = parser.parseBatch(bytes, format);
     if (!parsed.ok()) {
       meters.invalid(AmberMeters.Path.HTTP);
       ctx.fail(invalid(parsed.errors()));
-      return;
+      return Future.succeededFuture();
     }
     List<Event> events = parsed.events();
     ApiException refused = deviceCheck.apply(ctx, events);
     if (refused != null) {
       ctx.fail(refused);
-      return;
+      return Future.succeededFuture();
     }
-    Future<Void> durable =
-        producer != null ? produce(events, RequestIds.of(ctx)) : persist(events, ctx);
+    int count = events.size();
+    Future<Void> durable;
+    Future<?> held;
+    if (handOff != null) {
+      KafkaHandOff.Sent sent = produce(events, RequestIds.of(ctx));
+      Context here = vertx.getOrCreateContext();
+      held = Future.fromCompletionStage(sent.handedOrDropped(), here);
+      durable = withinDeadline(Future.fromCompletionStage(sent.acked(), here));
+    } else {
+      durable = persist(events, ctx);
+      held = durable;
+    }
     durable.onComplete(
         ar -> {
           if (ar.succeeded()) {
-            meters.ingested(AmberMeters.Path.HTTP, events.size());
+            meters.ingested(AmberMeters.Path.HTTP, count);
             ctx.response()
                 .setStatusCode(202)
                 .putHeader("Content-Type", "application/json")
-                .end(new JsonObject().put("accepted", events.size()).encode());
+                .end(new JsonObject().put("accepted", count).encode());
           } else if (ar.cause() instanceof io.vertx.core.eventbus.ReplyException
               || ar.cause() instanceof ApiException) {
             ctx.fail(ar.cause());
@@ -111,20 +122,48 @@ public final class HttpIngestHandler {
                     config.ingest().retryAfterSeconds()));
           }
         });
+    return held;
   }
 
-  private Future<Void> produce(List<Event> events, String requestId) {
-    List<Future<?>> acks = new ArrayList<>(events.size());
+  /**
+   * Hands the events to the producer's own thread; their JSON is made here, and the events
+   * themselves are not kept.
+   */
+  private KafkaHandOff.Sent produce(List<Event> events, String requestId) {
+    List<byte[]> keys = new ArrayList<>(events.size());
+    List<byte[]> values = new ArrayList<>(events.size());
     for (Event e : events) {
-      acks.add(
-          producer.send(
-              KafkaProducerRecord.create(
-                      config.kafka().topic(),
-                      e.deviceId().getBytes(StandardCharsets.UTF_8),
-                      EventJson.toJsonBytes(e))
-                  .addHeader("amber.request-id", requestId)));
+      keys.add(e.deviceId().getBytes(StandardCharsets.UTF_8));
+      values.add(EventJson.toJsonBytes(e));
     }
-    return Future.join(acks).mapEmpty();
+    long deadline = System.nanoTime() + config.ingest().produceTimeout().toNanos();
+    return handOff.submit(config.kafka().topic(), keys, values, requestId, deadline);
+  }
+
+  /**
+   * The answer comes by ingest.produce-timeout: 503 if not every event was acknowledged by then.
+   */
+  private Future<Void> withinDeadline(Future<Void> acked) {
+    Promise<Void> answer = Promise.promise();
+    long timer =
+        vertx.setTimer(
+            config.ingest().produceTimeout().toMillis(),
+            id ->
+                answer.tryFail(
+                    new IllegalStateException(
+                        "not every event was acknowledged within ingest.produce-timeout ("
+                            + config.ingest().produceTimeout()
+                            + ")")));
+    acked.onComplete(
+        ar -> {
+          vertx.cancelTimer(timer);
+          if (ar.succeeded()) {
+            answer.tryComplete();
+          } else {
+            answer.tryFail(ar.cause());
+          }
+        });
+    return answer.future();
   }
 
   private Future<Void> persist(List<Event> events, RoutingContext ctx) {

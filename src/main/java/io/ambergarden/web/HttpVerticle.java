@@ -35,6 +35,7 @@ public final class HttpVerticle extends VerticleBase {
   private final HealthState health;
   private final PrometheusMeterRegistry registry;
   private KafkaProducer<byte[], byte[]> producer;
+  private KafkaHandOff handOff;
   private HttpServer server;
 
   /** The routes, for the contract test that holds them against the OpenAPI document. */
@@ -82,12 +83,15 @@ public final class HttpVerticle extends VerticleBase {
               KafkaSettings.producer(config.kafka(), "amber-http-ingest"),
               new ByteArraySerializer(),
               new ByteArraySerializer());
+      handOff =
+          new KafkaHandOff(
+              producer.unwrap(), "amber-http-produce-" + context.deploymentID(), System::nanoTime);
     }
     Problems problems = new Problems(config.ingest().retryAfterSeconds());
     AccessHandler access = new AccessHandler(vertx, gate);
     HttpIngestHandler ingest =
         new HttpIngestHandler(
-            vertx, config, parser, producer, meters, budgets, access::deviceRefusal);
+            vertx, config, parser, handOff, meters, budgets, access::deviceRefusal);
     IngestBodyReader refusals = new IngestBodyReader(vertx, config, budgets);
     router = Router.router(vertx);
     router.route().handler(RequestIds::assign);
@@ -185,11 +189,23 @@ public final class HttpVerticle extends VerticleBase {
                     : server.shutdown(drain, TimeUnit.SECONDS));
     Future<Void> imagesClosed =
         closed.eventually(() -> images == null ? Future.succeededFuture() : images.close());
-    return producer == null ? imagesClosed : imagesClosed.eventually(() -> producer.close());
+    if (producer == null) {
+      return imagesClosed;
+    }
+    return imagesClosed.eventually(
+        () -> {
+          handOff.close(); // events still waiting are dropped, never sent after the answer
+          return producer.close();
+        });
   }
 
   Router router() {
     return router;
+  }
+
+  /** This instance's image uploads holding a slot, for tests. */
+  int uploadsInFlight() {
+    return images.uploadsInFlight();
   }
 
   public int actualPort() {

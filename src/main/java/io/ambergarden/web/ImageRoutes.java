@@ -86,6 +86,10 @@ final class ImageRoutes {
     return client.close();
   }
 
+  int uploadsInFlight() {
+    return uploads.inFlight();
+  }
+
   private void enabled(RoutingContext ctx) {
     if (!cfg.enabled()) {
       throw ApiException.unavailable(

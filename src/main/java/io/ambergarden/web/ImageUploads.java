@@ -39,7 +39,9 @@ final class ImageUploads {
   private final HttpClient client;
   private final ObjectStore store;
   private final MeterRegistry registry;
-  private int inFlight;
+
+  /** Written on this instance's event loop only; volatile for the tests that read it. */
+  private volatile int inFlight;
 
   ImageUploads(
       Vertx vertx,
@@ -57,6 +59,11 @@ final class ImageUploads {
 
   void handle(RoutingContext ctx) {
     HttpServerRequest req = ctx.request();
+    if (ctx.response().closed()) {
+      // the client left (while its credential was checked, say): a slot taken now would wait for a
+      // body that never comes until the deadline
+      return;
+    }
     req.pause(); // nothing is read before the headers are judged
     UploadRules.Admission admission;
     String deviceId;
@@ -101,11 +108,11 @@ final class ImageUploads {
     String key = ObjectKeys.key(imageId, now);
     BlobUpload upload =
         BlobUpload.start(client, store, req, admission.contentType(), admission.length(), key);
-    // the orphan sweeper judges a blob by its key's upload time: an upload must be over well
-    // before the orphan grace has passed
+    // the orphan sweeper judges a blob by its key's upload time: the config keeps the orphan grace
+    // above this deadline plus the metadata wait
     long deadline =
         vertx.setTimer(
-            Math.max(1000, cfg.orphanGrace().toMillis() / 2),
+            cfg.uploadDeadline().toMillis(),
             id ->
                 upload.abort(
                     BlobTransferException.Reason.TOO_SLOW, "the upload did not finish in time"));
@@ -147,7 +154,10 @@ final class ImageUploads {
                   .<ImageMeta>request(
                       ImageSave.ADDRESS,
                       new ImageSave.Request(meta),
-                      RequestIds.options(ctx, config.cassandra().requestTimeout().toMillis() * 3))
+                      RequestIds.options(
+                          ctx,
+                          AmberConfig.Media.metadataWait(config.cassandra().requestTimeout())
+                              .toMillis()))
                   .map(m -> m.body());
             })
         .onComplete(
@@ -165,6 +175,11 @@ final class ImageUploads {
                 refuse(ctx, toApi(ar.cause()), true, declaredLength);
               }
             });
+  }
+
+  /** Uploads holding a slot of media.max-in-flight-uploads on this instance. */
+  int inFlight() {
+    return inFlight;
   }
 
   /** createdAt, when a device uploads an image taken earlier; -1 when absent (now). */

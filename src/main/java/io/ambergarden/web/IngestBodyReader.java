@@ -1,6 +1,7 @@
 package io.ambergarden.web;
 
 import io.ambergarden.config.AmberConfig;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpConnection;
@@ -9,7 +10,9 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Arrays;
-import java.util.function.Consumer;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
  * Admits an ingest request before its body is read and reads the body within the process-wide
@@ -33,9 +36,19 @@ final class IngestBodyReader {
     this.budgets = budgets;
   }
 
-  /** Calls {@code onBody} with the whole body, or answers the request itself. */
-  void read(RoutingContext ctx, Consumer<byte[]> onBody) {
+  /**
+   * Calls {@code onBody} with the whole body, or answers the request itself. The future {@code
+   * onBody} returns completes once the body's events no longer sit in this process on the request's
+   * behalf (handed on or dropped); the request's slot and bytes are held until then, and until the
+   * exchange is over (answered, or the connection gone).
+   */
+  void read(RoutingContext ctx, Function<byte[], Future<?>> onBody) {
     HttpServerRequest req = ctx.request();
+    if (ctx.response().closed()) {
+      // the client left before admission (while its key was checked, say): nothing is taken, and
+      // no end handler could ever give it back on a connection already closed
+      return;
+    }
     long max = config.http().maxBodyBytes();
     long declared = contentLength(req);
     if (declared > max) {
@@ -53,35 +66,77 @@ final class IngestBodyReader {
       shed(ctx, HttpBudgets.Shed.BYTES, "too many body bytes in flight");
       return;
     }
-    ctx.addEndHandler(
-        ar -> {
-          bytes.release();
-          budgets.ingestRequests().release(1);
-        });
+    Admitted admitted = new Admitted(bytes);
+    // the response is open (checked above, on this event loop): its end or its close calls this
+    ctx.addEndHandler(ar -> admitted.exchangeOver());
     if (req.isEnded()) {
-      onBody.accept(new byte[0]);
+      admitted.handOn(onBody, new byte[0]);
       return;
     }
-    new Upload(ctx, bytes, declared, onBody).start();
+    new Upload(ctx, admitted, declared, onBody).start();
+  }
+
+  /**
+   * The request slot and body bytes of one admitted request, given back exactly once: when both the
+   * exchange is over and the body is no longer held (handed on, dropped, or never complete).
+   */
+  private final class Admitted {
+    final AdmissionBudget.Reservation bytes;
+    private final AtomicInteger open = new AtomicInteger(2);
+    private final AtomicBoolean exchangeOver = new AtomicBoolean();
+    private final AtomicBoolean bodyFreed = new AtomicBoolean();
+
+    Admitted(AdmissionBudget.Reservation bytes) {
+      this.bytes = bytes;
+    }
+
+    void exchangeOver() {
+      if (exchangeOver.compareAndSet(false, true)) {
+        countDown();
+      }
+    }
+
+    void bodyFreed() {
+      if (bodyFreed.compareAndSet(false, true)) {
+        countDown();
+      }
+    }
+
+    void handOn(Function<byte[], Future<?>> onBody, byte[] body) {
+      Future<?> held;
+      try {
+        held = onBody.apply(body);
+      } catch (RuntimeException e) {
+        bodyFreed();
+        throw e;
+      }
+      held.onComplete(ar -> bodyFreed());
+    }
+
+    private void countDown() {
+      if (open.decrementAndGet() == 0) {
+        bytes.release();
+        budgets.ingestRequests().release(1);
+      }
+    }
   }
 
   /** One body on its way in; all on the request's event loop. */
   private final class Upload {
     final RoutingContext ctx;
+    final Admitted admitted;
     final AdmissionBudget.Reservation bytes;
-    final Consumer<byte[]> onBody;
+    final Function<byte[], Future<?>> onBody;
     byte[] data;
     int size;
     boolean done;
     long timer;
 
     Upload(
-        RoutingContext ctx,
-        AdmissionBudget.Reservation bytes,
-        long declared,
-        Consumer<byte[]> onBody) {
+        RoutingContext ctx, Admitted admitted, long declared, Function<byte[], Future<?>> onBody) {
       this.ctx = ctx;
-      this.bytes = bytes;
+      this.admitted = admitted;
+      this.bytes = admitted.bytes;
       this.onBody = onBody;
       this.data = new byte[(int) (declared >= 0 ? declared : Math.min(CHUNK_STEP, bytes.held()))];
     }
@@ -92,7 +147,7 @@ final class IngestBodyReader {
           vertx.setTimer(
               config.http().bodyTimeout().toMillis(),
               id -> {
-                if (finish()) {
+                if (finish(false)) {
                   budgets.shed(HttpBudgets.Shed.BODY_TIMEOUT);
                   refuse(
                       ctx,
@@ -107,13 +162,14 @@ final class IngestBodyReader {
       req.handler(this::chunk);
       req.endHandler(
           v -> {
-            if (finish()) {
+            if (finish(true)) {
               byte[] body = size == data.length ? data : Arrays.copyOf(data, size);
               data = null;
-              onBody.accept(body);
+              admitted.handOn(onBody, body);
             }
           });
-      req.exceptionHandler(err -> finish()); // the connection is gone: the end handlers release
+      req.exceptionHandler(
+          err -> finish(false)); // the connection is gone: its close handler releases
       if ("100-continue".equalsIgnoreCase(req.getHeader(HttpHeaders.EXPECT))) {
         ctx.response().writeContinue();
       }
@@ -127,13 +183,13 @@ final class IngestBodyReader {
       long total = (long) size + buf.length();
       long max = config.http().maxBodyBytes();
       if (total > max) {
-        finish();
+        finish(false);
         refuse(ctx, tooLarge());
         return;
       }
       if (total > bytes.held()
           && !bytes.growTo(Math.min(max, (total + CHUNK_STEP - 1) / CHUNK_STEP * CHUNK_STEP))) {
-        finish();
+        finish(false);
         budgets.shed(HttpBudgets.Shed.BYTES);
         refuse(ctx, unavailable("too many body bytes in flight"));
         return;
@@ -145,13 +201,20 @@ final class IngestBodyReader {
       size = (int) total;
     }
 
-    /** True the first time: the upload ends here, one way or another. */
-    private boolean finish() {
+    /**
+     * True the first time: the upload ends here, one way or another. A body that did not arrive
+     * whole is dropped here; a whole one is handed on by the caller.
+     */
+    private boolean finish(boolean whole) {
       if (done) {
         return false;
       }
       done = true;
       vertx.cancelTimer(timer);
+      if (!whole) {
+        data = null;
+        admitted.bodyFreed();
+      }
       return true;
     }
   }

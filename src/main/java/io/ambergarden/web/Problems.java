@@ -7,6 +7,7 @@ import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Duration;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,6 +18,9 @@ public final class Problems {
 
   /** Process-wide: a few shed-answer lines per second at most, whatever the instance count. */
   private static final LogThrottle SHED_LOGS = new LogThrottle(5, Duration.ofSeconds(1));
+
+  /** Route prefixes whose next segment is a secret (a share token). */
+  private static final List<String> CAPABILITY_PATHS = List.of("/api/v1/shares/");
 
   private final int retryAfterSeconds;
 
@@ -33,7 +37,7 @@ public final class Problems {
       LOG.warn(
           "{} {} (request {}) -> {}: {}{}",
           ctx.request().method(),
-          ctx.request().path(),
+          loggedPath(ctx.normalizedPath()),
           RequestIds.of(ctx),
           e.status(),
           e.getMessage(),
@@ -41,6 +45,23 @@ public final class Problems {
           ctx.failure() instanceof ApiException ? null : ctx.failure());
     }
     send(ctx, e);
+  }
+
+  /**
+   * The path as it may be logged: a share link's path is its own capability, so its token is
+   * replaced. Matched on the normalized path, the one the router routed on.
+   */
+  static String loggedPath(String normalizedPath) {
+    if (normalizedPath == null) {
+      return "";
+    }
+    for (String prefix : CAPABILITY_PATHS) {
+      if (normalizedPath.regionMatches(true, 0, prefix, 0, prefix.length())
+          && normalizedPath.length() > prefix.length()) {
+        return prefix + "{redacted}";
+      }
+    }
+    return normalizedPath;
   }
 
   public static void send(RoutingContext ctx, ApiException e) {

@@ -12,6 +12,7 @@ import io.vertx.ext.auth.NoSuchKeyIdException;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -38,14 +39,15 @@ class JwtVerifierTest {
     vertx.close().await(10, TimeUnit.SECONDS);
   }
 
-  private static SecurityConfig.Jwt pem(KeyPair kp) {
+  private static SecurityConfig.Jwt pem(KeyPair kp, String... fleetWideScopes) {
     return new SecurityConfig.Jwt(
         TestJwts.writePublicPem(kp, dir).toString(),
         "",
         Duration.ofMinutes(10),
         TestJwts.ISSUER,
         TestJwts.AUDIENCE,
-        Duration.ofSeconds(30));
+        Duration.ofSeconds(30),
+        List.of(fleetWideScopes));
   }
 
   private static JwtVerifier verifier(SecurityConfig.Jwt cfg) throws Exception {
@@ -60,7 +62,8 @@ class JwtVerifierTest {
         Duration.ofMinutes(10),
         TestJwts.ISSUER,
         TestJwts.AUDIENCE,
-        Duration.ZERO);
+        Duration.ZERO,
+        List.of());
   }
 
   private static Future<Principal> verify(JwtVerifier v, String token) {
@@ -88,6 +91,78 @@ class JwtVerifierTest {
   }
 
   @Test
+  void testATokenThatNamesNoDevicesIsRefusedUnlessAllItsScopesAreFleetWide() throws Exception {
+    JwtVerifier strict = verifier(pem(RSA));
+    JwtVerifier readsFleetWide = verifier(pem(RSA, "events:read", "live:read"));
+    for (Object noDevices : Arrays.asList(null, new JsonArray(), "", "  ")) {
+      JsonObject claims = TestJwts.claims("dashboard", "events:read live:read");
+      if (noDevices != null) {
+        claims.put("devices", noDevices);
+      }
+      String token = TestJwts.rs256(RSA.getPrivate(), claims, null);
+      assertThat(verify(strict, token).cause())
+          .as("devices %s, no fleet-wide scopes", noDevices)
+          .hasMessageContaining("names no devices");
+      Future<Principal> fleet = verify(readsFleetWide, token);
+      assertThat(fleet.succeeded()).as("devices %s: %s", noDevices, fleet.cause()).isTrue();
+      assertThat(fleet.result().devices().allows("any-device")).isTrue();
+    }
+    String alsoWrites =
+        TestJwts.rs256(RSA.getPrivate(), TestJwts.claims("s", "events:read events:write"), null);
+    assertThat(verify(readsFleetWide, alsoWrites).cause())
+        .as("one scope that is not fleet-wide")
+        .hasMessageContaining("auth.jwt.fleet-wide-scopes");
+    String noScopes = TestJwts.rs256(RSA.getPrivate(), TestJwts.claims("s", "unknown:x"), null);
+    assertThat(verify(readsFleetWide, noScopes).failed()).isTrue();
+    JsonObject bound = TestJwts.claims("s", "events:read").put("devices", "M-1 M-2");
+    Principal p = verify(readsFleetWide, TestJwts.rs256(RSA.getPrivate(), bound, null)).result();
+    assertThat(p.devices().patterns())
+        .as("a devices claim still binds")
+        .containsExactly("M-1", "M-2");
+  }
+
+  @Test
+  void testAnAdminTokenWithoutDevicesReachesEveryDevice() throws Exception {
+    JwtVerifier v = verifier(pem(RSA));
+    Principal p =
+        verify(
+                v,
+                TestJwts.rs256(RSA.getPrivate(), TestJwts.claims("ops", "admin events:read"), null))
+            .result();
+    assertThat(p.devices().bound()).isFalse();
+  }
+
+  @Test
+  void testAWronglyTypedDevicesClaimIsRefusedEvenForAdmin() throws Exception {
+    JwtVerifier v = verifier(pem(RSA, "events:read"));
+    for (Object wrong :
+        List.of(
+            42,
+            true,
+            new JsonObject().put("id", "M-1"),
+            new JsonArray().add(1),
+            new JsonArray().add("M-1").addNull(),
+            new JsonArray().add("M-1").add(new JsonArray().add("M-2")),
+            new JsonArray().add("*"))) {
+      for (String scope : List.of("admin", "events:read")) {
+        JsonObject claims = TestJwts.claims("s", scope).put("devices", wrong);
+        assertThat(verify(v, TestJwts.rs256(RSA.getPrivate(), claims, null)).cause())
+            .as("devices %s with %s", wrong, scope)
+            .hasMessageContaining("devices claim");
+      }
+    }
+  }
+
+  @Test
+  void testAnUnknownFleetWideScopeStopsStartupNamingTheKey() {
+    Future<JwtVerifier> started = JwtVerifier.start(vertx, pem(RSA, "events:reed"), 50);
+    assertThat(started.failed()).isTrue();
+    assertThat(started.cause())
+        .hasMessageContaining("auth.jwt.fleet-wide-scopes")
+        .hasMessageContaining("events:reed");
+  }
+
+  @Test
   void testScpAsAnArrayIsReadToo() throws Exception {
     JwtVerifier v = verifier(pem(RSA));
     JsonObject claims = TestJwts.claims("svc", null);
@@ -102,7 +177,10 @@ class JwtVerifierTest {
     KeyPair ec = TestJwts.ec();
     JwtVerifier v = verifier(pem(ec));
     Future<Principal> p =
-        verify(v, TestJwts.es256(ec.getPrivate(), TestJwts.claims("e", "events:read")));
+        verify(
+            v,
+            TestJwts.es256(
+                ec.getPrivate(), TestJwts.claims("e", "events:read").put("devices", "M-1")));
     assertThat(p.succeeded()).as("%s", p.cause()).isTrue();
   }
 
@@ -113,7 +191,8 @@ class JwtVerifierTest {
     JsonObject expired = TestJwts.claims("s", "events:read").put("exp", now - 120);
     assertThat(verify(v, TestJwts.rs256(RSA.getPrivate(), expired, null)).cause())
         .hasMessageContaining("expired");
-    JsonObject withinLeeway = TestJwts.claims("s", "events:read").put("exp", now - 10);
+    JsonObject withinLeeway =
+        TestJwts.claims("s", "events:read").put("exp", now - 10).put("devices", "M-1");
     assertThat(verify(v, TestJwts.rs256(RSA.getPrivate(), withinLeeway, null)).succeeded())
         .isTrue();
   }

@@ -35,7 +35,8 @@ class KeyCacheTest {
   }
 
   private KeyCache cache(long maxStale) {
-    return new KeyCache(this::load, 2000, maxStale, 3, now::get);
+    return new KeyCache(
+        this::load, new KeyCache.Limits(3, 2000, maxStale, 3, 60_000, 1000), now::get);
   }
 
   private static KeyRecord key(String id, Instant revoked) {
@@ -135,14 +136,78 @@ class KeyCacheTest {
   }
 
   @Test
-  void testTheCacheIsBoundedAndDropsTheLeastRecentlyUsed() {
+  void testBothSidesOfTheCacheAreBounded() {
     KeyCache c = cache(60_000);
-    for (String id : List.of("a", "b", "c", "d")) {
-      c.get(id);
+    for (String id : List.of("a", "b", "c", "d", "e")) {
+      store.put(id, key(id, null));
+      value(c.get(id));
+      value(c.get("no-" + id));
     }
     assertThat(c.size()).isEqualTo(3);
-    c.get("a");
-    assertThat(reads).containsExactly("a", "b", "c", "d", "a");
+    assertThat(c.unknownSize()).isEqualTo(3);
+  }
+
+  @Test
+  void testAKnownKeyKeepsWorkingThroughAnOutageLongerThanMaxStale() {
+    store.put("a", key("a", null));
+    KeyCache c = cache(10_000);
+    value(c.get("a"));
+    down = true;
+    for (int minute = 1; minute <= 120; minute++) {
+      now.addAndGet(60_000);
+      assertThat(value(c.getThroughOutage("a"))).as("minute %d", minute).isPresent();
+    }
+    // a long-lived session still gives up after max-stale
+    assertThat(c.get("a").failed()).isTrue();
+    // one read per retry pause at most, not one per request
+    assertThat(reads).hasSizeLessThanOrEqualTo(1 + 120 * 2);
+  }
+
+  @Test
+  void testDuringAnOutageAKnownKeyIsAnsweredWithoutWaitingForTheStore() {
+    store.put("a", key("a", null));
+    KeyCache c = cache(60_000);
+    value(c.get("a"));
+    manual = true;
+    now.addAndGet(2000);
+    Future<Optional<KeyRecord>> first = c.getThroughOutage("a");
+    pending.get(0).fail("timed out");
+    assertThat(value(first)).isPresent();
+    now.addAndGet(5000);
+    // the store failed last time: answered at once, read again behind the answer
+    Future<Optional<KeyRecord>> second = c.getThroughOutage("a");
+    assertThat(second.isComplete()).isTrue();
+    assertThat(value(second)).isPresent();
+    assertThat(pending).hasSize(2);
+  }
+
+  @Test
+  void testAKeyNeverSeenFailsClosedWhileTheStoreIsDownWithoutAReadPerRequest() {
+    KeyCache c = cache(60_000);
+    down = true;
+    assertThat(c.getThroughOutage("new").failed()).isTrue();
+    for (int i = 0; i < 100; i++) {
+      assertThat(c.getThroughOutage("new-" + i).failed()).isTrue();
+    }
+    assertThat(reads).containsExactly("new");
+    now.addAndGet(1000);
+    assertThat(c.getThroughOutage("new").failed()).isTrue();
+    assertThat(reads).hasSize(2);
+  }
+
+  @Test
+  void testARevocationIsSeenOnceTheStoreAnswersAgain() {
+    store.put("a", key("a", null));
+    KeyCache c = cache(60_000);
+    value(c.get("a"));
+    down = true;
+    now.addAndGet(600_000);
+    assertThat(value(c.getThroughOutage("a"))).isPresent();
+    store.put("a", key("a", Instant.now()));
+    down = false;
+    now.addAndGet(1000);
+    c.getThroughOutage("a"); // the first request after the pause reads again
+    assertThat(value(c.getThroughOutage("a")).orElseThrow().revoked()).isTrue();
   }
 
   @Test

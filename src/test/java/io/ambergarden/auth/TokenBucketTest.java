@@ -2,7 +2,6 @@ package io.ambergarden.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class TokenBucketTest {
@@ -44,19 +43,5 @@ class TokenBucketTest {
       }
     }
     assertThat(granted).isBetween(1000, 1101);
-  }
-
-  @Test
-  void testRateLimitsKeepOneBucketPerCallerAndForgetTheLeastRecentlyUsed() {
-    AtomicLong now = new AtomicLong();
-    RateLimits limits = new RateLimits(2, now::get);
-    assertThat(limits.acquire("a", 1)).isZero();
-    assertThat(limits.acquire("a", 1)).isPositive();
-    assertThat(limits.acquire("b", 1)).as("b has its own bucket").isZero();
-    assertThat(limits.acquire("c", 1)).isZero();
-    assertThat(limits.size()).isEqualTo(2);
-    assertThat(limits.acquire("a", 1)).as("a was dropped and starts full").isZero();
-    now.addAndGet(SECOND);
-    assertThat(limits.acquire("a", 1)).isZero();
   }
 }

@@ -53,4 +53,44 @@ class MediaConfigTest {
     assertThatThrownBy(() -> load(Map.of("media.share.min-ttl", "2h", "media.share.max-ttl", "1h")))
         .hasMessageContaining("media.share.min-ttl");
   }
+
+  @Test
+  void testAnOrphanGraceShorterThanTheLongestAnUploadMayTakeStopsStartup() {
+    // an upload may stream its body for its deadline and then wait 3 request timeouts for its
+    // metadata; a grace below that lets the sweeper collect the blob of an upload still running
+    assertThatThrownBy(
+            () -> load(Map.of("media.orphan-grace", "1s", "cassandra.request-timeout", "500ms")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("media.orphan-grace");
+    assertThatThrownBy(
+            () ->
+                load(
+                    Map.of(
+                        "media.orphan-grace", "10m",
+                        "media.upload-deadline", "570s",
+                        "cassandra.request-timeout", "15s")))
+        .hasMessageContaining("media.orphan-grace")
+        .hasMessageContaining("media.upload-deadline");
+  }
+
+  @Test
+  void testTheOrphanGraceOfAnAcceptedConfigCoversTheUploadDeadlinePlusTheMetadataWait() {
+    for (Map<String, String> overrides :
+        java.util.List.of(
+            Map.<String, String>of(),
+            Map.of("media.orphan-grace", "20s", "media.upload-deadline", "5s"),
+            Map.of(
+                "media.orphan-grace", "10m",
+                "media.upload-deadline", "9m",
+                "cassandra.request-timeout", "20s"))) {
+      AmberConfig c = load(overrides);
+      Duration longestUpload =
+          c.media()
+              .uploadDeadline()
+              .plus(AmberConfig.Media.metadataWait(c.cassandra().requestTimeout()));
+      assertThat(longestUpload)
+          .as(overrides.toString())
+          .isLessThanOrEqualTo(c.media().orphanGrace());
+    }
+  }
 }

@@ -135,4 +135,22 @@ class SecurityConfigTest {
     assertThat(dump).doesNotContain("hunter2", "s3cret-schema", "s3cret-trust");
     assertThat(c.raw().redacted()).containsEntry("kafka.sasl.password", "******");
   }
+
+  @Test
+  void testTrustedProxiesAreAddressesOrRangesAndStartingWithoutCassandraNeedsKafkaMode() {
+    SecurityConfig.KeyLookup k =
+        load(Map.of("http.trusted-proxies", "10.0.0.0/8, 192.168.1.7")).access().keyLookup();
+    assertThat(k.trustedProxies())
+        .containsExactly(AddressRange.parse("10.0.0.0/8"), AddressRange.parse("192.168.1.7"));
+    assertThatThrownBy(() -> load(Map.of("http.trusted-proxies", "ingress.local")))
+        .hasMessageStartingWith("http.trusted-proxies:");
+    assertThatThrownBy(
+            () -> load(Map.of("ingest.start-without-cassandra", "true", "ingest.mode", "direct")))
+        .hasMessageStartingWith("ingest.start-without-cassandra:");
+    assertThat(
+            load(Map.of("ingest.start-without-cassandra", "true")).ingest().startWithoutCassandra())
+        .isTrue();
+    assertThatThrownBy(() -> load(Map.of("auth.static-keys-file", "/nonexistent/keys.json")))
+        .hasMessageStartingWith("auth.static-keys-file:");
+  }
 }

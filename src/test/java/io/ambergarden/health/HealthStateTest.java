@@ -22,7 +22,7 @@ class HealthStateTest {
     HealthState h = allGood(IngestMode.KAFKA);
     h.cassandraUsable(false);
     h.writesBlocked(true);
-    h.consumerStalled(true);
+    h.consumerStalled(true, false);
     assertThat(h.ready()).isTrue();
     assertThat(h.cassandraKnownDown()).isTrue();
     JsonObject json = h.toJson();
@@ -52,6 +52,26 @@ class HealthStateTest {
   }
 
   @Test
+  void testInKafkaModeAConsumerStalledWhileCassandraAnswersGatesAndTheBodySaysStalled() {
+    HealthState h = allGood(IngestMode.KAFKA);
+    h.consumerStalled(true, true);
+    assertThat(h.ready()).isFalse();
+    JsonObject json = h.toJson();
+    assertThat(json.getString("status")).isEqualTo("DOWN");
+    assertThat(json.getJsonObject("checks").getString("consumer")).isEqualTo("STALLED");
+    // the same stall during a Cassandra outage is the consumer waiting for the store (F13)
+    h.cassandraUsable(false);
+    assertThat(h.ready()).isTrue();
+    h.cassandraUsable(true);
+    // catching up right after an outage: stalled, but not for a whole timeout with Cassandra up
+    h.consumerStalled(true, false);
+    assertThat(h.ready()).isTrue();
+    assertThat(h.toJson().getJsonObject("checks").getString("consumer")).isEqualTo("STALLED");
+    h.consumerStalled(false, false);
+    assertThat(h.ready()).isTrue();
+  }
+
+  @Test
   void testInDirectModeEveryCheckGates() {
     HealthState h = allGood(IngestMode.DIRECT);
     assertThat(h.ready()).isTrue();
@@ -61,7 +81,7 @@ class HealthStateTest {
     h.writesBlocked(true);
     assertThat(h.ready()).isFalse();
     h.writesBlocked(false);
-    h.consumerStalled(true);
+    h.consumerStalled(true, false);
     assertThat(h.ready()).isFalse();
     assertThat(h.toJson().getJsonArray("gates").getList())
         .containsExactly(

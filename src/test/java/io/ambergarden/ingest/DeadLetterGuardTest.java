@@ -45,11 +45,11 @@ class DeadLetterGuardTest {
   }
 
   @Test
-  void aDeadLetterThatCannotBeWrittenTripsItAtOnceForGood() {
-    DeadLetterGuard g = new DeadLetterGuard(100, 50, 0.5);
-    g.record(false);
-    g.trip();
-    assertThat(g.tripped()).isTrue();
-    assertThat(g.record(false)).isTrue();
+  void oneOversizedPoisonRecordAmongHealthyTrafficNeverTripsTheDefaultGuard() {
+    DeadLetterGuard g = new DeadLetterGuard(200, 50, 0.5);
+    assertThat(g.record(true)).isFalse();
+    for (int i = 0; i < 1000; i++) {
+      assertThat(g.record(false)).isFalse();
+    }
   }
 }

@@ -54,6 +54,7 @@ class AccessIT {
     cfg.put("auth.jwt.issuer", TestJwts.ISSUER);
     cfg.put("auth.jwt.audience", TestJwts.AUDIENCE);
     cfg.put("auth.jwt.leeway", "0s");
+    cfg.put("auth.jwt.fleet-wide-scopes", "live:read");
     cfg.put("http.cors.allowed-origins", "https://ops.example.test");
     // port 0: bound at once by the server, so no other process can take it meanwhile
     a = TestService.start(with(cfg, "http.management-port", "0"));
@@ -277,7 +278,7 @@ class AccessIT {
   @Test
   void testJwtsAreCheckedForSignatureIssuerAudienceAndExpiry() {
     String path = "/api/v1/devices/M-1/latest";
-    JsonObject claims = TestJwts.claims("jwt-it", "events:read");
+    JsonObject claims = TestJwts.claims("jwt-it", "events:read").put("devices", "M-*");
     String good = TestJwts.rs256(JWT_KEY.getPrivate(), claims, null);
     assertThat(get(good, a, path).statusCode()).isIn(200, 404);
     assertThat(get(good, b, path).statusCode()).isIn(200, 404);
@@ -298,7 +299,11 @@ class AccessIT {
     String otherKey = TestJwts.rs256(TestJwts.rsa().getPrivate(), claims, null);
     String wrongAudience =
         TestJwts.rs256(JWT_KEY.getPrivate(), claims.copy().put("aud", "other"), null);
-    for (String bad : List.of(expired, tampered, none, confused, otherKey, wrongAudience)) {
+    // no devices claim, and events:read is not fleet-wide here (live:read is)
+    String noDevices =
+        TestJwts.rs256(JWT_KEY.getPrivate(), TestJwts.claims("jwt-it", "events:read"), null);
+    for (String bad :
+        List.of(expired, tampered, none, confused, otherKey, wrongAudience, noDevices)) {
       HttpResponse<String> r = get(bad, a, path);
       assertThat(r.statusCode()).as(r.body()).isEqualTo(401);
     }

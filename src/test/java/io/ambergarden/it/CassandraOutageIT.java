@@ -4,14 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import io.ambergarden.auth.ApiKeys;
+import io.ambergarden.auth.Scope;
+import io.ambergarden.auth.TestJwts;
 import io.ambergarden.localrt.CassandraNode;
 import io.ambergarden.localrt.RealServers;
 import io.ambergarden.metrics.PrometheusText;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -208,6 +217,192 @@ class CassandraOutageIT {
       assertThat(httpRows.keySet()).containsAll(acked);
       assertThat(httpRows.values()).allMatch(n -> n == 1);
     }
+  }
+
+  /**
+   * F13 for credentials, with an outage longer than auth.key-cache.max-stale and a pod that starts
+   * during it (a forked service process, as a pod). The running instance keeps taking a key it
+   * verified before for the whole outage, refuses a key it never saw with 503 and Retry-After, and
+   * its readiness never drops. The instance started during the outage
+   * (ingest.start-without-cassandra) becomes ready and takes a JWT and a key from its static keys
+   * file at once, while stored keys get 503 with Retry-After. Once Cassandra is back, the stored
+   * keys work on both, a revocation reaches both within 5 s, and every accepted event lands once.
+   */
+  @Test
+  void testKnownKeysOutlastMaxStaleAndAPodStartsDuringTheOutage() throws Exception {
+    CassandraNode cassandra = RealServers.runtime().cassandra();
+    String run = UUID.randomUUID().toString().substring(0, 8);
+    String device = "restart-" + run;
+    long base = System.currentTimeMillis() - 60_000;
+    ApiKeys.Minted fixed = ApiKeys.mint();
+    Path dir = Files.createTempDirectory("amber-outage-");
+    Path staticKeys = dir.resolve("keys.json");
+    Files.writeString(
+        staticKeys,
+        new JsonArray()
+            .add(
+                new JsonObject()
+                    .put("key", fixed.text())
+                    .put("name", "gateway")
+                    .put("scopes", new JsonArray().add("events:write")))
+            .encode());
+    KeyPair jwtKey = TestJwts.rsa();
+    String jwt =
+        TestJwts.rs256(
+            jwtKey.getPrivate(),
+            TestJwts.claims("outage-gateway", "events:write")
+                .put("devices", new JsonArray().add("restart-*")),
+            null);
+    String topic = "it-outage-" + run;
+    Map<String, String> cfg = new HashMap<>();
+    cfg.put("kafka.topic", topic);
+    cfg.put("kafka.dlq-topic", topic + ".dlq");
+    cfg.put("kafka.group-id", topic + "-group");
+    cfg.put("kafka.topic-partitions", "2");
+    cfg.put("cassandra.request-timeout", "2s");
+    cfg.put("auth.key-cache.refresh", "1s");
+    cfg.put("auth.key-cache.max-stale", "2s");
+    cfg.put("auth.static-keys-file", staticKeys.toString());
+    cfg.put("auth.jwt.public-key-file", TestJwts.writePublicPem(jwtKey, dir).toString());
+    cfg.put("auth.jwt.issuer", TestJwts.ISSUER);
+    cfg.put("auth.jwt.audience", TestJwts.AUDIENCE);
+    cfg.put("ingest.start-without-cassandra", "true");
+    Set<String> accepted = ConcurrentHashMap.newKeySet();
+    AtomicInteger seq = new AtomicInteger();
+    AtomicInteger notReady = new AtomicInteger();
+    ScheduledExecutorService probe = Executors.newSingleThreadScheduledExecutor();
+    ServiceProcess[] startedDuringOutage = new ServiceProcess[1];
+
+    try (ServiceProcess running = ServiceProcess.start("outage-running", cfg)) {
+      // stored once the service made the schema (behind HTTP in this mode), before the outage
+      String known =
+          await()
+              .atMost(Duration.ofSeconds(60))
+              .ignoreExceptions()
+              .until(
+                  () ->
+                      TestKeys.create(
+                          "outage-known", Set.of(Scope.EVENTS_WRITE), List.of(), 100_000),
+                  java.util.Objects::nonNull);
+      String unseen =
+          TestKeys.create("outage-unseen", Set.of(Scope.EVENTS_WRITE), List.of(), 100_000);
+      TestKeys.admin(); // revokes afterwards
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> postAs(running, known, device, base, seq, accepted).statusCode() == 202);
+      probe.scheduleAtFixedRate(
+          () -> {
+            if (!running.isReady()) {
+              notReady.incrementAndGet();
+            }
+          },
+          0,
+          200,
+          TimeUnit.MILLISECONDS);
+      long outageMs;
+      int knownDuringOutage = 0;
+      try {
+        cassandra.stop();
+        long down = System.nanoTime();
+        // past max-stale (2 s) several times over: the known key keeps getting 202
+        while (System.nanoTime() - down < TimeUnit.SECONDS.toNanos(8)) {
+          assertThat(postAs(running, known, device, base, seq, accepted).statusCode())
+              .as("a known key during the outage")
+              .isEqualTo(202);
+          knownDuringOutage++;
+        }
+        assertUnavailableWithHint(postAs(running, unseen, device, base, seq, accepted));
+
+        startedDuringOutage[0] = ServiceProcess.start("outage-started", cfg);
+        ServiceProcess started = startedDuringOutage[0];
+        assertThat(postAs(started, fixed.text(), device, base, seq, accepted).statusCode())
+            .as("a static key on a pod started during the outage")
+            .isEqualTo(202);
+        assertThat(postAs(started, jwt, device, base, seq, accepted).statusCode())
+            .as("a JWT on a pod started during the outage")
+            .isEqualTo(202);
+        assertUnavailableWithHint(postAs(started, known, device, base, seq, accepted));
+        assertThat(postAs(running, known, device, base, seq, accepted).statusCode()).isEqualTo(202);
+        outageMs = (System.nanoTime() - down) / 1_000_000;
+      } finally {
+        cassandra.start();
+      }
+      probe.shutdown();
+      ServiceProcess restarted = startedDuringOutage[0];
+      // the stored keys work again on both once the started pod reaches Cassandra
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .until(() -> postAs(restarted, known, device, base, seq, accepted).statusCode() == 202);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> postAs(running, unseen, device, base, seq, accepted).statusCode() == 202);
+
+      // revocation still reaches every instance within 5 s while Cassandra is up
+      String id = ApiKeys.parse(known).orElseThrow().id();
+      HttpResponse<String> revoked =
+          TestService.send(
+              HttpRequest.newBuilder(running.uri("/api/v1/admin/keys/" + id)).DELETE().build());
+      assertThat(revoked.statusCode()).isBetween(200, 299);
+      long t0 = System.nanoTime();
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .pollInterval(Duration.ofMillis(100))
+          .until(
+              () ->
+                  postAs(restarted, known, device, base, seq, null).statusCode() == 401
+                      && postAs(running, known, device, base, seq, null).statusCode() == 401);
+      long revokedMs = (System.nanoTime() - t0) / 1_000_000;
+
+      // every accepted event lands once, from both consumers of the group
+      try (CqlSession cql = TestService.cql()) {
+        await()
+            .atMost(Duration.ofSeconds(120))
+            .until(() -> rowsByEventId(cql, device, base).keySet().containsAll(accepted));
+        assertThat(rowsByEventId(cql, device, base).values()).allMatch(n -> n == 1);
+      }
+      System.out.printf(
+          "outage past max-stale: %d ms down; known key 202 x %d during it; pod started during"
+              + " the outage served a static key and a JWT; readiness probes not 200 on the"
+              + " running pod: %d; revocation seen on both %d ms after the DELETE; %d events"
+              + " landed once%n",
+          outageMs, knownDuringOutage, notReady.get(), revokedMs, accepted.size());
+    } finally {
+      probe.shutdownNow();
+      if (startedDuringOutage[0] != null) {
+        startedDuringOutage[0].close();
+      }
+    }
+    assertThat(notReady.get()).as("readiness probes of the running pod not 200").isZero();
+  }
+
+  private static HttpResponse<String> postAs(
+      ServiceProcess s,
+      String credential,
+      String device,
+      long base,
+      AtomicInteger seq,
+      Set<String> accepted) {
+    int n = seq.getAndIncrement();
+    String id = "r" + n;
+    HttpResponse<String> r =
+        TestService.sendAs(
+            HttpRequest.newBuilder(s.uri("/api/v1/events"))
+                .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + credential)
+                .timeout(Duration.ofSeconds(10))
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        new String(event(device, base + n, id), StandardCharsets.UTF_8)))
+                .build());
+    if (r.statusCode() == 202 && accepted != null) {
+      accepted.add(id);
+    }
+    return r;
+  }
+
+  private static void assertUnavailableWithHint(HttpResponse<String> r) {
+    assertThat(r.statusCode()).as("a key that cannot be verified now: %s", r.body()).isEqualTo(503);
+    assertThat(r.headers().firstValue("Retry-After")).isPresent();
   }
 
   /**

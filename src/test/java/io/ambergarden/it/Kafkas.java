@@ -137,6 +137,19 @@ public final class Kafkas {
     }
   }
 
+  /** Removes every member from the group, as the coordinator does with expired sessions. */
+  public static void removeAllMembers(String group) {
+    try (Admin admin = admin()) {
+      admin
+          .removeMembersFromConsumerGroup(
+              group, new org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions())
+          .all()
+          .get(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** The group's committed offset of each partition of the topic. */
   public static Map<Integer, Long> committed(String group, String topic) {
     Properties p = new Properties();

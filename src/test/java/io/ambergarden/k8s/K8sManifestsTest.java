@@ -64,6 +64,9 @@ class K8sManifestsTest {
           "autoscaling/v2/HorizontalPodAutoscaler",
           "policy/v1/PodDisruptionBudget",
           "networking.k8s.io/v1/NetworkPolicy",
+          "networking.k8s.io/v1/Ingress",
+          "cert-manager.io/v1/Issuer",
+          "cert-manager.io/v1/Certificate",
           "kafka.strimzi.io/v1beta2/Kafka",
           "kafka.strimzi.io/v1beta2/KafkaNodePool",
           "kafka.strimzi.io/v1beta2/KafkaTopic",
@@ -94,6 +97,14 @@ class K8sManifestsTest {
           Set.of("truststore.p12"),
           "amber-kafka-cluster-ca-cert",
           Set.of("ca.crt"));
+
+  /**
+   * Where the ingress controller runs (ingress-nginx's own manifests and chart use this namespace):
+   * the only source the NetworkPolicy may admit to the API port.
+   */
+  static final String INGRESS_CONTROLLER_NAMESPACE = "ingress-nginx";
+
+  private static final String NGINX = "nginx.ingress.kubernetes.io/";
 
   /** Kafka permissions the service needs: (resource type, name) -> operations. */
   static final Map<String, Set<String>> NEEDED_ACLS =
@@ -161,6 +172,7 @@ class K8sManifestsTest {
           "PodDisruptionBudget",
               Set.of("minAvailable", "maxUnavailable", "selector", "unhealthyPodEvictionPolicy"),
           "NetworkPolicy", Set.of("podSelector", "policyTypes", "ingress", "egress"),
+          "Ingress", Set.of("ingressClassName", "defaultBackend", "rules", "tls"),
           "Job",
               Set.of(
                   "template",
@@ -714,6 +726,101 @@ class K8sManifestsTest {
         docs -> list(at(find(docs, "NetworkPolicy").body(), "spec", "egress")).remove(0), "9042");
   }
 
+  @Test
+  void theApiIsServedOverTlsOnlyAndAdmittedFromTheIngressControllerOnly() {
+    assertThat(transportProblems(loadAll())).isEmpty();
+  }
+
+  @Test
+  void transportChecksCatchEachWayBackToPlainHttp() {
+    expectTransportProblem(
+        docs -> env(docs).removeIf(e -> str(at(e, "name")).startsWith("AMBER_HTTP_TLS_")),
+        "without TLS");
+    expectTransportProblem(
+        docs ->
+            map(firstContainer(find(docs, "Deployment").body()).get("readinessProbe"))
+                .put("httpGet", Map.of("path", "/health/ready", "port", "https")),
+        "readinessProbe");
+    expectTransportProblem(
+        docs ->
+            list(firstContainer(find(docs, "Deployment").body()).get("volumeMounts")).stream()
+                .filter(m -> "/etc/amber/tls".equals(at(m, "mountPath")))
+                .forEach(m -> map(m).put("subPath", "tls.crt")),
+        "subPath");
+    expectTransportProblem(
+        docs ->
+            map(at(certificate(docs, "amber-garden-serving"), "spec", "privateKey"))
+                .remove("encoding"),
+        "PKCS8");
+    expectTransportProblem(
+        docs ->
+            list(at(find(docs, "Service").body(), "spec", "ports"))
+                .set(0, Map.of("name", "http", "port", 80, "targetPort", "https")),
+        "Service");
+    expectTransportProblem(docs -> docs.removeIf(d -> d.kind().equals("Ingress")), "Ingress");
+    expectTransportProblem(
+        docs -> map(find(docs, "Ingress").body().get("spec")).remove("tls"), "spec.tls");
+    expectTransportProblem(
+        docs ->
+            map(at(find(docs, "Ingress").body(), "metadata", "annotations"))
+                .remove("cert-manager.io/cluster-issuer"),
+        "cert-manager");
+    expectTransportProblem(
+        docs ->
+            map(at(find(docs, "Ingress").body(), "metadata", "annotations"))
+                .remove(NGINX + "backend-protocol"),
+        "backend-protocol");
+    expectTransportProblem(
+        docs ->
+            map(at(find(docs, "Ingress").body(), "metadata", "annotations"))
+                .put(NGINX + "proxy-ssl-verify", "off"),
+        "proxy-ssl-verify");
+    expectTransportProblem(
+        docs ->
+            map(at(find(docs, "Ingress").body(), "metadata", "annotations"))
+                .put(NGINX + "proxy-body-size", "1m"),
+        "proxy-body-size");
+    expectTransportProblem(
+        docs ->
+            map(list(at(find(docs, "Ingress").body(), "spec", "rules")).get(0))
+                .put("host", "api.example.org"),
+        "host");
+    expectTransportProblem(
+        docs ->
+            map(list(at(find(docs, "NetworkPolicy").body(), "spec", "ingress")).get(0))
+                .remove("from"),
+        "from anywhere");
+    expectTransportProblem(
+        docs ->
+            list(at(find(docs, "NetworkPolicy").body(), "spec", "ingress"))
+                .add(0, Map.of("from", List.of(Map.of("ipBlock", Map.of("cidr", "0.0.0.0/0"))))),
+        INGRESS_CONTROLLER_NAMESPACE);
+  }
+
+  @Test
+  void everyMountedFileAWorkloadIsConfiguredWithIsMountedInIt() {
+    expectEnvProblem(
+        docs ->
+            list(firstContainer(find(docs, "Deployment").body()).get("volumeMounts"))
+                .removeIf(m -> "/etc/amber/tls".equals(at(m, "mountPath"))),
+        "/etc/amber/tls/tls.crt");
+  }
+
+  @Test
+  void theReadmesKubernetesSectionNamesEveryManifest() throws IOException {
+    String readme = Files.readString(Path.of("README.md"));
+    int start = readme.indexOf("\n## Kubernetes\n");
+    assertThat(start).as("README has a Kubernetes section").isPositive();
+    int end = readme.indexOf("\n## ", start + 1);
+    String section = readme.substring(start, end < 0 ? readme.length() : end);
+    try (Stream<Path> files = Files.walk(K8S)) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        String name = K8S.relativize(f).toString();
+        assertThat(section).as("README \"Kubernetes\" names %s", name).contains("`" + name + "`");
+      }
+    }
+  }
+
   // ================================================== checks
   // ==================================================
 
@@ -894,6 +1001,12 @@ class K8sManifestsTest {
           secrets.put(name, m);
         });
     for (Doc d : docs) {
+      if (d.kind().equals("Certificate")) {
+        // cert-manager writes these keys (ca.crt from a CA issuer)
+        Map<String, Object> keys = new LinkedHashMap<>();
+        List.of("tls.crt", "tls.key", "ca.crt").forEach(k -> keys.put(k, "cert-manager"));
+        secrets.put(str(at(d.body(), "spec", "secretName")), keys);
+      }
       if (d.kind().equals("Secret")) {
         Map<String, Object> keys = new LinkedHashMap<>();
         keys.putAll(map(d.body().getOrDefault("data", Map.of())));
@@ -919,6 +1032,19 @@ class K8sManifestsTest {
         }
       }
     }
+    Map<String, String> raw = rawEnvironment(docs, workload);
+    List<String> mounts =
+        list(firstContainer(workload.body()).get("volumeMounts")).stream()
+            .map(m -> str(at(m, "mountPath")))
+            .toList();
+    raw.forEach(
+        (name, file) -> {
+          if (isFileSetting(name)
+              && !file.isEmpty()
+              && mounts.stream().noneMatch(m -> file.startsWith(m + "/"))) {
+            out.add(name + "=" + file + " lies under no volume the container mounts");
+          }
+        });
     for (Object c : everyContainer) {
       String n = "container " + at(c, "name") + ": ";
       for (Object e : list(at(c, "env"))) {
@@ -1195,6 +1321,219 @@ class K8sManifestsTest {
     return out;
   }
 
+  /**
+   * Bearer credentials never cross a network in plain text: the pods serve the API over TLS with a
+   * certificate from a cert-manager Certificate, the probes speak HTTPS, the Service has no plain
+   * port, clients come through a TLS Ingress whose certificate cert-manager obtains and which
+   * verifies the pods, and the NetworkPolicy admits the API port from the ingress controller only.
+   */
+  static List<String> transportProblems(List<Doc> docs) {
+    List<String> out = new ArrayList<>();
+    Doc dep = find(docs, "Deployment");
+    String ns = str(at(dep.body(), "metadata", "namespace"));
+    Map<String, String> env = rawEnvironment(docs, dep);
+    Map<String, Object> container = firstContainer(dep.body());
+    Map<String, Map<String, Object>> certificates = new LinkedHashMap<>();
+    for (Doc d : docs) {
+      if (d.kind().equals("Certificate")) {
+        certificates.put(str(at(d.body(), "spec", "secretName")), d.body());
+      }
+    }
+
+    // the pods' own TLS
+    String certFile = env.getOrDefault("AMBER_HTTP_TLS_CERT_FILE", "");
+    String keyFile = env.getOrDefault("AMBER_HTTP_TLS_KEY_FILE", "");
+    Map<String, Object> servingCertificate = null;
+    if (certFile.isEmpty() || keyFile.isEmpty()) {
+      out.add(
+          "the API is served without TLS: the Deployment must set AMBER_HTTP_TLS_CERT_FILE and"
+              + " AMBER_HTTP_TLS_KEY_FILE");
+    } else {
+      Map<String, String> secretVolumes = new HashMap<>();
+      for (Object v : list(at(dep.body(), "spec", "template", "spec", "volumes"))) {
+        if (at(v, "secret", "secretName") != null) {
+          secretVolumes.put(str(at(v, "name")), str(at(v, "secret", "secretName")));
+        }
+      }
+      for (String file : List.of(certFile, keyFile)) {
+        Object mount =
+            list(container.get("volumeMounts")).stream()
+                .filter(m -> file.startsWith(str(at(m, "mountPath")) + "/"))
+                .findFirst()
+                .orElse(null);
+        String secret = mount == null ? null : secretVolumes.get(str(at(mount, "name")));
+        if (secret == null || !certificates.containsKey(secret)) {
+          out.add(file + " must come from the Secret of a cert-manager Certificate, mounted");
+        } else if (at(mount, "subPath") != null) {
+          out.add(file + " is mounted with a subPath: a renewed certificate would never reach it");
+        } else {
+          servingCertificate = certificates.get(secret);
+        }
+      }
+      if (servingCertificate != null
+          && !"PKCS8".equals(at(servingCertificate, "spec", "privateKey", "encoding"))) {
+        out.add(
+            "Certificate "
+                + at(servingCertificate, "metadata", "name")
+                + " needs privateKey.encoding PKCS8 (http.tls.key-file takes PKCS#8 only)");
+      }
+    }
+    for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
+      if (at(container, probe, "httpGet") != null
+          && !"HTTPS".equals(at(container, probe, "httpGet", "scheme"))) {
+        out.add(probe + " must use scheme HTTPS: the pod serves TLS only");
+      }
+    }
+
+    // the Service: no plain-HTTP port
+    Doc service = find(docs, "Service");
+    Set<String> servicePorts = new TreeSet<>();
+    for (Object p : list(at(service.body(), "spec", "ports"))) {
+      servicePorts.add(str(at(p, "name")));
+      if (!"https".equals(at(p, "name")) || !Integer.valueOf(443).equals(at(p, "port"))) {
+        out.add("Service " + service.name() + " port " + p + " must be https on 443: it is TLS");
+      }
+    }
+
+    // the Ingress
+    List<Doc> ingresses = docs.stream().filter(d -> d.kind().equals("Ingress")).toList();
+    if (ingresses.isEmpty()) {
+      out.add("no Ingress: clients need a TLS way in");
+    }
+    List<String> dnsNames =
+        servingCertificate == null
+            ? List.of()
+            : list(at(servingCertificate, "spec", "dnsNames")).stream()
+                .map(K8sManifestsTest::str)
+                .toList();
+    String serviceDns = service.name() + "." + ns + ".svc";
+    if (servingCertificate != null && !dnsNames.contains(serviceDns)) {
+      out.add("the serving Certificate must name " + serviceDns + " (the ingress verifies it)");
+    }
+    String publicUrl = env.getOrDefault("AMBER_MEDIA_PUBLIC_BASE_URL", "");
+    long largestBody = largestBody(docs);
+    for (Doc ing : ingresses) {
+      String n = "Ingress " + ing.name() + ": ";
+      Map<String, Object> notes = map(at(ing.body(), "metadata", "annotations"));
+      Set<String> tlsHosts = new TreeSet<>();
+      for (Object t : list(at(ing.body(), "spec", "tls"))) {
+        if (str(at(t, "secretName")).isBlank()) {
+          out.add(n + "spec.tls entry without a secretName");
+        }
+        list(at(t, "hosts")).forEach(h -> tlsHosts.add(str(h)));
+      }
+      if (tlsHosts.isEmpty()) {
+        out.add(n + "spec.tls must name the hosts it serves");
+      }
+      if (str(notes.get("cert-manager.io/cluster-issuer")).isBlank()
+          && str(notes.get("cert-manager.io/issuer")).isBlank()) {
+        out.add(n + "needs a cert-manager.io/cluster-issuer (or issuer) annotation");
+      }
+      if (!"HTTPS".equals(notes.get(NGINX + "backend-protocol"))) {
+        out.add(n + NGINX + "backend-protocol must be HTTPS: the pods serve TLS only");
+      }
+      if (!"on".equals(notes.get(NGINX + "proxy-ssl-verify"))
+          || !(ns + "/" + str(at(servingCertificate, "spec", "secretName")))
+              .equals(notes.get(NGINX + "proxy-ssl-secret"))
+          || !dnsNames.contains(str(notes.get(NGINX + "proxy-ssl-name")))) {
+        out.add(
+            n
+                + "must verify the pods' certificate: proxy-ssl-verify on, proxy-ssl-secret the"
+                + " serving Certificate's Secret, proxy-ssl-name one of its dnsNames");
+      }
+      if (!"true".equals(notes.get(NGINX + "force-ssl-redirect"))) {
+        out.add(n + NGINX + "force-ssl-redirect must be \"true\"");
+      }
+      long bodyLimit = nginxSize(str(notes.getOrDefault(NGINX + "proxy-body-size", "1m")));
+      if (bodyLimit != 0 && bodyLimit < largestBody) {
+        out.add(
+            n
+                + NGINX
+                + "proxy-body-size "
+                + notes.get(NGINX + "proxy-body-size")
+                + " is below the largest body the service takes ("
+                + largestBody
+                + " bytes)");
+      }
+      for (Object rule : list(at(ing.body(), "spec", "rules"))) {
+        String host = str(at(rule, "host"));
+        if (!tlsHosts.contains(host)) {
+          out.add(n + "rule host '" + host + "' is not covered by spec.tls");
+        }
+        if (!publicUrl.isEmpty() && !publicUrl.equals("https://" + host)) {
+          out.add(n + "host " + host + " differs from AMBER_MEDIA_PUBLIC_BASE_URL " + publicUrl);
+        }
+        for (Object path : list(at(rule, "http", "paths"))) {
+          Object backend = at(path, "backend", "service");
+          if (!service.name().equals(at(backend, "name"))
+              || !servicePorts.contains(str(at(backend, "port", "name")))) {
+            out.add(n + "backend " + backend + " is not a port of Service " + service.name());
+          }
+        }
+      }
+    }
+
+    // the NetworkPolicy: the API port from the ingress controller only
+    String apiPort = String.valueOf(at(list(container.get("ports")).get(0), "containerPort"));
+    for (Doc np : docs.stream().filter(d -> d.kind().equals("NetworkPolicy")).toList()) {
+      for (Object rule : list(at(np.body(), "spec", "ingress"))) {
+        List<Object> ports = list(at(rule, "ports"));
+        boolean api =
+            ports.isEmpty()
+                || ports.stream()
+                    .anyMatch(
+                        p ->
+                            apiPort.equals(String.valueOf(at(p, "port")))
+                                || "https".equals(at(p, "port")));
+        if (!api) {
+          continue;
+        }
+        List<Object> from = list(at(rule, "from"));
+        if (from.isEmpty()) {
+          out.add("NetworkPolicy " + np.name() + " admits the API port from anywhere");
+        }
+        for (Object peer : from) {
+          if (!INGRESS_CONTROLLER_NAMESPACE.equals(
+                  at(peer, "namespaceSelector", "matchLabels", "kubernetes.io/metadata.name"))
+              || at(peer, "ipBlock") != null) {
+            out.add(
+                "NetworkPolicy "
+                    + np.name()
+                    + " admits the API port from "
+                    + peer
+                    + "; only namespace "
+                    + INGRESS_CONTROLLER_NAMESPACE
+                    + " may reach it");
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The larger of the two body limits the Deployment's configuration sets. */
+  private static long largestBody(List<Doc> docs) {
+    AmberConfig config =
+        ConfigLoader.load(
+            workloadEnvironment(docs, find(docs, "Deployment")), new Properties(), Map.of());
+    return Math.max(config.http().maxBodyBytes(), config.media().maxBytes());
+  }
+
+  /** An nginx size: bytes, or with k, m or g; 0 means no limit. */
+  static long nginxSize(String text) {
+    Matcher m = Pattern.compile("(\\d+)([kKmMgG]?)").matcher(text.trim());
+    if (!m.matches()) {
+      throw new IllegalArgumentException("not an nginx size: '" + text + "'");
+    }
+    long n = Long.parseLong(m.group(1));
+    return switch (m.group(2).toLowerCase(java.util.Locale.ROOT)) {
+      case "k" -> n << 10;
+      case "m" -> n << 20;
+      case "g" -> n << 30;
+      default -> n;
+    };
+  }
+
   static List<String> selectionProblems(List<Doc> docs) {
     List<String> out = new ArrayList<>();
     Doc dep = find(docs, "Deployment");
@@ -1355,6 +1694,22 @@ class K8sManifestsTest {
         .anyMatch(p -> p.contains(fragment));
   }
 
+  private static void expectTransportProblem(Consumer<List<Doc>> breakIt, String fragment) {
+    List<Doc> docs = new ArrayList<>(loadAll());
+    breakIt.accept(docs);
+    assertThat(transportProblems(docs))
+        .as("after breaking %s", fragment)
+        .anyMatch(p -> p.contains(fragment));
+  }
+
+  private static Map<String, Object> certificate(List<Doc> docs, String name) {
+    return docs.stream()
+        .filter(d -> d.kind().equals("Certificate") && d.name().equals(name))
+        .findFirst()
+        .orElseThrow()
+        .body();
+  }
+
   private static void expectSelectionProblem(Consumer<List<Doc>> breakIt, String fragment) {
     List<Doc> docs = new ArrayList<>(loadAll());
     breakIt.accept(docs);
@@ -1373,6 +1728,18 @@ class K8sManifestsTest {
    * ConfigMaps and env, secrets replaced by placeholders and mounted files by stand-in files.
    */
   static Map<String, String> workloadEnvironment(List<Doc> docs, Doc workload) {
+    Map<String, String> env = rawEnvironment(docs, workload);
+    // files mounted in the pod (truststores, keys) do not exist here: a stand-in file each
+    env.replaceAll((name, value) -> isFileSetting(name) ? standInFile() : value);
+    return env;
+  }
+
+  private static boolean isFileSetting(String name) {
+    return name.endsWith("_PATH") || name.endsWith("_LOCATION") || name.endsWith("_FILE");
+  }
+
+  /** The environment of a workload's first container as written, secrets as placeholders. */
+  static Map<String, String> rawEnvironment(List<Doc> docs, Doc workload) {
     Map<String, String> env = new LinkedHashMap<>();
     Map<String, Object> c = firstContainer(workload.body());
     for (Object from : list(c.get("envFrom"))) {
@@ -1386,12 +1753,6 @@ class K8sManifestsTest {
           str(at(e, "name")),
           at(e, "value") != null ? String.valueOf(at(e, "value")) : "secret-placeholder");
     }
-    // files mounted in the pod (truststores, keys) do not exist here: a stand-in file each
-    env.replaceAll(
-        (name, value) ->
-            name.endsWith("_PATH") || name.endsWith("_LOCATION") || name.endsWith("_FILE")
-                ? standInFile()
-                : value);
     return env;
   }
 

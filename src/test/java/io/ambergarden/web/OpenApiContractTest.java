@@ -547,7 +547,10 @@ class OpenApiContractTest {
   @Test
   void testAccessAnswersMatchTheDocumentedShapes(Vertx vertx, VertxTestContext ctx) {
     String readOnly =
-        TestJwts.rs256(JWT_KEY.getPrivate(), TestJwts.claims("reader", "events:read"), null);
+        TestJwts.rs256(
+            JWT_KEY.getPrivate(),
+            TestJwts.claims("reader", "events:read").put("devices", "R-1"),
+            null);
     String meterM =
         TestJwts.rs256(
             JWT_KEY.getPrivate(),

@@ -1,0 +1,152 @@
+package io.ambergarden.rollup;
+
+import io.vertx.cassandra.CassandraClient;
+import io.vertx.cassandra.ResultSet;
+import io.vertx.core.Future;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Claims, renews and gives back rollup shard leases with lightweight transactions, keeping {@link
+ * ShardTerms} in step: an acquire is conditional on the lease_until it read, a renewal on the owner
+ * and the lease_until it last wrote, so lease_until only grows and each claim's fencing window
+ * starts where the previous one ended. Giving a lease back clears the owner and keeps lease_until,
+ * the floor of the next claim.
+ */
+final class ShardLeases {
+  private static final Logger LOG = LoggerFactory.getLogger(ShardLeases.class);
+
+  private final CassandraClient client;
+  private final RollupStatements cql;
+  private final String instanceId;
+  private final ShardTerms terms;
+
+  ShardLeases(CassandraClient client, RollupStatements cql, String instanceId, ShardTerms terms) {
+    this.client = client;
+    this.cql = cql;
+    this.instanceId = instanceId;
+    this.terms = terms;
+  }
+
+  /** Carries out the fair-share plan on the rows read; completes with the shards held now. */
+  Future<List<LeasePlanner.Shard>> claim(List<LeasePlanner.Shard> rows, long now) {
+    LeasePlanner.Plan plan = LeasePlanner.plan(rows, instanceId, now);
+    List<Future<LeasePlanner.Shard>> owned = new ArrayList<>();
+    for (LeasePlanner.Shard s : plan.renew()) {
+      ShardTerms.Term known = terms.term(s.shard());
+      ShardTerms.Term t =
+          known != null ? known : new ShardTerms.Term(s.shard(), s.leaseUntil(), s.leaseUntil());
+      long until = terms.renewUntil(now, new ShardTerms.Term(s.shard(), t.floor(), s.leaseUntil()));
+      owned.add(
+          applied(
+                  cql.renew()
+                      .bind(
+                          Instant.ofEpochMilli(until),
+                          s.shard(),
+                          instanceId,
+                          Instant.ofEpochMilli(s.leaseUntil())))
+              .map(
+                  ok -> {
+                    if (!ok) {
+                      terms.dropped(s.shard());
+                      return null;
+                    }
+                    terms.renewed(s.shard(), s.leaseUntil(), until);
+                    return s;
+                  }));
+    }
+    for (LeasePlanner.Shard s : plan.acquire()) {
+      long until = terms.acquireUntil(now, s.leaseUntil());
+      owned.add(
+          applied(
+                  cql.acquire()
+                      .bind(
+                          instanceId,
+                          Instant.ofEpochMilli(until),
+                          s.shard(),
+                          Instant.ofEpochMilli(s.leaseUntil())))
+              .map(
+                  ok -> {
+                    if (!ok) {
+                      return null;
+                    }
+                    terms.acquired(s.shard(), s.leaseUntil(), until);
+                    return s;
+                  }));
+    }
+    for (LeasePlanner.Shard s : plan.release()) {
+      release(s.shard());
+    }
+    // a claim of unknown outcome (a contended or timed-out LWT) counts as not held for this scan;
+    // the next scan reads who owns it
+    List<Future<LeasePlanner.Shard>> settled =
+        owned.stream()
+            .map(
+                f ->
+                    f.otherwise(
+                        err -> {
+                          LOG.debug("rollup lease claim of unknown outcome: {}", err.toString());
+                          return null;
+                        }))
+            .toList();
+    return Future.join(settled)
+        .map(
+            cf -> {
+              List<LeasePlanner.Shard> mine =
+                  settled.stream().map(Future::result).filter(Objects::nonNull).toList();
+              Set<Integer> ids = new HashSet<>();
+              mine.forEach(s -> ids.add(s.shard()));
+              for (LeasePlanner.Shard s : rows) {
+                if (!ids.contains(s.shard())) {
+                  terms.dropped(s.shard());
+                }
+              }
+              return mine;
+            });
+  }
+
+  /**
+   * Renews the terms that are due. A renewal that finds another owner drops the term; one of
+   * unknown outcome keeps the term as it was (its window cannot grow until a renewal is known).
+   */
+  Future<Void> renewDue(long now) {
+    List<Future<?>> renewals = new ArrayList<>();
+    for (ShardTerms.Term t : terms.dueForRenewal(now)) {
+      long until = terms.renewUntil(now, t);
+      renewals.add(
+          applied(
+                  cql.renew()
+                      .bind(
+                          Instant.ofEpochMilli(until),
+                          t.shard(),
+                          instanceId,
+                          Instant.ofEpochMilli(t.leaseUntil())))
+              .onSuccess(
+                  ok -> {
+                    if (ok) {
+                      terms.renewed(t.shard(), t.leaseUntil(), until);
+                    } else {
+                      LOG.info("rollup shard {} was taken over; its scan stops", t.shard());
+                      terms.dropped(t.shard());
+                    }
+                  }));
+    }
+    return Future.join(renewals).<Void>mapEmpty().otherwiseEmpty();
+  }
+
+  /** Gives a lease back (best effort: an unreleased lease simply runs out). */
+  Future<Void> release(int shard) {
+    terms.dropped(shard);
+    return client.execute(cql.release().bind(shard, instanceId)).<Void>mapEmpty().otherwiseEmpty();
+  }
+
+  private Future<Boolean> applied(com.datastax.oss.driver.api.core.cql.Statement<?> s) {
+    return client.execute(s).map(ResultSet::wasApplied);
+  }
+}
