@@ -52,6 +52,9 @@ final class ChaosChecker {
 
   void check(ChaosFindings f, String topic, String dlqTopic, String group) throws Exception {
     f.lag(awaitCaughtUp(group, topic));
+    // counters are applied from the count journal after the acknowledgement: wait until it has
+    // passed every acknowledgement of the run (all were before now)
+    awaitCounted(System.currentTimeMillis());
     Map<String, Integer> rows = new HashMap<>();
     Map<String, String> latest = new HashMap<>();
     Map<String, Long> counters = new HashMap<>();
@@ -91,6 +94,18 @@ final class ChaosChecker {
       }
       cursor = page.getString("next");
     } while (cursor != null);
+  }
+
+  private void awaitCounted(long ackedBefore) throws IOException, InterruptedException {
+    long end = System.currentTimeMillis() + deadline.toMillis();
+    LocalDate today = LocalDate.now(ZoneOffset.UTC);
+    while (System.currentTimeMillis() < end) {
+      Long counted = json("/api/v1/stats/status?day=" + today).getLong("countedThrough");
+      if (counted != null && counted >= ackedBefore) {
+        return;
+      }
+      Thread.sleep(500);
+    }
   }
 
   private long dayTotal(long from, long to) throws IOException, InterruptedException {

@@ -23,7 +23,7 @@ public final class Addresses {
   /**
    * {@link CountRequest} → event count: apply counter increments; replies when they are written.
    */
-  public static final String COUNTERS_INCREMENT = "amber.counters.increment";
+  public static final String COUNTERS_APPLY = "amber.counters.apply";
 
   public static final String QUERY_DEVICE_EVENTS = DeviceEventsQuery.ADDRESS;
   public static final String QUERY_DEVICE_LATEST = DeviceLatestQuery.ADDRESS;

@@ -1,14 +1,14 @@
 package io.ambergarden.bus;
 
-import io.ambergarden.event.Event;
 import java.util.List;
 
 /**
- * Durably written events whose counter increments are to be applied; the reply comes once they are
- * written.
+ * Count facts read from the count journal, to be applied to the counters. The reply (the number of
+ * facts) comes once every increment is written; a failure means some may have been applied and
+ * others not, and the caller applies the whole request again (counters are reconciled per hour).
  */
-public record CountRequest(List<Event> events) {
+public record CountRequest(List<CountFacts.Fact> facts) {
   public CountRequest {
-    events = List.copyOf(events);
+    facts = List.copyOf(facts);
   }
 }

@@ -4,13 +4,26 @@ import io.vertx.core.json.JsonObject;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** A device's counters: its event total and the events per status. */
+/**
+ * A device's counters: its event total and the events per status, "ever", with how far they are
+ * exact and how far the counted backlog reaches.
+ */
 public final class DeviceCountersQuery {
   public static final String ADDRESS = "amber.query.device-counters";
 
   public record Request(String deviceId) {}
 
-  public record Reply(String deviceId, long total, Map<String, Long> byStatus) {
+  /**
+   * {@code exactThrough}: the counts of the hours before it (epoch millis) are exact; null when
+   * none is known to be. {@code countedThrough}: the acknowledgement time (epoch millis) up to
+   * which every event is counted; null when a shard has not counted yet.
+   */
+  public record Reply(
+      String deviceId,
+      long total,
+      Map<String, Long> byStatus,
+      Long exactThrough,
+      Long countedThrough) {
     public Reply {
       byStatus = Map.copyOf(byStatus);
     }
@@ -19,7 +32,9 @@ public final class DeviceCountersQuery {
       return new JsonObject()
           .put("deviceId", deviceId)
           .put("total", total)
-          .put("byStatus", new JsonObject(new TreeMap<String, Object>(byStatus)));
+          .put("byStatus", new JsonObject(new TreeMap<String, Object>(byStatus)))
+          .put("exactThrough", exactThrough)
+          .put("countedThrough", countedThrough);
     }
   }
 

@@ -8,8 +8,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Event counts of UTC days by code, status and device type, summed over the sharded counters: one
- * entry per day of [from, to), plus their totals.
+ * Event counts of UTC days by code, status and device type, summed over the count shards: one entry
+ * per day of [from, to), plus their totals, with how far each day is exact and how far the counted
+ * backlog reaches.
  */
 public final class StatusStatsQuery {
   public static final String ADDRESS = "amber.query.status-stats";
@@ -54,10 +55,24 @@ public final class StatusStatsQuery {
     }
   }
 
-  public record Day(LocalDate day, Counts counts) {}
+  /**
+   * One day's counts; they are exact for the hours before {@code exactThrough} (epoch millis,
+   * within the day: its start when no hour is, its end when all are).
+   */
+  public record Day(LocalDate day, Counts counts, long exactThrough) {
+    public JsonObject toJson() {
+      return new JsonObject()
+          .put("day", day.toString())
+          .put("exactThrough", exactThrough)
+          .mergeIn(counts.toJson());
+    }
+  }
 
-  /** One entry per day of the request, oldest first. */
-  public record Reply(int shards, List<Day> days) {
+  /**
+   * One entry per day of the request, oldest first. {@code countedThrough}: the acknowledgement
+   * time (epoch millis) up to which every event is counted; null when a shard has not counted yet.
+   */
+  public record Reply(int shards, List<Day> days, Long countedThrough) {
     public Reply {
       days = List.copyOf(days);
     }
@@ -68,20 +83,20 @@ public final class StatusStatsQuery {
       return new JsonObject()
           .put("day", d.day().toString())
           .put("shards", shards)
+          .put("exactThrough", d.exactThrough())
+          .put("countedThrough", countedThrough)
           .mergeIn(d.counts().toJson());
     }
 
     /** The answer to {@code from=&to=}: every day, then the totals. */
     public JsonObject rangeJson(LocalDate from, LocalDate to) {
       JsonArray out = new JsonArray();
-      days.forEach(
-          d ->
-              out.add(
-                  new JsonObject().put("day", d.day().toString()).mergeIn(d.counts().toJson())));
+      days.forEach(d -> out.add(d.toJson()));
       return new JsonObject()
           .put("from", from.toString())
           .put("to", to.toString())
           .put("shards", shards)
+          .put("countedThrough", countedThrough)
           .put("days", out)
           .put("totals", Counts.sum(days.stream().map(Day::counts).toList()).toJson());
     }

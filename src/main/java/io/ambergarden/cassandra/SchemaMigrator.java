@@ -32,7 +32,8 @@ public final class SchemaMigrator {
           "002_counters_rollups.cql",
           "003_fleet_hot_devices.cql",
           "004_access.cql",
-          "005_media.cql");
+          "005_media.cql",
+          "006_exact_counters.cql");
 
   private static final Logger LOG = LoggerFactory.getLogger(SchemaMigrator.class);
 

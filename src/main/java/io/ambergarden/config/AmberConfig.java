@@ -157,16 +157,15 @@ public record AmberConfig(
       Duration retryTimeout,
       SecurityConfig.KafkaSecurity security) {}
 
-  public record Counters(
-      boolean enabled,
-      int shards,
-      boolean coalesce,
-      Duration flushInterval,
-      int flushMaxCells,
-      int maxPendingCells,
-      int maxConcurrentFlushes,
-      int dedupWindow,
-      int maxOpenEvents) {}
+  /**
+   * Counters are applied from the count journal by the rollup shard owners, off the acknowledgement
+   * path.
+   *
+   * @param maxPendingCells most distinct counter cells one apply request carries (a journal bucket
+   *     with more is applied in several requests)
+   * @param maxConcurrentFlushes most counter statements in flight at once
+   */
+  public record Counters(boolean enabled, int maxPendingCells, int maxConcurrentFlushes) {}
 
   public record Rollups(
       boolean enabled,

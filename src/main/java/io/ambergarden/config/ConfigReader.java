@@ -163,18 +163,8 @@ final class ConfigReader {
     AmberConfig.Counters counters =
         new AmberConfig.Counters(
             c.bool("counters.enabled"),
-            c.intIn("counters.shards", 1, 256),
-            c.bool("counters.coalesce"),
-            c.duration("counters.flush-interval", Duration.ZERO, Duration.ofSeconds(10)),
-            c.intIn("counters.flush-max-cells", 1, 1_000_000),
             c.intIn("counters.max-pending-cells", 1, 10_000_000),
-            c.intIn("counters.max-concurrent-flushes", 1, 1024),
-            c.intIn("counters.dedup-window", 1, 100_000_000),
-            c.intIn("counters.max-open-events", 1, 10_000_000));
-    if (counters.flushMaxCells() > counters.maxPendingCells()) {
-      throw new ConfigException(
-          "counters.flush-max-cells", "must not exceed counters.max-pending-cells");
-    }
+            c.intIn("counters.max-concurrent-flushes", 1, 1024));
     AmberConfig.Rollups rollups =
         new AmberConfig.Rollups(
             c.bool("rollup.enabled"),
@@ -186,6 +176,10 @@ final class ConfigReader {
             c.duration("rollup.mark-safety", Duration.ZERO, Duration.ofHours(1)),
             c.intIn("rollup.max-concurrent-recomputes", 1, 1024),
             c.duration("rollup.late-window", Duration.ZERO, Duration.ofHours(1)));
+    if (counters.enabled() && !rollups.enabled()) {
+      // the rollup shard owners apply the count journal and reconcile closed hours
+      throw new ConfigException("counters.enabled", "needs rollup.enabled=true");
+    }
     if (rollups.leaseTtl().compareTo(rollups.scanInterval().multipliedBy(2)) < 0) {
       throw new ConfigException("rollup.lease-ttl", "must be at least twice rollup.scan-interval");
     }

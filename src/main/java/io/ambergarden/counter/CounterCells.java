@@ -1,13 +1,17 @@
 package io.ambergarden.counter;
 
+import io.ambergarden.bus.CountFacts;
 import io.ambergarden.cassandra.RowKeys;
 import io.ambergarden.cassandra.TimeBuckets;
-import io.ambergarden.event.Event;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The counter increments (each +1) of one event. */
+/**
+ * The counter cells a count fact increments, each by the fact's number of events. The exact counts
+ * of the rollup recompute use the same names and dimensions, so a read can take an hour from
+ * either.
+ */
 public final class CounterCells {
   public static final String ALL = "all";
   public static final String CODE = "code";
@@ -23,26 +27,32 @@ public final class CounterCells {
 
   private CounterCells() {}
 
-  public static List<CounterCell> of(Event e, int shards) {
-    List<CounterCell> cells = new ArrayList<>(6);
-    LocalDate day = TimeBuckets.utcDay(e.ts());
-    // shard by device: spreads a day over the shards and keeps one event's cells in one partition
-    int shard = RowKeys.salt(e.deviceId(), shards);
-    cells.add(new CounterCell.Day(day, shard, ALL, ""));
-    if (e.code() != null) {
-      cells.add(new CounterCell.Day(day, shard, CODE, Integer.toString(e.code())));
+  /** The name of a device cell for an event of {@code status} (nullable). */
+  public static String deviceName(String status) {
+    return status == null ? NO_STATUS : STATUS_PREFIX + status;
+  }
+
+  /**
+   * @param shards the count shards (rollup.shards): a device's cells live in its shard, as its
+   *     exact counts do
+   */
+  public static List<CounterCell> of(CountFacts.Fact f, int shards) {
+    List<CounterCell> cells = new ArrayList<>(5);
+    LocalDate day = TimeBuckets.utcDay(f.hour());
+    int shard = RowKeys.salt(f.deviceId(), shards);
+    cells.add(new CounterCell.StatusHour(day, shard, f.hour(), ALL, ""));
+    if (f.code() != null) {
+      cells.add(new CounterCell.StatusHour(day, shard, f.hour(), CODE, Integer.toString(f.code())));
     }
-    if (e.status() != null) {
-      cells.add(new CounterCell.Day(day, shard, STATUS, e.status()));
+    if (f.status() != null) {
+      cells.add(new CounterCell.StatusHour(day, shard, f.hour(), STATUS, f.status()));
     }
-    if (e.deviceType() != null) {
-      cells.add(new CounterCell.Day(day, shard, TYPE, e.deviceType()));
+    if (f.deviceType() != null) {
+      cells.add(new CounterCell.StatusHour(day, shard, f.hour(), TYPE, f.deviceType()));
     }
-    // one cell per event: per-device cells rarely coalesce, so a separate total cell would double
-    // the writes
+    // one device cell per fact: a separate total cell would double the device writes
     cells.add(
-        new CounterCell.Device(
-            e.deviceId(), e.status() == null ? NO_STATUS : STATUS_PREFIX + e.status()));
+        new CounterCell.DeviceHour(day, shard, f.deviceId(), f.hour(), deviceName(f.status())));
     return cells;
   }
 }

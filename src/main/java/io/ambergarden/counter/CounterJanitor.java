@@ -1,6 +1,5 @@
 package io.ambergarden.counter;
 
-import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -15,10 +14,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Counter rows cannot expire (no TTL on counters), so the day partitions of status_counts_by_day
- * that fell out of the retention are deleted whole: one partition tombstone per (day, shard), never
- * a cell or row tombstone, and each day once per process. Those days are never counted again
- * (events older than the retention are refused), so a deleted counter is never incremented again.
+ * Counter rows cannot expire (no TTL on counters), so the day partitions of status_counts_by_hour
+ * and device_counts_by_hour that fell out of the retention are deleted whole: one partition
+ * tombstone per (day, shard) and table, never a cell or row tombstone, and each day once per
+ * process. Those days are never counted again (events older than the retention are refused), so a
+ * deleted counter is never incremented again.
  */
 final class CounterJanitor {
   private static final Logger LOG = LoggerFactory.getLogger(CounterJanitor.class);
@@ -47,21 +47,16 @@ final class CounterJanitor {
 
   /** Deletes the due day partitions now and every {@link #INTERVAL}; returns the timer id. */
   long schedule(
-      Vertx vertx,
-      CassandraClient client,
-      PreparedStatement deleteDay,
-      int shards,
-      Duration retention) {
+      Vertx vertx, CassandraClient client, CounterStatements cql, int shards, Duration retention) {
     return vertx.setPeriodic(
-        10_000, INTERVAL.toMillis(), id -> run(client, deleteDay, shards, retention));
+        10_000, INTERVAL.toMillis(), id -> run(client, cql, shards, retention));
   }
 
-  private void run(
-      CassandraClient client, PreparedStatement deleteDay, int shards, Duration retention) {
+  private void run(CassandraClient client, CounterStatements cql, int shards, Duration retention) {
     for (LocalDate day : due(LocalDate.now(ZoneOffset.UTC), retention)) {
       List<Future<?>> deletes = new ArrayList<>();
       for (int s = 0; s < shards; s++) {
-        deletes.add(client.execute(deleteDay.bind(day, s).setIdempotent(true)));
+        cql.deleteDay(day, s).forEach(d -> deletes.add(client.execute(d.setIdempotent(true))));
       }
       Future.all(deletes)
           .onSuccess(v -> done.add(day))

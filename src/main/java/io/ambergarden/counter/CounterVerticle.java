@@ -18,8 +18,6 @@ import io.ambergarden.metrics.AmberMeters;
 import io.ambergarden.metrics.LogThrottle;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
@@ -28,47 +26,57 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Applies counter increments. Increments wait in a bounded {@link CounterCoalescer} for at most
- * counters.flush-interval, then go out as counter batches: one partition's updates, or small
- * partitions owned by the same replicas together ({@link ReplicaBatches}, writer.group-* limits). A
- * request is answered when every cell of its events is written. {@link CounterLedger} makes an
- * event count once when it is asked for again (a retry after an event-bus timeout, a redelivery):
- * pending cells are waited for, applied ones are not sent again. Counter updates are not
- * idempotent: the driver never retries or speculates them (the counter profile), and a timeout is
- * an unknown outcome, counted; its cells may be sent again by the source's retry.
+ * Applies counter increments read from the count journal, off the acknowledgement path: the rollup
+ * shard owners send each due journal bucket here ({@link CountRequest}). The facts are merged into
+ * one delta per cell, then written as counter batches: one partition's updates, or small partitions
+ * owned by the same replicas together ({@link ReplicaBatches}, writer.group-* limits), at most
+ * counters.max-concurrent-flushes at once.
+ *
+ * <p>Counter updates are not idempotent: the driver never retries or speculates them (the counter
+ * profile). A failed statement is sent again here, a few times with jittered backoff: the journal
+ * record is durable and an increment that was not applied would undercount. A timeout is an unknown
+ * outcome, so sending it again may count its cells twice; that is counted, and the hourly
+ * reconciliation makes the hour exact again.
  */
 public final class CounterVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(CounterVerticle.class);
   private static final int MAX_BATCH_UPDATES = 100;
+  private static final int MAX_ATTEMPTS = 5;
+  private static final long FIRST_BACKOFF_MILLIS = 100;
   private final LogThrottle failureLogs = new LogThrottle(2, Duration.ofSeconds(1));
 
   private final AmberConfig config;
   private final AmberConfig.Counters cfg;
   private final MeterRegistry registry;
   private final AmberConfig.Writer writer;
-  private CassandraClient client;
   private final ReplicaLocator replicas;
-  private CounterCoalescer coalescer;
-  private CounterLedger<Message<CountRequest>> ledger;
+  private CassandraClient client;
   private CounterStatements cql;
   private MessageConsumer<CountRequest> consumer;
-  private long flushTimer = -1;
   private long janitorTimer = -1;
-  private int flushesInFlight;
+
+  /** Statements waiting for a slot, and how many are in flight. */
+  private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
+
+  private int inFlight;
+  private int requestsOpen;
   private Promise<Void> drained;
   private Counter updates;
   private Counter statements;
   private Counter unknownOutcomes;
+  private Counter resent;
   private Counter refused;
   private Counter speculative;
-  private DistributionSummary flushSize;
+  private DistributionSummary requestCells;
 
   public CounterVerticle(AmberConfig config, MeterRegistry registry, ReplicaLocator replicas) {
     this.config = config;
@@ -81,15 +89,6 @@ public final class CounterVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     client = CassandraClients.shared(vertx, config.cassandra());
-    coalescer = new CounterCoalescer(cfg.coalesce(), cfg.maxPendingCells());
-    ledger = new CounterLedger<>(coalescer, cfg.dedupWindow(), cfg.maxOpenEvents());
-    FunctionCounter.builder("amber.counter.duplicates", ledger, CounterLedger::duplicates)
-        .description(
-            "Events whose increments were not sent again: already applied (in the window) or pending")
-        .register(registry);
-    Gauge.builder("amber.counter.open.events", ledger, CounterLedger::openEvents)
-        .description("Events whose increments are pending or partly applied")
-        .register(registry);
     updates =
         Counter.builder("amber.counter.updates")
             .description("Counter cells updated")
@@ -103,14 +102,19 @@ public final class CounterVerticle extends VerticleBase {
             .description(
                 "Counter updates whose outcome is unknown (timeout): they may or may not have applied")
             .register(registry);
+    resent =
+        Counter.builder("amber.counter.resent")
+            .description(
+                "Counter updates sent again after a failure (may count twice after an unknown outcome)")
+            .register(registry);
     refused =
         Counter.builder("amber.counter.refused")
-            .description("Count requests refused: pending cells at the limit")
+            .description("Apply requests refused: another one is still being applied")
             .register(registry);
     speculative = AmberMeters.speculativeExecutions(registry, "counter");
-    flushSize =
+    requestCells =
         DistributionSummary.builder("amber.counter.flush.size")
-            .description("Counter updates per flush")
+            .description("Distinct counter cells per apply request")
             .register(registry);
     return CounterStatements.prepare(client, config.cassandra().keyspace())
         .compose(
@@ -121,26 +125,22 @@ public final class CounterVerticle extends VerticleBase {
                       .schedule(
                           vertx,
                           client,
-                          cql.deleteDay(),
-                          cfg.shards(),
+                          cql,
+                          config.rollups().shards(),
                           config.events().retention());
-              consumer = vertx.eventBus().consumer(Addresses.COUNTERS_INCREMENT, this::onRequest);
+              consumer = vertx.eventBus().consumer(Addresses.COUNTERS_APPLY, this::onRequest);
               return consumer.completion();
             });
   }
 
-  /**
-   * Flushes what is pending and waits for every flush in flight (shutdown must not drop
-   * increments).
-   */
+  /** Waits for the requests being applied (shutdown must not cut a statement off). */
   @Override
   public Future<?> stop() {
     vertx.cancelTimer(janitorTimer);
     Future<Void> unregistered = consumer == null ? Future.succeededFuture() : consumer.unregister();
     return unregistered.compose(
         v -> {
-          flush();
-          if (flushesInFlight == 0 && coalescer.pending() == 0) {
+          if (requestsOpen == 0) {
             return Future.succeededFuture();
           }
           drained = Promise.promise();
@@ -149,113 +149,61 @@ public final class CounterVerticle extends VerticleBase {
   }
 
   private void onRequest(Message<CountRequest> msg) {
-    CounterLedger.Admission admission;
+    // each shard owner sends one request at a time: more open requests than shards means callers
+    // gave up on earlier ones (a bus timeout) and sent them again; refuse rather than queue
+    // without bound
+    if (requestsOpen >= config.rollups().shards()) {
+      refused.increment();
+      FailureCode.OVERLOADED.fail(msg, "counter verticle busy: " + requestsOpen + " requests open");
+      return;
+    }
+    List<CounterStatement> plan;
     try {
-      admission = ledger.admit(msg, msg.body().events(), e -> CounterCells.of(e, cfg.shards()));
+      CounterCoalescer cells = new CounterCoalescer(config.rollups().shards());
+      cells.add(msg.body().facts());
+      requestCells.record(cells.pending());
+      plan = plan(cells.byPartition());
     } catch (RuntimeException e) {
-      // nothing was taken (admission is all or nothing); answer rather than let the caller time out
-      LOG.error("count request of {} events refused: {}", msg.body().events().size(), e, e);
+      LOG.error("count request of {} facts refused: {}", msg.body().facts().size(), e, e);
       FailureCode.INTERNAL.fail(msg, "counter request failed: " + e);
       return;
     }
-    switch (admission) {
-      case DONE -> msg.reply(msg.body().events().size());
-      case REFUSED -> {
-        refused.increment();
-        FailureCode.OVERLOADED.fail(
-            msg,
-            "counter buffer full ("
-                + coalescer.pending()
-                + " pending cells, "
-                + ledger.openEvents()
-                + " open events)");
-      }
-      case WAITING -> {
-        if (coalescer.pending() >= cfg.flushMaxCells()
-            || cfg.flushInterval().isZero()
-            || !cfg.coalesce()) {
-          flush();
-        } else {
-          armFlushTimer();
-        }
-      }
-    }
-  }
-
-  /** Starts the coalescing window unless one is already running. */
-  private void armFlushTimer() {
-    if (flushTimer < 0) {
-      flushTimer =
-          vertx.setTimer(
-              cfg.flushInterval().toMillis(),
-              id -> {
-                flushTimer = -1;
-                flush();
-              });
-    }
-  }
-
-  private void flush() {
-    if (flushTimer >= 0) {
-      vertx.cancelTimer(flushTimer);
-      flushTimer = -1;
-    }
-    if (coalescer.pending() == 0) {
-      return;
-    }
-    if (flushesInFlight >= cfg.maxConcurrentFlushes()) {
-      return; // retried when a flush completes; pending stays bounded by max-pending-cells
-    }
-    Map<Object, List<CounterLedger.Tracked>> byPartition = ledger.drain();
-    List<Future<?>> writes = new ArrayList<>();
-    try {
-      plan(byPartition).forEach(st -> writes.add(send(st)));
-    } catch (RuntimeException e) {
-      // a statement that cannot be built is a failed write for every cell it carried
-      LOG.error("counter flush could not be built: {}", e.toString(), e);
-      byPartition.values().forEach(t -> answer(ledger.settle(t, false)));
-      return;
-    }
-    flushesInFlight++;
+    requestsOpen++;
+    List<Future<?>> writes = new ArrayList<>(plan.size());
+    plan.forEach(st -> writes.add(sendWithRetries(st, 1)));
     Future.join(writes)
         .onComplete(
             ar -> {
-              flushesInFlight--;
-              if (coalescer.pending() > 0
-                  && (coalescer.pending() >= cfg.flushMaxCells() || drained != null)) {
-                flush();
-              } else if (coalescer.pending() > 0) {
-                armFlushTimer();
+              requestsOpen--;
+              if (ar.succeeded()) {
+                msg.reply(msg.body().facts().size());
+              } else {
+                FailureCode.UNAVAILABLE.fail(
+                    msg, "counter write failed: " + ar.cause().getMessage());
               }
-              if (drained != null && flushesInFlight == 0 && coalescer.pending() == 0) {
+              if (drained != null && requestsOpen == 0) {
                 drained.tryComplete();
               }
             });
   }
 
-  /** One counter statement: its bound updates and the event cells they carry. */
-  private record CounterStatement(
-      List<CounterLedger.Tracked> updates, List<BoundStatement> bound) {}
+  /** One counter statement and the updates it carries. */
+  private record CounterStatement(List<BoundStatement> bound) {}
 
   /**
-   * A partition's updates in batches of at most MAX_BATCH_UPDATES (or one by one without
-   * coalescing); batches of partitions owned by the same replicas share one counter batch.
+   * A partition's updates in batches of at most MAX_BATCH_UPDATES; batches of partitions owned by
+   * the same replicas share one counter batch.
    */
-  private List<CounterStatement> plan(Map<Object, List<CounterLedger.Tracked>> byPartition) {
+  private List<CounterStatement> plan(Map<Object, List<CounterCoalescer.Update>> byPartition) {
     List<CounterStatement> chunks = new ArrayList<>();
-    List<CounterStatement> out = new ArrayList<>();
-    int total = 0;
-    for (List<CounterLedger.Tracked> partitionUpdates : byPartition.values()) {
-      total += partitionUpdates.size();
-      int step = cfg.coalesce() ? MAX_BATCH_UPDATES : 1;
-      for (int i = 0; i < partitionUpdates.size(); i += step) {
-        List<CounterLedger.Tracked> chunk =
-            partitionUpdates.subList(i, Math.min(partitionUpdates.size(), i + step));
-        CounterStatement t =
-            new CounterStatement(chunk, chunk.stream().map(u -> bind(u.update())).toList());
-        (cfg.coalesce() ? chunks : out).add(t);
+    for (List<CounterCoalescer.Update> partitionUpdates : byPartition.values()) {
+      for (int i = 0; i < partitionUpdates.size(); i += MAX_BATCH_UPDATES) {
+        List<CounterCoalescer.Update> chunk =
+            partitionUpdates.subList(i, Math.min(partitionUpdates.size(), i + MAX_BATCH_UPDATES));
+        chunks.add(new CounterStatement(chunk.stream().map(this::bind).toList()));
       }
     }
+    List<CounterStatement> out = new ArrayList<>();
     for (List<CounterStatement> group :
         ReplicaBatches.group(
             chunks,
@@ -266,39 +214,66 @@ public final class CounterVerticle extends VerticleBase {
       out.add(
           group.size() == 1
               ? group.get(0)
-              : new CounterStatement(
-                  group.stream().flatMap(t -> t.updates().stream()).toList(),
-                  group.stream().flatMap(t -> t.bound().stream()).toList()));
+              : new CounterStatement(group.stream().flatMap(t -> t.bound().stream()).toList()));
     }
-    flushSize.record(total);
     return out;
   }
 
-  /** Each statement settles its own cells: a failure elsewhere in the flush does not touch them. */
-  private Future<?> send(CounterStatement st) {
-    return write(st.bound())
-        .onComplete(
-            ar -> {
-              long skipped = ar.failed() ? failureLogs.tryAcquire() : LogThrottle.SUPPRESS;
-              if (skipped != LogThrottle.SUPPRESS) {
-                LOG.warn(
-                    "counter statement of {} updates failed ({} more failures not logged): {}",
-                    st.bound().size(),
-                    skipped,
-                    ar.cause().toString());
-              }
-              answer(ledger.settle(st.updates(), ar.succeeded()));
-            });
+  private Future<Void> sendWithRetries(CounterStatement st, int attempt) {
+    Promise<Void> done = Promise.promise();
+    whenSlotFree(
+        () ->
+            write(st.bound())
+                .onComplete(
+                    ar -> {
+                      releaseSlot();
+                      if (ar.succeeded()) {
+                        done.complete();
+                        return;
+                      }
+                      long skipped = failureLogs.tryAcquire();
+                      if (skipped != LogThrottle.SUPPRESS) {
+                        LOG.warn(
+                            "counter statement of {} updates failed (attempt {}; {} more failures not logged): {}",
+                            st.bound().size(),
+                            attempt,
+                            skipped,
+                            ar.cause().toString());
+                      }
+                      if (attempt >= MAX_ATTEMPTS) {
+                        done.fail(ar.cause());
+                        return;
+                      }
+                      resent.increment(st.bound().size());
+                      vertx.setTimer(
+                          backoff(attempt),
+                          id -> sendWithRetries(st, attempt + 1).onComplete(done));
+                    }));
+    return done.future();
   }
 
-  private void answer(CounterLedger.Outcome<Message<CountRequest>> outcome) {
-    outcome.succeeded().forEach(m -> m.reply(m.body().events().size()));
-    outcome
-        .failed()
-        .forEach(
-            m ->
-                FailureCode.UNAVAILABLE.fail(
-                    m, "counter write failed; the increments not applied may be sent again"));
+  /** Doubling from 100 ms with full jitter, so shard owners that failed together spread out. */
+  static long backoff(int attempt) {
+    long cap = FIRST_BACKOFF_MILLIS << Math.min(attempt - 1, 6);
+    return cap / 2 + ThreadLocalRandom.current().nextLong(cap / 2 + 1);
+  }
+
+  private void whenSlotFree(Runnable send) {
+    if (inFlight < cfg.maxConcurrentFlushes()) {
+      inFlight++;
+      send.run();
+    } else {
+      waiting.add(send);
+    }
+  }
+
+  private void releaseSlot() {
+    Runnable next = waiting.poll();
+    if (next != null) {
+      next.run();
+    } else {
+      inFlight--;
+    }
   }
 
   private Future<?> write(List<BoundStatement> batch) {
@@ -328,10 +303,24 @@ public final class CounterVerticle extends VerticleBase {
   }
 
   private BoundStatement bind(CounterCoalescer.Update u) {
-    if (u.cell() instanceof CounterCell.Day d) {
-      return cql.dayUpdate().bind(u.delta(), d.day(), d.shard(), d.dimension(), d.value());
+    if (u.cell() instanceof CounterCell.StatusHour c) {
+      return cql.statusUpdate()
+          .bind(
+              u.delta(),
+              c.day(),
+              c.shard(),
+              java.time.Instant.ofEpochMilli(c.hour()),
+              c.dimension(),
+              c.value());
     }
-    CounterCell.Device d = (CounterCell.Device) u.cell();
-    return cql.deviceUpdate().bind(u.delta(), d.deviceId(), d.name());
+    CounterCell.DeviceHour c = (CounterCell.DeviceHour) u.cell();
+    return cql.deviceUpdate()
+        .bind(
+            u.delta(),
+            c.day(),
+            c.shard(),
+            c.deviceId(),
+            java.time.Instant.ofEpochMilli(c.hour()),
+            c.name());
   }
 }

@@ -10,7 +10,6 @@ import io.ambergarden.bus.StatusStatsQuery;
 import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.config.AmberConfig;
-import io.ambergarden.counter.CounterCells;
 import io.ambergarden.metrics.ReadMeters;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
@@ -26,8 +25,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Counter, abnormal-device and rollup reads. Every read touches a bounded, computed set of
- * partitions.
+ * Counter (through {@link CounterReads}), abnormal-device, activity and rollup reads. Every read
+ * touches a bounded, computed set of partitions.
  */
 public final class StatsVerticle extends VerticleBase {
   /** Partition reads in flight at once per query. */
@@ -44,6 +43,7 @@ public final class StatsVerticle extends VerticleBase {
   private final AmberConfig config;
   private CassandraReads reads;
   private StatsStatements cql;
+  private CounterReads counters;
 
   /** The read meters (the service's, or unscraped ones when deployed alone). */
   private final ReadMeters meters;
@@ -65,55 +65,15 @@ public final class StatsVerticle extends VerticleBase {
         .compose(
             prepared -> {
               cql = prepared;
+              counters = new CounterReads(reads, prepared, config, READ_PARALLELISM);
               return Future.all(
-                  QueryConsumers.serve(vertx, meters, StatusStatsQuery.ADDRESS, this::statusStats),
-                  QueryConsumers.serve(vertx, meters, DeviceCountersQuery.ADDRESS, this::counters),
+                  QueryConsumers.serve(vertx, meters, StatusStatsQuery.ADDRESS, counters::days),
+                  QueryConsumers.serve(
+                      vertx, meters, DeviceCountersQuery.ADDRESS, counters::device),
                   QueryConsumers.serve(vertx, meters, AbnormalQuery.ADDRESS, this::abnormal),
                   QueryConsumers.serve(vertx, meters, RollupsQuery.ADDRESS, this::rollups),
                   QueryConsumers.serve(vertx, meters, ActivityQuery.ADDRESS, this::activity));
             });
-  }
-
-  /** Sums each day's shards: days x counters.shards partition reads. */
-  private Future<StatusStatsQuery.Reply> statusStats(StatusStatsQuery.Request q) {
-    List<LocalDate> days = q.from().datesUntil(q.to()).toList();
-    List<Statement<?>> reads = new ArrayList<>();
-    int shards = config.counters().shards();
-    for (LocalDate day : days) {
-      for (int s = 0; s < shards; s++) {
-        reads.add(cql.dayShard().bind(day, s));
-      }
-    }
-    return this.reads
-        .readEach(reads, READ_PARALLELISM)
-        .map(
-            results -> {
-              List<StatusStatsQuery.Day> out = new ArrayList<>();
-              for (int d = 0; d < days.size(); d++) {
-                List<Row> rows = new ArrayList<>();
-                results.subList(d * shards, (d + 1) * shards).forEach(rows::addAll);
-                out.add(new StatusStatsQuery.Day(days.get(d), sum(rows)));
-              }
-              return new StatusStatsQuery.Reply(shards, out);
-            });
-  }
-
-  private static StatusStatsQuery.Counts sum(List<Row> rows) {
-    long total = 0;
-    Map<String, Long> byCode = new TreeMap<>();
-    Map<String, Long> byStatus = new TreeMap<>();
-    Map<String, Long> byType = new TreeMap<>();
-    for (Row r : rows) {
-      long n = r.getLong(2);
-      switch (r.getString(0)) {
-        case CounterCells.ALL -> total += n;
-        case CounterCells.CODE -> byCode.merge(r.getString(1), n, Long::sum);
-        case CounterCells.STATUS -> byStatus.merge(r.getString(1), n, Long::sum);
-        case CounterCells.TYPE -> byType.merge(r.getString(1), n, Long::sum);
-        default -> {}
-      }
-    }
-    return new StatusStatsQuery.Counts(total, byCode, byStatus, byType);
   }
 
   /**
@@ -145,23 +105,6 @@ public final class StatsVerticle extends VerticleBase {
                 }
               }
               return new ActivityQuery.Reply(q.minutes(), from, now, devices.size(), truncated);
-            });
-  }
-
-  private Future<DeviceCountersQuery.Reply> counters(DeviceCountersQuery.Request q) {
-    return readAll(List.of(cql.deviceCounters().bind(q.deviceId())))
-        .map(
-            rows -> {
-              long total = 0;
-              Map<String, Long> byStatus = new TreeMap<>();
-              for (Row r : rows) {
-                String name = r.getString(0);
-                total += r.getLong(1);
-                if (name.startsWith(CounterCells.STATUS_PREFIX)) {
-                  byStatus.put(name.substring(CounterCells.STATUS_PREFIX.length()), r.getLong(1));
-                }
-              }
-              return new DeviceCountersQuery.Reply(q.deviceId(), total, byStatus);
             });
   }
 

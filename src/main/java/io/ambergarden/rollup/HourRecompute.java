@@ -23,28 +23,47 @@ final class HourRecompute {
   private final RollupStatements cql;
   private final AmberConfig config;
   private final TimeBuckets detailBuckets;
+  private final ExactCounts exact;
 
-  HourRecompute(CassandraClient client, RollupStatements cql, AmberConfig config) {
+  /** What one (device, hour) holds: per metric, and its exact counts. */
+  record Hour(Map<String, RollupAggregator.Stats> stats, HourCounts counts) {}
+
+  /**
+   * @param exact where the hour's exact counts go; null when counters are off
+   */
+  HourRecompute(
+      CassandraClient client, RollupStatements cql, AmberConfig config, ExactCounts exact) {
     this.client = client;
     this.cql = cql;
     this.config = config;
+    this.exact = exact;
     this.detailBuckets = new TimeBuckets(config.cassandra().bucket().length);
   }
 
   /**
-   * Recomputes one (device, hour) from detail and overwrites its rollup rows. A hot device's hour
-   * spans several partitions (device_slices): all are read, and an event stored twice (a redelivery
-   * racing a slice split) counts once.
+   * Recomputes one (device, hour) from detail and overwrites its rollup rows and its exact counts.
+   * A hot device's hour spans several partitions (device_slices): all are read, and an event stored
+   * twice (a redelivery racing a slice split) counts once.
    *
-   * @param stampMicros the rollup rows' write timestamp, taken before the detail is read, so a
-   *     recompute that read later (or under a later lease) wins whichever write lands last
+   * @param stampMicros the rows' write timestamp, taken before the detail is read, so a recompute
+   *     that read later (or under a later lease) wins whichever write lands last
    */
-  Future<Void> recompute(String deviceId, long hour, long stampMicros) {
-    return aggregate(deviceId, hour).compose(stats -> write(deviceId, hour, stats, stampMicros));
+  Future<Void> recompute(int shard, String deviceId, long hour, long stampMicros) {
+    return aggregate(deviceId, hour)
+        .compose(
+            h -> {
+              Future<Void> rollups = write(deviceId, hour, h.stats(), stampMicros);
+              if (exact == null || h.counts().byName().isEmpty()) {
+                return rollups;
+              }
+              return Future.all(
+                      rollups, exact.write(shard, deviceId, hour, h.counts(), stampMicros))
+                  .mapEmpty();
+            });
   }
 
-  /** Reads the (device, hour) from detail and aggregates it per metric. */
-  Future<Map<String, RollupAggregator.Stats>> aggregate(String deviceId, long hour) {
+  /** Reads the (device, hour) from detail and aggregates it per metric and per count. */
+  Future<Hour> aggregate(String deviceId, long hour) {
     long bucket = detailBuckets.bucketOf(hour);
     return read(cql.readSlices().bind(deviceId, Instant.ofEpochMilli(bucket)))
         .compose(
@@ -70,6 +89,7 @@ final class HourRecompute {
         .map(
             parts -> {
               RollupAggregator agg = new RollupAggregator();
+              HourCounts counts = new HourCounts();
               Set<String> seen = parts.size() > 1 ? new HashSet<>() : null;
               for (Future<List<Row>> part : parts) {
                 for (Row r : part.result()) {
@@ -81,9 +101,10 @@ final class HourRecompute {
                   if (m != null) {
                     agg.add(m);
                   }
+                  counts.add(r.getString(3), r.isNull(4) ? null : r.getInt(4), r.getString(5));
                 }
               }
-              return agg.result();
+              return new Hour(agg.result(), counts);
             });
   }
 

@@ -64,6 +64,14 @@ public final class RollupMarks {
   }
 
   /**
+   * True for a mark filed in a later bucket than its hour's on-time one: a late event's, or one
+   * whose write was retried past its due time. Only such marks can have reopened-hour rows.
+   */
+  public boolean filedLate(Mark m) {
+    return m.dueBucket() > bucketOf(m.hour() + TimeBuckets.HOUR + graceMillis);
+  }
+
+  /**
    * When a late event seen at {@code now} is due: the end of the late window holding now (now
    * itself on a window's edge, or with no window), so never earlier than now.
    */

@@ -58,7 +58,7 @@ record RollupStatements(
                 + " WHERE shard = ? AND due_bucket = ?");
     Future<PreparedStatement> readDetail =
         client.prepare(
-            "SELECT ts, event_id, metrics FROM "
+            "SELECT ts, event_id, metrics, status, code, device_type FROM "
                 + ks
                 + ".events_by_device"
                 + " WHERE device_id = ? AND bucket = ? AND ts >= ? AND ts < ?");

@@ -14,6 +14,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +38,8 @@ public final class RollupVerticle extends VerticleBase {
   private final MeterRegistry registry;
   private final RollupMarks marks;
   private HourRecompute hours;
+  private ExactCounts exact;
+  private CountJournalScan journal;
   private ShardTerms terms;
   private ShardLeases leases;
   private long renewTimer = -1;
@@ -63,11 +67,21 @@ public final class RollupVerticle extends VerticleBase {
         Counter.builder("amber.rollup.recomputes")
             .description("(device, hour) rollups recomputed")
             .register(registry);
-    return RollupStatements.prepare(client, config.cassandra().keyspace())
+    String ks = config.cassandra().keyspace();
+    Future<ExactCountStatements> countCql =
+        config.counters().enabled()
+            ? ExactCountStatements.prepare(client, ks)
+            : Future.succeededFuture();
+    return Future.all(RollupStatements.prepare(client, ks), countCql)
         .compose(
-            prepared -> {
-              cql = prepared;
-              hours = new HourRecompute(client, cql, config);
+            all -> {
+              cql = all.resultAt(0);
+              ExactCountStatements counts = all.resultAt(1);
+              if (counts != null) {
+                exact = new ExactCounts(client, counts, config);
+                journal = new CountJournalScan(vertx, client, counts, config, marks, registry);
+              }
+              hours = new HourRecompute(client, cql, config, exact);
               terms = new ShardTerms(cfg.leaseTtl());
               leases = new ShardLeases(client, cql, instanceId, terms);
               long initialDone = marks.bucketOf(System.currentTimeMillis()) - marks.bucketMillis();
@@ -77,6 +91,9 @@ public final class RollupVerticle extends VerticleBase {
                     client.execute(
                         cql.createShard()
                             .bind(s, Instant.EPOCH, Instant.ofEpochMilli(initialDone))));
+              }
+              if (journal != null) {
+                creates.add(journal.init());
               }
               return Future.all(creates);
             })
@@ -161,7 +178,11 @@ public final class RollupVerticle extends VerticleBase {
                                       return Future.succeededFuture();
                                     }));
               }
-              return chain;
+              // the count journal after the marks: both need the lease, neither waits for the other
+              return journal == null
+                  ? chain
+                  : chain.compose(
+                      v -> journal.process(mine.stream().map(LeasePlanner.Shard::shard).toList()));
             });
   }
 
@@ -213,36 +234,62 @@ public final class RollupVerticle extends VerticleBase {
             .setIdempotent(true)
             .setExecutionProfileName(CassandraClients.READ_PROFILE)
             .setPageSize(500);
-    return client.execute(q).compose(rs -> processPage(shard, rs));
+    Set<Long> hours = new TreeSet<>();
+    Set<Long> lateHours = new TreeSet<>();
+    return client
+        .execute(q)
+        .compose(rs -> processPage(shard, bucket, rs, hours, lateHours))
+        .compose(v -> closeBucket(shard, bucket, hours, lateHours));
   }
 
-  private Future<Void> processPage(int shard, ResultSet rs) {
-    List<Row> rows = new ArrayList<>();
-    rs.currentPage().forEach(rows::add);
-    Future<Void> page = recomputeAll(shard, rows, 0);
-    return page.compose(
-        v ->
-            rs.hasMorePages()
-                ? rs.fetchNextPage().compose(next -> processPage(shard, next))
-                : Future.succeededFuture());
+  private Future<Void> processPage(
+      int shard, long bucket, ResultSet rs, Set<Long> hours, Set<Long> lateHours) {
+    List<RollupMarks.Mark> page = new ArrayList<>();
+    for (Row r : rs.currentPage()) {
+      page.add(new RollupMarks.Mark(shard, bucket, r.getInstant(0).toEpochMilli(), r.getString(1)));
+    }
+    List<RollupMarks.Mark> late = page.stream().filter(marks::filedLate).toList();
+    page.forEach(m -> hours.add(m.hour()));
+    late.forEach(m -> lateHours.add(m.hour()));
+    return recomputeAll(page, 0)
+        .compose(v -> exact == null ? Future.succeededFuture() : exact.closeDevices(bucket, late))
+        .compose(
+            v ->
+                rs.hasMorePages()
+                    ? rs.fetchNextPage()
+                        .compose(next -> processPage(shard, bucket, next, hours, lateHours))
+                    : Future.succeededFuture());
   }
 
-  /** Recomputes rows in groups of max-concurrent-recomputes. */
-  private Future<Void> recomputeAll(int shard, List<Row> rows, int from) {
-    if (from >= rows.size()) {
+  /** Recomputes marks in groups of max-concurrent-recomputes. */
+  private Future<Void> recomputeAll(List<RollupMarks.Mark> page, int from) {
+    if (from >= page.size()) {
       return Future.succeededFuture();
     }
-    int to = Math.min(rows.size(), from + cfg.maxConcurrentRecomputes());
+    int to = Math.min(page.size(), from + cfg.maxConcurrentRecomputes());
     List<Future<?>> group = new ArrayList<>();
-    for (Row r : rows.subList(from, to)) {
-      group.add(recompute(shard, r.getString(1), r.getInstant(0).toEpochMilli()));
+    for (RollupMarks.Mark m : page.subList(from, to)) {
+      group.add(recompute(m.shard(), m.deviceId(), m.hour()));
     }
-    return Future.all(group).compose(v -> recomputeAll(shard, rows, to));
+    return Future.all(group).compose(v -> recomputeAll(page, to));
+  }
+
+  /** The bucket's exact day stats, stamped inside the lease window like the recomputes. */
+  private Future<Void> closeBucket(int shard, long bucket, Set<Long> hours, Set<Long> lateHours) {
+    if (exact == null) {
+      return Future.succeededFuture();
+    }
+    OptionalLong stamp = terms.stamp(shard, System.currentTimeMillis());
+    if (stamp.isEmpty()) {
+      return Future.failedFuture("the lease of rollup shard " + shard + " ended");
+    }
+    return exact.closeBucket(shard, bucket, hours, lateHours, stamp.getAsLong());
   }
 
   /**
-   * Recomputes one (device, hour) from detail and overwrites its rollup rows, stamped inside the
-   * shard's lease window; fails once the lease is lost or ran out, which stops the shard.
+   * Recomputes one (device, hour) from detail and overwrites its rollup rows and exact counts,
+   * stamped inside the shard's lease window; fails once the lease is lost or ran out, which stops
+   * the shard.
    */
   private Future<Void> recompute(int shard, String deviceId, long hour) {
     OptionalLong stamp = terms.stamp(shard, System.currentTimeMillis());
@@ -250,7 +297,7 @@ public final class RollupVerticle extends VerticleBase {
       return Future.failedFuture("the lease of rollup shard " + shard + " ended");
     }
     return hours
-        .recompute(deviceId, hour, stamp.getAsLong())
+        .recompute(shard, deviceId, hour, stamp.getAsLong())
         .onSuccess(v -> recomputes.increment());
   }
 }

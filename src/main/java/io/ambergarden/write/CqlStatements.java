@@ -49,6 +49,24 @@ public final class CqlStatements {
         + ".rollup_marks (shard, due_bucket, hour, device_id) VALUES (?, ?, ?, ?)";
   }
 
+  public String insertCountJournal() {
+    return "INSERT INTO "
+        + ks
+        + ".count_journal (shard, bucket, entry_id, facts) VALUES (?, ?, ?, ?)";
+  }
+
+  public String insertDeviceReopened() {
+    return "INSERT INTO "
+        + ks
+        + ".device_reopened_hours (device_id, hour, due_bucket) VALUES (?, ?, ?)";
+  }
+
+  public String insertShardReopened() {
+    return "INSERT INTO "
+        + ks
+        + ".shard_reopened_hours (day, shard, hour, due_bucket) VALUES (?, ?, ?, ?)";
+  }
+
   public String insertFleet() {
     return "INSERT INTO "
         + ks

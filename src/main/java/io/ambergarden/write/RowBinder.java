@@ -9,6 +9,7 @@ import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.Event;
 import io.ambergarden.rollup.RollupMarks;
+import java.nio.ByteBuffer;
 import java.time.Instant;
 
 /**
@@ -171,5 +172,29 @@ final class RowBinder {
             Instant.ofEpochMilli(m.dueBucket()),
             Instant.ofEpochMilli(m.hour()),
             m.deviceId());
+  }
+
+  /** The durable count record of one write attempt, filed under its attempt's bucket. */
+  BoundStatement countJournal(int shard, long bucket, java.util.UUID entryId, ByteBuffer facts) {
+    return cql.countJournal().bind(shard, Instant.ofEpochMilli(bucket), entryId, facts.duplicate());
+  }
+
+  /** A device hour reopened by a late event, until the recompute of the mark's bucket. */
+  BoundStatement deviceReopened(RollupMarks.Mark stamped) {
+    return cql.deviceReopened()
+        .bind(
+            stamped.deviceId(),
+            Instant.ofEpochMilli(stamped.hour()),
+            Instant.ofEpochMilli(stamped.dueBucket()));
+  }
+
+  /** The same for the day stats of the device's shard. */
+  BoundStatement shardReopened(RollupMarks.Mark stamped) {
+    return cql.shardReopened()
+        .bind(
+            TimeBuckets.utcDay(stamped.hour()),
+            stamped.shard(),
+            Instant.ofEpochMilli(stamped.hour()),
+            Instant.ofEpochMilli(stamped.dueBucket()));
   }
 }

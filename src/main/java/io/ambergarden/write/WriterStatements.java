@@ -18,7 +18,10 @@ record WriterStatements(
     PreparedStatement activity,
     PreparedStatement typeBucket,
     PreparedStatement slices,
-    PreparedStatement createSlice) {
+    PreparedStatement createSlice,
+    PreparedStatement countJournal,
+    PreparedStatement deviceReopened,
+    PreparedStatement shardReopened) {
 
   static Future<WriterStatements> prepare(CassandraClient client, String keyspace) {
     CqlStatements cql = new CqlStatements(keyspace);
@@ -35,7 +38,10 @@ record WriterStatements(
             cql.insertActivity(),
             cql.insertTypeBucket(),
             cql.selectSlices(),
-            cql.createSlice());
+            cql.createSlice(),
+            cql.insertCountJournal(),
+            cql.insertDeviceReopened(),
+            cql.insertShardReopened());
     List<Future<PreparedStatement>> prepared = text.stream().map(client::prepare).toList();
     return Future.all(prepared)
         .map(
@@ -43,7 +49,8 @@ record WriterStatements(
               PreparedStatement[] p =
                   prepared.stream().map(Future::result).toArray(PreparedStatement[]::new);
               return new WriterStatements(
-                  p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11]);
+                  p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11], p[12],
+                  p[13], p[14]);
             });
   }
 }

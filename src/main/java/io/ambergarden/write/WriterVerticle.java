@@ -5,8 +5,9 @@ import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import com.datastax.oss.driver.api.core.servererrors.QueryValidationException;
+import com.datastax.oss.driver.api.core.uuid.Uuids;
 import io.ambergarden.bus.Addresses;
-import io.ambergarden.bus.CountRequest;
+import io.ambergarden.bus.CountFacts;
 import io.ambergarden.bus.DurableEvents;
 import io.ambergarden.bus.FailureCode;
 import io.ambergarden.bus.PersistRequest;
@@ -21,17 +22,20 @@ import io.ambergarden.event.Event;
 import io.ambergarden.metrics.AmberMeters;
 import io.ambergarden.metrics.LogThrottle;
 import io.ambergarden.rollup.RollupMarks;
+import io.micrometer.core.instrument.Counter;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,6 +66,7 @@ public final class WriterVerticle extends VerticleBase {
   private FleetMembership fleet;
   private final RollupMarks marks;
   private final ReplicaLocator replicas;
+  private Counter journaledEvents;
 
   public WriterVerticle(AmberConfig config, AmberMeters meters, ReplicaLocator replicas) {
     this.config = config;
@@ -75,6 +80,11 @@ public final class WriterVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     client = CassandraClients.shared(vertx, config.cassandra());
+    journaledEvents =
+        Counter.builder("amber.counter.journal.events")
+            .description(
+                "Events whose count record was sent (the counters' upper bound before reconciliation)")
+            .register(meters.registry());
     StatementLimiter limiter = WriteLimits.limiter(cfg, System::nanoTime);
     meters.writeLimiter(limiter::cap, limiter::waiting);
     statements = new StatementWriter(vertx, client, limiter, meters, cfg);
@@ -121,11 +131,11 @@ public final class WriterVerticle extends VerticleBase {
       // a bug or an event no row can hold: give the capacity back and answer now, not by timeout
       detail = Future.failedFuture(new PlanException(e));
     }
-    // detail first: a rollup mark or counter increment is written only for events that are stored
+    // detail first: a rollup mark or count record is written only for events that are stored
     detail
         .compose(
             v -> {
-              // the rows are durable now: the live feed need not wait for the counter window
+              // the rows are durable now: the live feed need not wait for the marks
               vertx
                   .eventBus()
                   .publish(
@@ -158,35 +168,72 @@ public final class WriterVerticle extends VerticleBase {
             });
   }
 
+  /**
+   * After the detail rows: the rollup marks, and the durable count record (the counters are applied
+   * from it later, off this path). A late event's mark is followed by its reopened-hour rows, filed
+   * under the bucket the mark was written in, so the recompute of that bucket is what closes them.
+   */
   private List<Future<?>> afterStored(List<Event> events) {
     List<Future<?>> out = new ArrayList<>();
+    long now = System.currentTimeMillis();
     if (config.rollups().enabled()) {
-      long now = System.currentTimeMillis();
+      boolean reopen = config.counters().enabled();
       List<WriteRow.Single> rows = new ArrayList<>();
+      List<RollupMarks.Mark> lateWritten = new ArrayList<>();
       for (RollupMarks.Mark m : marks.of(events, now)) {
-        if (!writtenMarks.containsKey(m)) {
-          // filed under the time each attempt is sent, so a retried mark never lands in a bucket
-          // the rollup already read (see RollupMarks.stampedAt)
-          rows.add(
-              new WriteRow.Single(
-                  "mark",
-                  binder.mark(m),
-                  at -> binder.mark(marks.stampedAt(m, at)),
-                  at -> writtenMarks.put(marks.stampedAt(m, at), Boolean.TRUE)));
+        if (writtenMarks.containsKey(m)) {
+          continue;
         }
+        // filed under the time each attempt is sent, so a retried mark never lands in a bucket
+        // the rollup already read (see RollupMarks.stampedAt)
+        rows.add(
+            new WriteRow.Single(
+                "mark",
+                binder.mark(m),
+                at -> binder.mark(marks.stampedAt(m, at)),
+                at -> {
+                  RollupMarks.Mark stamped = marks.stampedAt(m, at);
+                  // filed after its hour's on-time bucket: that recompute may have run already
+                  if (reopen && marks.filedLate(stamped)) {
+                    lateWritten.add(stamped);
+                  } else {
+                    writtenMarks.put(stamped, Boolean.TRUE);
+                  }
+                }));
       }
-      out.addAll(writeGrouped(rows));
+      out.add(Future.join(writeGrouped(rows)).compose(v -> reopen(lateWritten)));
     }
     if (config.counters().enabled()) {
-      out.add(
-          vertx
-              .eventBus()
-              .request(
-                  Addresses.COUNTERS_INCREMENT,
-                  new CountRequest(events),
-                  new DeliveryOptions().setSendTimeout(cfg.requestTimeout().toMillis())));
+      out.add(journal(events));
     }
     return out;
+  }
+
+  /**
+   * The reopened-hour rows of late marks; a mark counts as written (and is not written again) only
+   * once they are.
+   */
+  private Future<?> reopen(List<RollupMarks.Mark> stamped) {
+    if (stamped.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    List<WriteRow.Single> rows = new ArrayList<>();
+    for (RollupMarks.Mark m : stamped) {
+      rows.add(new WriteRow.Single("reopened", binder.deviceReopened(m)));
+      rows.add(new WriteRow.Single("reopened", binder.shardReopened(m)));
+    }
+    return Future.join(writeGrouped(rows))
+        .onSuccess(v -> stamped.forEach(m -> writtenMarks.put(m, Boolean.TRUE)));
+  }
+
+  /** The request's count record, idempotent: one entry id however often it is sent. */
+  private Future<?> journal(List<Event> events) {
+    // what the counters may count at most: every event a count record was sent for
+    journaledEvents.increment(events.size());
+    ByteBuffer facts = CountFacts.encode(CountFacts.of(events));
+    int shard = ThreadLocalRandom.current().nextInt(config.rollups().shards());
+    UUID entry = Uuids.timeBased();
+    return write("journal", at -> binder.countJournal(shard, marks.bucketOf(at), entry, facts));
   }
 
   /**

@@ -55,6 +55,29 @@ class RollupMarksTest {
   }
 
   @Test
+  void aLateEventsMarkIsFiledLateOnlyOnceItLeavesItsHoursOnTimeBucket() {
+    long grace = 125 * SECOND;
+    Mark onTime = single(ev("dev-1", H + 10 * SECOND), H_END + grace);
+    // late, but still in the on-time bucket (11:02:00-11:02:10): that recompute has not read yet
+    Mark lateSameBucket = single(ev("dev-1", H + 10 * SECOND), H_END + grace + 1);
+    Mark lateNextBucket = single(ev("dev-1", H + 10 * SECOND), H_END + grace + 5 * SECOND);
+
+    assertThat(marks.filedLate(onTime)).isFalse();
+    assertThat(lateSameBucket).isEqualTo(onTime);
+    assertThat(marks.filedLate(lateSameBucket)).isFalse();
+    assertThat(marks.filedLate(lateNextBucket)).isTrue();
+  }
+
+  @Test
+  void anOnTimeMarkWhoseWriteWasRetriedPastItsDueBucketCountsAsFiledLate() {
+    Mark onTime = single(ev("dev-1", H + 10 * SECOND), H + 20 * SECOND);
+    Mark retried = marks.stampedAt(onTime, H_END + 10 * 60 * SECOND);
+
+    assertThat(marks.filedLate(onTime)).isFalse();
+    assertThat(marks.filedLate(retried)).isTrue();
+  }
+
+  @Test
   void scanningResumesAtTheBucketHoldingDoneUntilWhenTheBucketLengthChanged() {
     long aligned = H + 20 * SECOND;
     assertThat(marks.resumeFrom(aligned)).isEqualTo(aligned);

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ambergarden.auth.Gatekeeper;
 import io.ambergarden.auth.TestJwts;
 import io.ambergarden.bus.Addresses;
+import io.ambergarden.bus.DeviceCountersQuery;
 import io.ambergarden.bus.LocalCodec;
 import io.ambergarden.bus.PersistRequest;
 import io.ambergarden.bus.PersistResult;
+import io.ambergarden.bus.StatusStatsQuery;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.config.ConfigLoader;
 import io.ambergarden.event.EventLimits;
@@ -439,6 +441,106 @@ class OpenApiContractTest {
                                           .isEqualTo(1);
                                       return resp;
                                     })))
+        .onComplete(ctx.succeedingThenComplete());
+  }
+
+  @Test
+  void testCounterAnswersMatchTheDocumentedShapesWithAndWithoutProgress(
+      Vertx vertx, VertxTestContext ctx) {
+    long exactThrough = 1_796_302_800_000L;
+    long countedThrough = 1_796_306_385_000L;
+    // stand-ins for the stats verticle: device M-1 and ranges have progress, the rest none yet
+    vertx
+        .eventBus()
+        .<DeviceCountersQuery.Request>consumer(
+            DeviceCountersQuery.ADDRESS,
+            m ->
+                m.reply(
+                    m.body().deviceId().equals("M-1")
+                        ? new DeviceCountersQuery.Reply(
+                            "M-1", 5, Map.of("normal", 4L), exactThrough, countedThrough)
+                        : new DeviceCountersQuery.Reply(
+                            m.body().deviceId(), 0, Map.of(), null, null)));
+    vertx
+        .eventBus()
+        .<StatusStatsQuery.Request>consumer(
+            StatusStatsQuery.ADDRESS,
+            m -> {
+              StatusStatsQuery.Request q = m.body();
+              List<StatusStatsQuery.Day> days = new ArrayList<>();
+              q.from()
+                  .datesUntil(q.to())
+                  .forEach(
+                      d ->
+                          days.add(
+                              new StatusStatsQuery.Day(
+                                  d,
+                                  new StatusStatsQuery.Counts(
+                                      3, Map.of("200", 3L), Map.of("normal", 3L), Map.of()),
+                                  d.atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli())));
+              boolean range = q.to().isAfter(q.from().plusDays(1));
+              m.reply(new StatusStatsQuery.Reply(16, days, range ? countedThrough : null));
+            });
+    java.time.LocalDate today = java.time.LocalDate.now(ZoneOffset.UTC);
+    resolvedDocument(vertx)
+        .compose(
+            doc ->
+                answer(doc, "GET", "/api/v1/devices/M-1/counters", null, null, 200)
+                    .map(
+                        resp -> {
+                          JsonObject body = resp.bodyAsJsonObject();
+                          assertThat(body.getLong("exactThrough")).isEqualTo(exactThrough);
+                          assertThat(body.getLong("countedThrough")).isEqualTo(countedThrough);
+                          return resp;
+                        })
+                    .compose(
+                        r -> answer(doc, "GET", "/api/v1/devices/N-1/counters", null, null, 200))
+                    .map(
+                        resp -> {
+                          JsonObject body = resp.bodyAsJsonObject();
+                          assertThat(body.containsKey("exactThrough")).isTrue();
+                          assertThat(body.getValue("exactThrough")).isNull();
+                          assertThat(body.getValue("countedThrough")).isNull();
+                          return resp;
+                        })
+                    .compose(
+                        r ->
+                            answer(
+                                doc, "GET", "/api/v1/stats/status?day=" + today, null, null, 200))
+                    .map(
+                        resp -> {
+                          JsonObject body = resp.bodyAsJsonObject();
+                          assertThat(body.getString("day")).isEqualTo(today.toString());
+                          assertThat(body.getLong("exactThrough"))
+                              .isEqualTo(
+                                  today.atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli());
+                          assertThat(body.containsKey("countedThrough")).isTrue();
+                          assertThat(body.getValue("countedThrough")).isNull();
+                          return resp;
+                        })
+                    .compose(
+                        r ->
+                            answer(
+                                doc,
+                                "GET",
+                                "/api/v1/stats/status?from=" + today.minusDays(1),
+                                null,
+                                null,
+                                200))
+                    .map(
+                        resp -> {
+                          JsonObject body = resp.bodyAsJsonObject();
+                          assertThat(body.getLong("countedThrough")).isEqualTo(countedThrough);
+                          assertThat(
+                                  body.getJsonArray("days")
+                                      .getJsonObject(1)
+                                      .getLong("exactThrough"))
+                              .isEqualTo(
+                                  today.atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli());
+                          assertThat(body.getJsonObject("totals").containsKey("exactThrough"))
+                              .isFalse();
+                          return resp;
+                        }))
         .onComplete(ctx.succeedingThenComplete());
   }
 
