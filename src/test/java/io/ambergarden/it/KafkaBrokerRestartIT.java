@@ -87,6 +87,11 @@ class KafkaBrokerRestartIT {
       try {
         broker.stop();
         assertThat(s.get("/health/live").statusCode()).isEqualTo(200);
+        // the outage lasts longer than max.poll.interval.ms however fast the broker stops
+        await()
+            .pollInterval(Duration.ofMillis(200))
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> (System.nanoTime() - downAt) / 1_000_000 > MAX_POLL_INTERVAL_MS + 1_000);
       } finally {
         broker.start();
       }
