@@ -241,8 +241,10 @@ class FleetIT {
         event(type + "-1", now - 1, type, "fault", 503),
         event(type + "-2", yesterday, type, "normal", 200));
     String range = "/api/v1/stats/status?from=" + today.minusDays(1) + "&to=" + today.plusDays(1);
+    // counters are applied from the count journal once its bucket is safe to read: with the
+    // default rollup settings 10 s buckets read 20 s after they end, on a 5 s scan
     await()
-        .atMost(Duration.ofSeconds(15))
+        .atMost(Duration.ofSeconds(90))
         .untilAsserted(
             () -> {
               JsonObject r = get(range);
