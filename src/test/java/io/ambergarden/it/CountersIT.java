@@ -67,12 +67,7 @@ class CountersIT {
   static Map<String, String> fast(Map<String, String> more) {
     Map<String, String> cfg = new HashMap<>();
     cfg.put("cassandra.keyspace", KEYSPACE);
-    cfg.put("rollup.scan-interval", "500ms");
-    cfg.put("rollup.lease-ttl", "5s");
-    cfg.put("rollup.mark-bucket", "1s");
-    cfg.put("rollup.mark-safety", "5s");
-    cfg.put("rollup.late-window", "2s");
-    cfg.put("writer.request-timeout", "5s");
+    cfg.putAll(TestService.fastRollups());
     cfg.putAll(more);
     return cfg;
   }

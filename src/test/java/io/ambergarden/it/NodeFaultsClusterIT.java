@@ -89,12 +89,7 @@ class NodeFaultsClusterIT {
     cfg.put("auth.enabled", "false");
     cfg.put("media.enabled", "false");
     // short rollup intervals, so the run's closed hours are reconciled (counts exact) in seconds
-    cfg.put("rollup.scan-interval", "500ms");
-    cfg.put("rollup.lease-ttl", "5s");
-    cfg.put("rollup.mark-bucket", "1s");
-    cfg.put("rollup.mark-safety", "5s");
-    cfg.put("rollup.late-window", "2s");
-    cfg.put("writer.request-timeout", "5s");
+    cfg.putAll(TestService.fastRollups());
     cfg.putAll(extra);
     return TestService.start(cfg);
   }

@@ -36,6 +36,20 @@ public final class TestService implements AutoCloseable {
     this.config = app.config();
   }
 
+  /**
+   * Short rollup intervals: late marks due within 2 s, 1 s buckets processed 5 s after they end, so
+   * a closed hour is reconciled (rollups and exact counts) within seconds of its events.
+   */
+  public static Map<String, String> fastRollups() {
+    return Map.of(
+        "rollup.scan-interval", "500ms",
+        "rollup.lease-ttl", "5s",
+        "rollup.mark-bucket", "1s",
+        "rollup.mark-safety", "5s",
+        "rollup.late-window", "2s",
+        "writer.request-timeout", "5s");
+  }
+
   /** Starts an instance with fresh topics; {@code overrides} are config keys. */
   public static TestService start(Map<String, String> overrides) {
     String topic = "it-" + UUID.randomUUID().toString().substring(0, 8);
