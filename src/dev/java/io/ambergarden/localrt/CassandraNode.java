@@ -496,12 +496,6 @@ public final class CassandraNode extends ServerProcess {
         .replace("- seeds: \"127.0.0.1:" + o.storagePort() + "\"", "- seeds: \"" + seeds + "\"")
         .replace("listen_address: 127.0.0.1", "listen_address: " + host)
         .replace("rpc_address: 127.0.0.1", "rpc_address: " + host)
-        // the fault tests SIGKILL two nodes of three at once: with periodic sync both replicas that
-        // acknowledged a QUORUM write can lose it (up to 10 s of writes), so a cluster syncs its
-        // commit log before it acknowledges, in groups, as one that must survive a majority crash
-        .replace(
-            "commitlog_sync: periodic\ncommitlog_sync_period: 10000ms",
-            "commitlog_sync: group\ncommitlog_sync_group_window: 15ms")
         .replace(
             "num_tokens: " + NUM_TOKENS,
             "num_tokens: "

