@@ -36,8 +36,8 @@ import org.slf4j.LoggerFactory;
 final class CountJournalScan {
   private static final Logger LOG = LoggerFactory.getLogger(CountJournalScan.class);
 
-  /** Buckets one scan applies per shard, so one shard's backlog does not starve the others. */
-  private static final int MAX_BUCKETS_PER_SCAN = 120;
+  /** Probes (and buckets applied) one scan takes per shard, so no shard starves the others. */
+  private static final int MAX_STEPS_PER_SCAN = 120;
 
   /** How far back a new shard's progress starts: before any instance wrote to it. */
   static final Duration INITIAL_LOOKBACK = Duration.ofMinutes(10);
@@ -50,6 +50,7 @@ final class CountJournalScan {
   private final ExactCountStatements cql;
   private final AmberConfig config;
   private final RollupMarks marks;
+  private final BucketProbe probe;
   private final DeliveryOptions delivery;
   private final LogThrottle unreadableLogs = new LogThrottle(1, Duration.ofSeconds(10));
   private final Counter applied;
@@ -70,6 +71,7 @@ final class CountJournalScan {
     this.cql = cql;
     this.config = config;
     this.marks = marks;
+    this.probe = new BucketProbe(client, cql.probeJournal());
     // a request carries up to max-pending-cells cells, each statement retried a few times
     this.delivery =
         new DeliveryOptions()
@@ -134,29 +136,49 @@ final class CountJournalScan {
             });
   }
 
-  private Future<Void> processShard(int shard, long until, int processed) {
+  /**
+   * Probes the next due buckets, skips the empty ones and applies the first that holds records;
+   * counted_until moves past both in one compare-and-set.
+   */
+  private Future<Void> processShard(int shard, long until, int steps) {
     long now = System.currentTimeMillis();
-    long bucket = marks.resumeFrom(until);
-    if (processed >= MAX_BUCKETS_PER_SCAN
-        || !marks.processable(bucket, now, config.rollups().markSafety())) {
+    if (steps >= MAX_STEPS_PER_SCAN) {
       return Future.succeededFuture();
     }
-    long next = bucket + marks.bucketMillis();
-    return applyBucket(shard, bucket)
+    List<Long> window =
+        marks.dueWindow(
+            marks.resumeFrom(until), now, config.rollups().markSafety(), BucketProbe.WINDOW);
+    if (window.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    return probe
+        .firstNonEmpty(shard, window)
         .compose(
-            v ->
-                client.execute(
-                    cql.advanceProgress()
-                        .bind(Instant.ofEpochMilli(next), shard, Instant.ofEpochMilli(until))))
+            first -> {
+              if (first.isEmpty()) {
+                return advance(
+                    shard, until, window.get(window.size() - 1) + marks.bucketMillis(), steps);
+              }
+              long bucket = first.getAsLong();
+              return applyBucket(shard, bucket)
+                  .onSuccess(v -> applied.increment())
+                  .compose(v -> advance(shard, until, bucket + marks.bucketMillis(), steps));
+            });
+  }
+
+  private Future<Void> advance(int shard, long until, long next, int steps) {
+    return client
+        .execute(
+            cql.advanceProgress()
+                .bind(Instant.ofEpochMilli(next), shard, Instant.ofEpochMilli(until)))
         .compose(
             rs -> {
               if (!rs.wasApplied()) {
                 // another owner moved it: this one no longer holds the shard
                 return Future.succeededFuture();
               }
-              applied.increment();
               countedUntil.put(shard, next);
-              return processShard(shard, next, processed + 1);
+              return processShard(shard, next, steps + 1);
             });
   }
 

@@ -17,6 +17,7 @@ record ExactCountStatements(
     PreparedStatement deleteDeviceReopened,
     PreparedStatement deleteShardReopened,
     PreparedStatement readJournal,
+    PreparedStatement probeJournal,
     PreparedStatement createProgress,
     PreparedStatement readProgress,
     PreparedStatement advanceProgress) {
@@ -56,6 +57,7 @@ record ExactCountStatements(
                     + " WHERE day = ? AND shard = ? AND hour = ? AND due_bucket <= ?"),
             client.prepare(
                 "SELECT facts FROM " + ks + ".count_journal WHERE shard = ? AND bucket = ?"),
+            client.prepare(BucketProbe.cql(ks + ".count_journal", "bucket")),
             client.prepare(
                 "INSERT INTO "
                     + ks
@@ -82,6 +84,7 @@ record ExactCountStatements(
                     p.get(6).result(),
                     p.get(7).result(),
                     p.get(8).result(),
-                    p.get(9).result()));
+                    p.get(9).result(),
+                    p.get(10).result()));
   }
 }

@@ -5,6 +5,7 @@ import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.Event;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -104,6 +105,18 @@ public final class RollupMarks {
    */
   public long resumeFrom(long doneUntil) {
     return bucketOf(doneUntil);
+  }
+
+  /**
+   * The processable buckets from {@code from} on, oldest first, at most {@code max}: the window a
+   * scan probes at once for buckets that hold anything.
+   */
+  public List<Long> dueWindow(long from, long now, Duration safety, int max) {
+    List<Long> out = new ArrayList<>();
+    for (long b = from; out.size() < max && processable(b, now, safety); b += bucketMillis) {
+      out.add(b);
+    }
+    return out;
   }
 
   /** True when a bucket may be processed: it ended at least {@code safety} ago. */

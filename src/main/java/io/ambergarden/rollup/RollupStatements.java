@@ -16,6 +16,7 @@ record RollupStatements(
     PreparedStatement release,
     PreparedStatement advance,
     PreparedStatement readMarks,
+    PreparedStatement probeMarks,
     PreparedStatement readDetail,
     PreparedStatement writeRollup,
     PreparedStatement readSlices) {
@@ -56,6 +57,8 @@ record RollupStatements(
                 + ks
                 + ".rollup_marks"
                 + " WHERE shard = ? AND due_bucket = ?");
+    Future<PreparedStatement> probeMarks =
+        client.prepare(BucketProbe.cql(ks + ".rollup_marks", "due_bucket"));
     Future<PreparedStatement> readDetail =
         client.prepare(
             "SELECT ts, event_id, metrics, status, code, device_type FROM "
@@ -83,6 +86,7 @@ record RollupStatements(
                 release,
                 advance,
                 readMarks,
+                probeMarks,
                 readDetail,
                 writeRollup,
                 readSlices))
@@ -96,6 +100,7 @@ record RollupStatements(
                     release.result(),
                     advance.result(),
                     readMarks.result(),
+                    probeMarks.result(),
                     readDetail.result(),
                     writeRollup.result(),
                     readSlices.result()));

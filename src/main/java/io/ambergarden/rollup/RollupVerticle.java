@@ -30,7 +30,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class RollupVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(RollupVerticle.class);
-  private static final int MAX_BUCKETS_PER_SCAN = 120;
+
+  /** Probes (and buckets with marks) one scan takes per shard, so no shard starves the others. */
+  private static final int MAX_STEPS_PER_SCAN = 120;
 
   private final AmberConfig config;
   private final AmberConfig.Rollups cfg;
@@ -47,6 +49,7 @@ public final class RollupVerticle extends VerticleBase {
   private boolean claimed;
   private CassandraClient client;
   private RollupStatements cql;
+  private BucketProbe probe;
   private long timer = -1;
   private boolean scanning;
   private boolean stopping;
@@ -76,6 +79,7 @@ public final class RollupVerticle extends VerticleBase {
         .compose(
             all -> {
               cql = all.resultAt(0);
+              probe = new BucketProbe(client, cql.probeMarks());
               ExactCountStatements counts = all.resultAt(1);
               if (counts != null) {
                 exact = new ExactCounts(client, counts, config);
@@ -211,20 +215,37 @@ public final class RollupVerticle extends VerticleBase {
     return client.execute(s).map(ResultSet::wasApplied);
   }
 
-  private Future<Void> processShard(int shard, long doneUntil, int processed) {
+  /**
+   * Probes the next due buckets, skips the empty ones and processes the first that holds marks;
+   * done_until moves past both in one lightweight transaction.
+   */
+  private Future<Void> processShard(int shard, long doneUntil, int steps) {
     long now = System.currentTimeMillis();
-    if (stopping
-        || processed >= MAX_BUCKETS_PER_SCAN
-        || !terms.holds(shard, now)
-        || !marks.processable(doneUntil, now, cfg.markSafety())) {
+    if (stopping || steps >= MAX_STEPS_PER_SCAN || !terms.holds(shard, now)) {
       return Future.succeededFuture();
     }
-    long next = doneUntil + marks.bucketMillis();
-    return processBucket(shard, doneUntil)
-        .compose(v -> lwt(cql.advance().bind(Instant.ofEpochMilli(next), shard, instanceId)))
+    List<Long> window = marks.dueWindow(doneUntil, now, cfg.markSafety(), BucketProbe.WINDOW);
+    if (window.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    return probe
+        .firstNonEmpty(shard, window)
+        .compose(
+            first -> {
+              if (first.isEmpty()) {
+                return advance(shard, window.get(window.size() - 1) + marks.bucketMillis(), steps);
+              }
+              long bucket = first.getAsLong();
+              return processBucket(shard, bucket)
+                  .compose(v -> advance(shard, bucket + marks.bucketMillis(), steps));
+            });
+  }
+
+  private Future<Void> advance(int shard, long next, int steps) {
+    return lwt(cql.advance().bind(Instant.ofEpochMilli(next), shard, instanceId))
         .compose(
             stillOwner ->
-                stillOwner ? processShard(shard, next, processed + 1) : Future.succeededFuture());
+                stillOwner ? processShard(shard, next, steps + 1) : Future.succeededFuture());
   }
 
   private Future<Void> processBucket(int shard, long bucket) {

@@ -126,6 +126,7 @@ class NodeFaultsClusterIT {
     assertThat(load.refusals).as("answers other than 202 with one node of three killed").isEmpty();
     awaitKafkaCaughtUp(service);
     assertStoredExactlyOnce(service, load, ConsistencyLevel.QUORUM, false);
+    assertCountersConverge(service, load);
     // the restarted node got what it missed (hints): read at ONE from that node alone
     await()
         .atMost(Duration.ofMinutes(3))
@@ -242,6 +243,7 @@ class NodeFaultsClusterIT {
         .as("write p99 during the SIGSTOP against %.1f ms before it", baselineP99)
         .isLessThanOrEqualTo(2 * baselineP99);
     assertStoredExactlyOnce(service, load, ConsistencyLevel.QUORUM, false);
+    assertCountersConverge(service, load);
     assertReadsAndWritesAreSpeculatedAroundAStoppedReplica(load, slow);
   }
 
@@ -331,6 +333,61 @@ class NodeFaultsClusterIT {
     long ms = (System.nanoTime() - t0) / 1_000_000;
     assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
     return ms;
+  }
+
+  /**
+   * Once the run's hour is reconciled, each device's counters equal its distinct stored events: the
+   * acknowledged ones (and, at most, events of posts that failed but were stored anyway: every post
+   * of a run is asserted 202, so there are none).
+   */
+  static void assertCountersConverge(TestService s, ClusterWorkload w) {
+    long hourEnd = TimeBuckets.hourOf(baseTs(s)) + TimeBuckets.HOUR;
+    for (String device : w.devices()) {
+      long expected = w.ackedOf(device).size();
+      try {
+        await()
+            .atMost(Duration.ofMinutes(3))
+            .pollInterval(Duration.ofSeconds(1))
+            .untilAsserted(
+                () -> {
+                  JsonObject c =
+                      new JsonObject(s.get("/api/v1/devices/" + device + "/counters").body());
+                  assertThat(c.getLong("exactThrough", 0L))
+                      .as(c.encode())
+                      .isGreaterThanOrEqualTo(hourEnd);
+                  assertThat(c.getLong("total")).as(device).isEqualTo(expected);
+                });
+      } catch (AssertionError | RuntimeException e) {
+        dumpCountState(device);
+        throw e;
+      }
+    }
+  }
+
+  /** What the counter tables hold for a device, for the failure's log. */
+  static void dumpCountState(String device) {
+    try (CqlSession cql = cluster.node(1).openSession(Duration.ofSeconds(20))) {
+      for (String q :
+          List.of(
+              "SELECT shard, owner, lease_until, done_until FROM %s.rollup_shards",
+              "SELECT shard, counted_until FROM %s.count_progress",
+              "SELECT * FROM %s.device_exact_counts WHERE device_id = ?",
+              "SELECT * FROM %s.device_reopened_hours WHERE device_id = ?",
+              "SELECT * FROM %s.device_counts_by_hour WHERE device_id = ? ALLOW FILTERING")) {
+        String text = q.formatted(KEYSPACE);
+        SimpleStatement st =
+            text.contains("?")
+                ? SimpleStatement.newInstance(text, device)
+                : SimpleStatement.newInstance(text);
+        System.out.println("[NodeFaultsClusterIT] " + text);
+        for (Row r : cql.execute(st.setConsistencyLevel(ConsistencyLevel.QUORUM))) {
+          System.out.println("[NodeFaultsClusterIT]   " + r.getFormattedContents());
+        }
+      }
+      System.out.println("[NodeFaultsClusterIT] now " + Instant.now());
+    } catch (RuntimeException e) {
+      System.out.println("[NodeFaultsClusterIT] count state not read: " + e);
+    }
   }
 
   static double speculative(TestService s, String statement) {

@@ -233,6 +233,18 @@ class RollupMarksTest {
     assertThat(marks.processable(b, b + 10_000, Duration.ZERO)).isTrue();
   }
 
+  @Test
+  void aDueWindowHoldsTheConsecutiveProcessableBucketsUpToItsSize() {
+    long b = H + 10_000;
+    Duration safety = Duration.ofSeconds(20);
+    // buckets b, b+10s, b+20s have ended 20 s before now; b+30s has not
+    long now = b + 30_000 + 20_000 + 5_000;
+    assertThat(marks.dueWindow(b, now, safety, 32)).containsExactly(b, b + 10_000, b + 20_000);
+    assertThat(marks.dueWindow(b, now, safety, 2)).containsExactly(b, b + 10_000);
+    assertThat(marks.dueWindow(b, b + 10_000 + 20_000 - 1, safety, 32)).isEmpty();
+    assertThat(marks.dueWindow(b, now, safety, 0)).isEmpty();
+  }
+
   /**
    * For any now: the bucket a mark written at {@code now} goes to is not processable at now, nor at
    * now + d for a write delay d up to the safety, and it does become processable once it ended plus
