@@ -14,8 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * What the workload sent and what was acknowledged (HTTP 202 or the broker's ack), by event
  * identity; the checker's source of truth. Event timestamps are 20 ms apart in send order from
  * {@code baseTs}, so each is unique and a device's newest event is its last one. Bounded by {@code
- * maxEvents}: past it {@link #next} refuses, counts the refusal ({@link #refusedFull}) and the
- * run fails: a workload without new identities proves little.
+ * maxEvents}: past it {@link #next} refuses, counts the refusal ({@link #refusedFull}) and the run
+ * fails: a workload without new identities proves little.
  */
 public final class AckLedger {
   /** The workload's event spacing in event time. */

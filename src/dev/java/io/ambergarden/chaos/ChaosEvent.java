@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One event of the workload, with the identity and values the checker compares against. Its
- * device type, tags and payload follow from its identity, so every field of a stored row can be
- * compared, not only the ids.
+ * One event of the workload, with the identity and values the checker compares against. Its device
+ * type, tags and payload follow from its identity, so every field of a stored row can be compared,
+ * not only the ids.
  */
 public record ChaosEvent(
     String deviceId, long ts, String eventId, String status, int code, double temperature) {

@@ -93,7 +93,8 @@ public record State(
       boolean abnormal) {}
 
   /** A served hourly rollup of one metric. */
-  public record ServedRollup(String deviceId, long hour, long count, double min, double max, double avg) {}
+  public record ServedRollup(
+      String deviceId, long hour, long count, double min, double max, double avg) {}
 
   /**
    * What the API served: every device's events (all pages), latest, counters and rollups, the day

@@ -42,15 +42,18 @@ public final class StateChecker {
   public static final String LATEST =
       "devices whose latest_by_device is older than their newest stored or acknowledged event, or"
           + " differs from the event sent";
-  public static final String API_EVENTS = "devices whose served events differ from events_by_device";
-  public static final String API_LATEST = "devices whose served latest differs from latest_by_device";
+  public static final String API_EVENTS =
+      "devices whose served events differ from events_by_device";
+  public static final String API_LATEST =
+      "devices whose served latest differs from latest_by_device";
   public static final String API_BY_TYPE = "types whose served events differ from events_by_type";
   public static final String ABNORMAL = "abnormal_devices_by_hour rows missing or wrong";
   public static final String FLEET_INDEX = "fleet_index pointers missing for a device's state";
   public static final String FLEET_API = "fleet view items that differ from latest_by_device";
   public static final String DEVICES_BY_HOUR = "devices_by_hour rows missing or wrong";
   public static final String UNRECONCILED = "closed hours not reconciled in time";
-  public static final String ROLLUPS = "reconciled hours whose rollup differs from the stored events";
+  public static final String ROLLUPS =
+      "reconciled hours whose rollup differs from the stored events";
   public static final String API_ROLLUPS = "served rollups that differ from rollups_by_device";
   public static final String EXACT_DEVICE =
       "device_exact_counts of reconciled hours that differ from the distinct stored events";
@@ -243,8 +246,7 @@ public final class StateChecker {
     Set<String> devices = new HashSet<>(rowsByDevice.keySet());
     devices.addAll(state.api().events().keySet());
     for (String d : devices) {
-      String diff =
-          sameRows(rowsByDevice.getOrDefault(d, List.of()), state.api().events().get(d));
+      String diff = sameRows(rowsByDevice.getOrDefault(d, List.of()), state.api().events().get(d));
       if (diff != null) {
         served.add(d + ": " + diff);
       }
@@ -356,7 +358,12 @@ public final class StateChecker {
         wrong.add(d.getKey() + ": " + got + " is no event sent");
       } else if (got.ts() < Math.max(newestStored, newestAcked)) {
         wrong.add(
-            d.getKey() + ": " + got.eventId() + " at " + got.ts() + " < "
+            d.getKey()
+                + ": "
+                + got.eventId()
+                + " at "
+                + got.ts()
+                + " < "
                 + Math.max(newestStored, newestAcked));
       } else if (got.ts() > newestStored) {
         newerThanStored++; // an attempt that wrote its state, not its detail row
@@ -368,7 +375,8 @@ public final class StateChecker {
       }
     }
     verdict(LATEST, wrong, "");
-    f.figure("devices whose latest is a newer attempted event than their stored ones", newerThanStored);
+    f.figure(
+        "devices whose latest is a newer attempted event than their stored ones", newerThanStored);
 
     Tally served = new Tally();
     Set<String> devices = new HashSet<>(state.latest().keySet());
@@ -391,7 +399,8 @@ public final class StateChecker {
     for (List<ChaosEvent> events : sentByDevice.values()) {
       for (ChaosEvent e : events) {
         if (abnormalRule.test(e.code(), e.status())) {
-          sent.computeIfAbsent(new AbnormalKey(hourOf(e.ts()), e.code(), e.deviceId()), k -> new ArrayList<>())
+          sent.computeIfAbsent(
+                  new AbnormalKey(hourOf(e.ts()), e.code(), e.deviceId()), k -> new ArrayList<>())
               .add(e);
         }
       }
@@ -446,7 +455,8 @@ public final class StateChecker {
       }
     }
     verdict(FLEET_INDEX, missing, " pointers");
-    f.figure("fleet_index pointers of facets a device left (stale, verified on read)",
+    f.figure(
+        "fleet_index pointers of facets a device left (stale, verified on read)",
         Math.max(0, state.fleet().size() - (expectedPointers - missing.n)));
 
     Tally served = new Tally();
@@ -549,7 +559,8 @@ public final class StateChecker {
       }
       for (long h : devHours) {
         if (h + HOUR <= state.reconciledBefore() && h + HOUR > exactThrough) {
-          late.add(d.getKey() + " " + Instant.ofEpochMilli(h) + " (exactThrough " + exactThrough + ")");
+          late.add(
+              d.getKey() + " " + Instant.ofEpochMilli(h) + " (exactThrough " + exactThrough + ")");
         }
       }
       hours.addAll(devHours);
@@ -610,13 +621,26 @@ public final class StateChecker {
             || r.max() != e[2]
             || !close(r.sum(), e[3])) {
           wrong.add(
-              d + " " + Instant.ofEpochMilli(h.getKey()) + ": " + r + ", expected count "
-                  + (long) e[0] + " min " + e[1] + " max " + e[2] + " sum " + e[3]);
+              d
+                  + " "
+                  + Instant.ofEpochMilli(h.getKey())
+                  + ": "
+                  + r
+                  + ", expected count "
+                  + (long) e[0]
+                  + " min "
+                  + e[1]
+                  + " max "
+                  + e[2]
+                  + " sum "
+                  + e[3]);
         }
       }
       for (var r : rows.entrySet()) {
         DeviceHour k = r.getKey();
-        if (k.deviceId().equals(d) && k.hour() + HOUR <= exactThrough && !want.containsKey(k.hour())) {
+        if (k.deviceId().equals(d)
+            && k.hour() + HOUR <= exactThrough
+            && !want.containsKey(k.hour())) {
           wrong.add(r.getValue() + " of an hour without stored events");
         }
       }
@@ -653,7 +677,8 @@ public final class StateChecker {
 
   private record DimKey(long hour, String dimension, String value) {}
 
-  // the exact rows of reconciled hours hold the distinct stored events, per device and per dimension
+  // the exact rows of reconciled hours hold the distinct stored events, per device and per
+  // dimension
   private void exactCounts() {
     Map<ExactKey, Long> want = new HashMap<>();
     Map<DimKey, Long> wantDim = new HashMap<>();
@@ -672,7 +697,10 @@ public final class StateChecker {
       }
     }
     Map<ExactKey, Long> got = new HashMap<>();
-    state.deviceExact().forEach(r -> got.merge(new ExactKey(r.deviceId(), r.hour(), r.name()), r.events(), Long::sum));
+    state
+        .deviceExact()
+        .forEach(
+            r -> got.merge(new ExactKey(r.deviceId(), r.hour(), r.name()), r.events(), Long::sum));
     Tally wrong = new Tally();
     Set<ExactKey> keys = new HashSet<>(want.keySet());
     keys.addAll(got.keySet());
@@ -690,7 +718,12 @@ public final class StateChecker {
 
     Map<LocalDate, State.DayStats> days = days();
     Map<DimKey, Long> gotDim = new HashMap<>();
-    state.statusExact().forEach(r -> gotDim.merge(new DimKey(r.hour(), r.dimension(), r.value()), r.events(), Long::sum));
+    state
+        .statusExact()
+        .forEach(
+            r ->
+                gotDim.merge(
+                    new DimKey(r.hour(), r.dimension(), r.value()), r.events(), Long::sum));
     Tally wrongDim = new Tally();
     Set<DimKey> dimKeys = new HashSet<>(wantDim.keySet());
     dimKeys.addAll(gotDim.keySet());
@@ -708,10 +741,9 @@ public final class StateChecker {
   }
 
   /**
-   * [lower, upper] of a count over {@code events}: exact (the distinct stored events) for the
-   * hours {@code exact} accepts; for the others at least the acknowledged ones once {@code
-   * counted}, at most the sends plus the faults' allowance ({@code Long.MAX_VALUE} when not
-   * judged).
+   * [lower, upper] of a count over {@code events}: exact (the distinct stored events) for the hours
+   * {@code exact} accepts; for the others at least the acknowledged ones once {@code counted}, at
+   * most the sends plus the faults' allowance ({@code Long.MAX_VALUE} when not judged).
    */
   private long[] bounds(Collection<ChaosEvent> events, LongPredicate exact, boolean counted) {
     long exactCount = 0;
@@ -776,7 +808,8 @@ public final class StateChecker {
         wrong.add(d.getKey() + " total " + c.total() + " not in " + range(total));
       }
       Map<String, List<ChaosEvent>> byStatus = new TreeMap<>();
-      d.getValue().forEach(e -> byStatus.computeIfAbsent(e.status(), k -> new ArrayList<>()).add(e));
+      d.getValue()
+          .forEach(e -> byStatus.computeIfAbsent(e.status(), k -> new ArrayList<>()).add(e));
       Set<String> statuses = new HashSet<>(byStatus.keySet());
       statuses.addAll(c.byStatus().keySet());
       for (String s : statuses) {
@@ -795,7 +828,12 @@ public final class StateChecker {
   // day stats per dimension, against the bounds of the day's exact and open hours
   private void dayStats() {
     Map<LocalDate, List<ChaosEvent>> byDay = new TreeMap<>();
-    sentByDevice.values().forEach(l -> l.forEach(e -> byDay.computeIfAbsent(dayOf(e.ts()), k -> new ArrayList<>()).add(e)));
+    sentByDevice
+        .values()
+        .forEach(
+            l ->
+                l.forEach(
+                    e -> byDay.computeIfAbsent(dayOf(e.ts()), k -> new ArrayList<>()).add(e)));
     Map<LocalDate, State.DayStats> days = days();
     Tally wrong = new Tally();
     for (var d : byDay.entrySet()) {
@@ -806,10 +844,34 @@ public final class StateChecker {
       }
       LongPredicate exact = h -> h + HOUR <= s.exactThrough();
       boolean counted = counted(s.countedThrough());
-      judgeDimension(wrong, d.getKey() + " total", Map.of("", d.getValue()), Map.of("", s.total()), exact, counted);
-      judgeDimension(wrong, d.getKey() + " code", groupEvents(d.getValue(), e -> Integer.toString(e.code())), s.byCode(), exact, counted);
-      judgeDimension(wrong, d.getKey() + " status", groupEvents(d.getValue(), ChaosEvent::status), s.byStatus(), exact, counted);
-      judgeDimension(wrong, d.getKey() + " type", groupEvents(d.getValue(), ChaosEvent::deviceType), s.byType(), exact, counted);
+      judgeDimension(
+          wrong,
+          d.getKey() + " total",
+          Map.of("", d.getValue()),
+          Map.of("", s.total()),
+          exact,
+          counted);
+      judgeDimension(
+          wrong,
+          d.getKey() + " code",
+          groupEvents(d.getValue(), e -> Integer.toString(e.code())),
+          s.byCode(),
+          exact,
+          counted);
+      judgeDimension(
+          wrong,
+          d.getKey() + " status",
+          groupEvents(d.getValue(), ChaosEvent::status),
+          s.byStatus(),
+          exact,
+          counted);
+      judgeDimension(
+          wrong,
+          d.getKey() + " type",
+          groupEvents(d.getValue(), ChaosEvent::deviceType),
+          s.byType(),
+          exact,
+          counted);
     }
     verdict(DAY_STATS, wrong, "");
   }
@@ -858,7 +920,8 @@ public final class StateChecker {
             + writes.inFlightRecords()
             + " in flight",
         excess <= bound);
-    f.figure("counter statements of unknown outcome (open-hour upper bound not judged when > 0)",
+    f.figure(
+        "counter statements of unknown outcome (open-hour upper bound not judged when > 0)",
         writes.counterUnknownOutcomes());
   }
 }

@@ -93,7 +93,9 @@ public final class StateReader {
     List<State.FleetRow> fleet =
         scan(
             "SELECT facet, device_id, ts FROM %s.fleet_index",
-            r -> new State.FleetRow(r.getString("facet"), r.getString("device_id"), millis(r, "ts")));
+            r ->
+                new State.FleetRow(
+                    r.getString("facet"), r.getString("device_id"), millis(r, "ts")));
     List<State.HourRow> devicesByHour =
         scan(
             "SELECT hour, device_id, last_ts FROM %s.devices_by_hour",
@@ -223,7 +225,12 @@ public final class StateReader {
               c.getLong("countedThrough")));
       long fromHour = Math.floorDiv(from, StateChecker.HOUR) * StateChecker.HOUR;
       for (Object o :
-          json("/api/v1/devices/" + d + "/rollups?from=" + fromHour + "&to=" + (to + StateChecker.HOUR))
+          json("/api/v1/devices/"
+                  + d
+                  + "/rollups?from="
+                  + fromHour
+                  + "&to="
+                  + (to + StateChecker.HOUR))
               .getJsonArray("items")) {
         JsonObject item = (JsonObject) o;
         JsonObject m = item.getJsonObject("metrics");

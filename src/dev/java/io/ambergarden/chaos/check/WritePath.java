@@ -5,9 +5,9 @@ import java.util.List;
 /**
  * What the instances report about their writes, and the faults that allow some of them to repeat.
  *
- * @param journalEvents {@code amber_counter_journal_events_total} summed over every instance process
- *     of the run (dead ones at their last scrape): events whose count record was sent, one per
- *     event per write request, retries of a request by the writer not included
+ * @param journalEvents {@code amber_counter_journal_events_total} summed over every instance
+ *     process of the run (dead ones at their last scrape): events whose count record was sent, one
+ *     per event per write request, retries of a request by the writer not included
  * @param disruptions each crash, stop past the session timeout, or rebalance, with the records it
  *     may make the consumer write again
  * @param inFlightRecords records in flight when the workload stopped (written again if a rebalance
@@ -35,8 +35,7 @@ public record WritePath(
 
   /** Events the faults allow the write path to write more than the clients sent. */
   public long duplicateBound() {
-    return inFlightRecords
-        + disruptions.stream().mapToLong(Disruption::uncommittedRecords).sum();
+    return inFlightRecords + disruptions.stream().mapToLong(Disruption::uncommittedRecords).sum();
   }
 
   /** The configured bound of one rebalance or crash. */

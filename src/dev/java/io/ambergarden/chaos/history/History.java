@@ -17,8 +17,8 @@ import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * The run's history, written as it goes to a GZIP-compressed NDJSON file (one {@link Op} a line), so
- * memory holds nothing but a write buffer. Bounded by {@code maxOps}: past it operations are no
+ * The run's history, written as it goes to a GZIP-compressed NDJSON file (one {@link Op} a line),
+ * so memory holds nothing but a write buffer. Bounded by {@code maxOps}: past it operations are no
  * longer recorded and {@link #truncated} says so, which fails the run (a hollow history proves
  * nothing). Times are {@link System#nanoTime} since the history was opened.
  */
@@ -53,8 +53,7 @@ public final class History implements AutoCloseable {
   public Op invoke(
       int process, Op.Fn f, int slot, boolean direct, List<Op.Written> written, Op.Read read) {
     synchronized (this) {
-      Op op =
-          new Op(next, process, Op.Type.INVOKE, f, slot, direct, now(), written, read, null);
+      Op op = new Op(next, process, Op.Type.INVOKE, f, slot, direct, now(), written, read, null);
       return record(op);
     }
   }

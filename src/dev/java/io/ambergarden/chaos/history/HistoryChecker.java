@@ -18,8 +18,8 @@ import java.util.function.Consumer;
  *       previous read of that device completed, never serves an older state (nor none at all).
  * </ul>
  *
- * Memory is a few longs per (process, device) pair the history names: processes are the few
- * client workers, devices the run's devices.
+ * Memory is a few longs per (process, device) pair the history names: processes are the few client
+ * workers, devices the run's devices.
  */
 public final class HistoryChecker implements Consumer<Op> {
   /** Examples kept per anomaly kind. */
@@ -72,7 +72,9 @@ public final class HistoryChecker implements Consumer<Op> {
   @Override
   public void accept(Op op) {
     ops++;
-    counts.computeIfAbsent(op.f(), k -> new EnumMap<>(Op.Type.class)).merge(op.type(), 1L, Long::sum);
+    counts
+        .computeIfAbsent(op.f(), k -> new EnumMap<>(Op.Type.class))
+        .merge(op.type(), 1L, Long::sum);
     if (op.type() == Op.Type.INVOKE) {
       open.put(op.process(), op);
       if (op.f() == Op.Fn.READ_LATEST && op.read() != null) {

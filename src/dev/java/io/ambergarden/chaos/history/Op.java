@@ -101,7 +101,9 @@ public record Op(
         o.getBoolean("direct", false),
         o.getLong("time"),
         written,
-        r == null ? null : new Read(r.getString("deviceId"), r.getString("eventId"), r.getLong("ts")),
+        r == null
+            ? null
+            : new Read(r.getString("deviceId"), r.getString("eventId"), r.getLong("ts")),
         o.getString("outcome"));
   }
 
