@@ -78,6 +78,9 @@ final class ChaosChecker {
       f.ledger(ledger);
       history.close();
       f.history(HistoryChecker.check(history.file()), history.dropped());
+      f.figure(
+          "history (compressed NDJSON, one operation a line)",
+          history.file().getFileName().toString());
       f.lag(awaitCaughtUp(group, topic));
       long settledAt = System.currentTimeMillis();
       // counters are applied from the count journal after the write: wait until it passed them all
