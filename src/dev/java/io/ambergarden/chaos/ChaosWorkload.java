@@ -219,6 +219,8 @@ final class ChaosWorkload implements AutoCloseable {
       }
     } catch (java.net.http.HttpTimeoutException e) {
       history.complete(invoked, Op.Type.INFO, null, "timeout");
+    } catch (java.net.ConnectException e) {
+      history.complete(invoked, Op.Type.FAIL, null, "refused");
     } catch (IOException | RuntimeException e) {
       history.complete(invoked, Op.Type.INFO, null, e.getClass().getSimpleName());
     } catch (InterruptedException e) {
