@@ -95,12 +95,21 @@ final class ChaosChecker {
       long to = ledger.events().stream().mapToLong(ChaosEvent::ts).max().orElse(from) + 1;
       Set<String> types = new TreeSet<>(ChaosEvent.TYPES);
       ledger.events().forEach(e -> types.add(e.deviceType()));
+      Set<String> statuses = new TreeSet<>();
+      ledger.events().forEach(e -> statuses.add(e.status()));
       State state;
       try (CqlSession session =
           system.runtime().cluster().node(1).openSession(Duration.ofSeconds(30))) {
         state =
             new StateReader(session, keyspace, this::http, deadline)
-                .read(ledger.byDevice().keySet(), types, from, to, settledAt, reconciledBefore);
+                .read(
+                    ledger.byDevice().keySet(),
+                    types,
+                    statuses,
+                    from,
+                    to,
+                    settledAt,
+                    reconciledBefore);
       }
       StateChecker.check(f, ledger, state, writes, StateChecker.AbnormalRule.DEFAULT);
       readDeadLetters(f, dlqTopic);

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 
 /** The derived index tables: abnormal devices per hour, the fleet index and view, activity. */
 final class IndexChecks extends Checks {
@@ -116,6 +117,40 @@ final class IndexChecks extends Checks {
     }
     items.keySet().forEach(d -> served.add(d + " listed without a state"));
     verdict(StateChecker.FLEET_API, served, " devices");
+  }
+
+  // a filtered fleet view lists exactly the devices whose state matches: a lost pointer hides one
+  void filteredFleet() {
+    Tally wrong = new Tally();
+    for (var v : state.api().fleetFiltered().entrySet()) {
+      String[] filter = v.getKey().split("=", 2);
+      Set<String> want = new TreeSet<>();
+      for (State.Row l : state.latest().values()) {
+        boolean matches =
+            switch (filter[0]) {
+              case "type" -> filter[1].equals(l.deviceType());
+              case "status" -> filter[1].equals(l.status());
+              case "abnormal" ->
+                  Boolean.parseBoolean(filter[1]) == abnormalRule.test(l.code(), l.status());
+              default -> throw new IllegalArgumentException("unknown fleet filter " + v.getKey());
+            };
+        if (matches) {
+          want.add(l.deviceId());
+        }
+      }
+      Set<String> got = new TreeSet<>(v.getValue());
+      if (got.size() != v.getValue().size()) {
+        wrong.add(v.getKey() + ": a device listed twice");
+      }
+      Set<String> missing = new TreeSet<>(want);
+      missing.removeAll(got);
+      Set<String> extra = new TreeSet<>(got);
+      extra.removeAll(want);
+      if (!missing.isEmpty() || !extra.isEmpty()) {
+        wrong.add(v.getKey() + ": missing " + missing + ", not matching " + extra);
+      }
+    }
+    verdict(StateChecker.FLEET_FILTERED, wrong, " filters");
   }
 
   // devices_by_hour: a row per (device, hour) of an acknowledged event, last_ts within refresh

@@ -98,7 +98,8 @@ public record State(
 
   /**
    * What the API served: every device's events (all pages), latest, counters and rollups, the day
-   * stats of the run's days, the fleet list, and every type's events (all pages).
+   * stats of the run's days, the fleet list, every type's events (all pages), and the device ids of
+   * filtered fleet lists by their filter ({@code type=T}, {@code status=S}, {@code abnormal=B}).
    */
   public record Api(
       Map<String, List<Row>> events,
@@ -107,5 +108,6 @@ public record State(
       List<DayStats> days,
       List<ServedRollup> rollups,
       List<FleetItem> fleet,
-      Map<String, List<Row>> byType) {}
+      Map<String, List<Row>> byType,
+      Map<String, List<String>> fleetFiltered) {}
 }

@@ -40,6 +40,8 @@ public final class StateChecker {
   public static final String ABNORMAL = "abnormal_devices_by_hour rows missing or wrong";
   public static final String FLEET_INDEX = "fleet_index pointers missing for a device's state";
   public static final String FLEET_API = "fleet view items that differ from latest_by_device";
+  public static final String FLEET_FILTERED =
+      "filtered fleet views (by type, status, abnormal) that differ from latest_by_device";
   public static final String DEVICES_BY_HOUR = "devices_by_hour rows missing or wrong";
   public static final String UNRECONCILED = "closed hours not reconciled in time";
   public static final String ROLLUPS =
@@ -81,6 +83,7 @@ public final class StateChecker {
     IndexChecks indexes = new IndexChecks(ledger, state, writes, rule, f);
     indexes.abnormal();
     indexes.fleet();
+    indexes.filteredFleet();
     indexes.devicesByHour();
     CountChecks counts = new CountChecks(ledger, state, writes, rule, f);
     counts.reconciliation();

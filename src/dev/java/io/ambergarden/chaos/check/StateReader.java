@@ -53,12 +53,14 @@ public final class StateReader {
   }
 
   /**
-   * Reads everything; {@code devices} and {@code types} are the ones the API is asked about (the
-   * tables are read whole), {@code from}/{@code to} the event-time range of the run.
+   * Reads everything; {@code devices}, {@code types} and {@code statuses} are the ones the API is
+   * asked about (the tables are read whole), {@code from}/{@code to} the event-time range of the
+   * run.
    */
   public State read(
       Collection<String> devices,
       Collection<String> types,
+      Collection<String> statuses,
       long from,
       long to,
       long settledAt,
@@ -149,7 +151,7 @@ public final class StateReader {
         rollups,
         deviceExact,
         List.copyOf(dims.values()),
-        api(devices, types, from, to),
+        api(devices, types, statuses, from, to),
         settledAt,
         reconciledBefore);
   }
@@ -197,7 +199,12 @@ public final class StateReader {
         r.getString("payload"));
   }
 
-  private State.Api api(Collection<String> devices, Collection<String> types, long from, long to)
+  private State.Api api(
+      Collection<String> devices,
+      Collection<String> types,
+      Collection<String> statuses,
+      long from,
+      long to)
       throws IOException, InterruptedException {
     Map<String, List<State.Row>> events = new TreeMap<>();
     Map<String, State.Row> latest = new TreeMap<>();
@@ -277,11 +284,22 @@ public final class StateReader {
                     doubles(o.getJsonObject("metrics")),
                     o.getBoolean("abnormal", false)));
     Map<String, List<State.Row>> byType = new TreeMap<>();
+    Map<String, List<String>> fleetFiltered = new TreeMap<>();
     for (String t : new TreeSet<>(types)) {
       byType.put(
           t, pages("/api/v1/device-types/" + t + "/events?limit=" + PAGE, StateReader::event));
+      fleetFiltered.put("type=" + t, fleetIds("type=" + t));
     }
-    return new State.Api(events, latest, counters, days, rollups, fleet, byType);
+    for (String s : new TreeSet<>(statuses)) {
+      fleetFiltered.put("status=" + s, fleetIds("status=" + s));
+    }
+    fleetFiltered.put("abnormal=true", fleetIds("abnormal=true"));
+    fleetFiltered.put("abnormal=false", fleetIds("abnormal=false"));
+    return new State.Api(events, latest, counters, days, rollups, fleet, byType, fleetFiltered);
+  }
+
+  private List<String> fleetIds(String filter) throws IOException, InterruptedException {
+    return pages("/api/v1/devices?" + filter + "&limit=" + PAGE, o -> o.getString("deviceId"));
   }
 
   private <T> List<T> pages(String path, Function<JsonObject, T> map)

@@ -415,6 +415,15 @@ class StateCheckerMutationTest {
   }
 
   @Test
+  void aDeviceMissingFromAFilteredFleetViewFails() {
+    String filter = "status=normal";
+    List<String> served = new ArrayList<>(fx.apiFleetFiltered.get(filter));
+    served.remove(0);
+    fx.apiFleetFiltered.put(filter, served);
+    assertFails(StateChecker.FLEET_FILTERED);
+  }
+
+  @Test
   void aMissingDevicesByHourRowFails() {
     fx.devicesByHour.remove(0);
     assertFails(StateChecker.DEVICES_BY_HOUR);

@@ -40,6 +40,7 @@ final class StateFixture {
   List<State.ServedRollup> apiRollups = new ArrayList<>();
   List<State.FleetItem> apiFleet = new ArrayList<>();
   Map<String, List<State.Row>> apiByType = new TreeMap<>();
+  Map<String, List<String>> apiFleetFiltered = new TreeMap<>();
   long settledAt = H0 + 3 * StateChecker.HOUR;
   long reconciledBefore = H0 + 2 * StateChecker.HOUR;
   WritePath writes;
@@ -118,6 +119,10 @@ final class StateFixture {
       apiFleet.add(
           new State.FleetItem(
               e.deviceId(), e.deviceType(), e.ts(), e.status(), e.code(), e.metrics(), abn));
+      for (String filter :
+          List.of("type=" + e.deviceType(), "status=" + e.status(), "abnormal=" + abn)) {
+        apiFleetFiltered.computeIfAbsent(filter, k -> new ArrayList<>()).add(e.deviceId());
+      }
     }
     abnormalNewest.forEach(
         (k, e) ->
@@ -176,7 +181,15 @@ final class StateFixture {
         rollups,
         deviceExact,
         statusExact,
-        new State.Api(apiEvents, apiLatest, apiCounters, apiDays, apiRollups, apiFleet, apiByType),
+        new State.Api(
+            apiEvents,
+            apiLatest,
+            apiCounters,
+            apiDays,
+            apiRollups,
+            apiFleet,
+            apiByType,
+            apiFleetFiltered),
         settledAt,
         reconciledBefore);
   }
