@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * What the workload sent and what was acknowledged (HTTP 202 or the broker's ack), by event
  * identity; the checker's source of truth. Event timestamps are 20 ms apart in send order from
  * {@code baseTs}, so each is unique and a device's newest event is its last one. Bounded by {@code
- * maxEvents}: past it {@link #next} refuses and the workload stops sending new events.
+ * maxEvents}: past it {@link #next} refuses, counts the refusal ({@link #refusedFull}) and the run
+ * fails: a workload without new identities proves little.
  */
 public final class AckLedger {
   /** The workload's event spacing in event time. */
@@ -32,6 +33,8 @@ public final class AckLedger {
   private final Set<String> poisonAcked = ConcurrentHashMap.newKeySet();
   private final AtomicLong duplicatesSent = new AtomicLong();
   private final Map<Long, AtomicInteger> ackedPerSecond = new ConcurrentHashMap<>();
+  private final AtomicLong refusedFull = new AtomicLong();
+  private final AtomicLong lastAckMillis = new AtomicLong(Long.MIN_VALUE);
 
   public AckLedger(List<String> devices, long baseTs, int maxEvents, long seed) {
     this.devices = List.copyOf(devices);
@@ -49,6 +52,7 @@ public final class AckLedger {
   public synchronized ChaosEvent next(String device) {
     int n = seq.get();
     if (n >= maxEvents) {
+      refusedFull.incrementAndGet();
       return null;
     }
     seq.incrementAndGet();
@@ -78,6 +82,7 @@ public final class AckLedger {
     for (ChaosEvent e : batch) {
       acked.add(e.eventId());
     }
+    lastAckMillis.accumulateAndGet(nowMillis, Math::max);
     ackedPerSecond
         .computeIfAbsent(nowMillis / 1000, k -> new AtomicInteger())
         .addAndGet(batch.size());
@@ -151,6 +156,20 @@ public final class AckLedger {
       sum += n == null ? 0 : n.get();
     }
     return sum;
+  }
+
+  /** New events refused because the ledger was full: the run went on without new identities. */
+  public long refusedFull() {
+    return refusedFull.get();
+  }
+
+  public int maxEvents() {
+    return maxEvents;
+  }
+
+  /** The latest acknowledgement time (epoch millis), or Long.MIN_VALUE before the first. */
+  public long lastAckMillis() {
+    return lastAckMillis.get();
   }
 
   public long baseTs() {

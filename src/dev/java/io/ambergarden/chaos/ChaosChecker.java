@@ -1,16 +1,19 @@
 package io.ambergarden.chaos;
 
-import io.vertx.core.json.JsonArray;
+import com.datastax.oss.driver.api.core.CqlSession;
+import io.ambergarden.chaos.check.State;
+import io.ambergarden.chaos.check.StateChecker;
+import io.ambergarden.chaos.check.StateReader;
+import io.ambergarden.chaos.check.WritePath;
+import io.ambergarden.chaos.history.History;
+import io.ambergarden.chaos.history.HistoryChecker;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -18,6 +21,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -30,11 +34,17 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * Reads everything back once the faults are healed and the workload stopped: waits for the consumer
- * group to catch up, then reads every device's events, latest state, counters and rollups through
- * the public HTTP API of one instance, the day counters, and the dead-letter topic.
+ * Checks the run once the faults are healed and the workload stopped, taking nothing on faith: the
+ * ledger's bound, the history's read anomalies, then (once the consumer group caught up, the count
+ * journal passed every write and the closed hours were reconciled, or the deadline) every compared
+ * table read through CQL at ALL and the same data through the public API of one instance, judged by
+ * {@link StateChecker}; and the dead-letter topic. A checker that fails says so in the report:
+ * every exception becomes a failed "checker completed" invariant.
  */
 final class ChaosChecker {
+  /** rollup.grace + late-window + mark-bucket + mark-safety + scan-interval, rounded up. */
+  static final Duration RECONCILE_MARGIN = Duration.ofMinutes(4);
+
   private final AckLedger ledger;
   private final String bootstrap;
   private final ChaosSystem system;
@@ -50,50 +60,93 @@ final class ChaosChecker {
     this.deadline = deadline;
   }
 
-  void check(ChaosFindings f, String topic, String dlqTopic, String group) throws Exception {
-    f.lag(awaitCaughtUp(group, topic));
-    // counters are applied from the count journal after the acknowledgement: wait until it has
-    // passed every acknowledgement of the run (all were before now)
-    awaitCounted(System.currentTimeMillis());
-    Map<String, Integer> rows = new HashMap<>();
-    Map<String, String> latest = new HashMap<>();
-    Map<String, Long> counters = new HashMap<>();
-    long to = ledger.baseTs() + (long) ledger.events().size() * AckLedger.TS_STEP_MS + 1;
-    for (String device : ledger.byDevice().keySet()) {
-      readEvents(device, ledger.baseTs(), to, rows);
-      HttpResponse<String> r = get("/api/v1/devices/" + device + "/latest");
-      latest.put(
-          device, r.statusCode() == 200 ? new JsonObject(r.body()).getString("eventId") : null);
-      counters.put(device, json("/api/v1/devices/" + device + "/counters").getLong("total", 0L));
+  /**
+   * Every verdict into {@code f}; never throws (but for an interrupt, recorded first). {@code
+   * history} is closed here; {@code writes} are the instances' write figures and the faults that
+   * bound their duplicates.
+   */
+  void check(
+      ChaosFindings f,
+      String keyspace,
+      String topic,
+      String dlqTopic,
+      String group,
+      History history,
+      WritePath writes)
+      throws InterruptedException {
+    try {
+      f.ledger(ledger);
+      history.close();
+      f.history(HistoryChecker.check(history.file()), history.dropped());
+      f.figure(
+          "history (compressed NDJSON, one operation a line)",
+          history.file().getFileName().toString());
+      f.lag(awaitCaughtUp(group, topic));
+      long settledAt = System.currentTimeMillis();
+      // counters are applied from the count journal after the write: wait until it passed them all
+      awaitCounted(settledAt);
+      long reconciledBefore = settledAt - RECONCILE_MARGIN.toMillis();
+      long t0 = System.currentTimeMillis();
+      awaitReconciled(reconciledBefore);
+      f.figure(
+          "closed hours reconciled after the workload stopped, ms",
+          System.currentTimeMillis() - t0);
+      long from = ledger.baseTs();
+      long to = ledger.events().stream().mapToLong(ChaosEvent::ts).max().orElse(from) + 1;
+      Set<String> types = new TreeSet<>(ChaosEvent.TYPES);
+      ledger.events().forEach(e -> types.add(e.deviceType()));
+      Set<String> statuses = new TreeSet<>();
+      ledger.events().forEach(e -> statuses.add(e.status()));
+      State state;
+      try (CqlSession session =
+          system.runtime().cluster().node(1).openSession(Duration.ofSeconds(30))) {
+        state =
+            new StateReader(session, keyspace, this::http, deadline)
+                .read(
+                    ledger.byDevice().keySet(),
+                    types,
+                    statuses,
+                    from,
+                    to,
+                    settledAt,
+                    reconciledBefore);
+      }
+      StateChecker.check(f, ledger, state, writes, StateChecker.AbnormalRule.DEFAULT);
+      readDeadLetters(f, dlqTopic);
+    } catch (InterruptedException e) {
+      f.crashed(e);
+      throw e;
+    } catch (Throwable t) {
+      f.crashed(t);
     }
-    f.storedEvents(ledger, rows);
-    f.latest(ledger, rows, latest);
-    f.counters(ledger, counters, dayTotal(ledger.baseTs(), to));
-    checkRollups(f, rows);
-    readDeadLetters(f, dlqTopic);
   }
 
-  private void readEvents(String device, long from, long to, Map<String, Integer> rows)
-      throws IOException, InterruptedException {
-    String cursor = null;
-    do {
-      String path =
-          "/api/v1/devices/"
-              + device
-              + "/events?from="
-              + from
-              + "&to="
-              + to
-              + "&limit=1000"
-              + (cursor == null
-                  ? ""
-                  : "&cursor=" + URLEncoder.encode(cursor, StandardCharsets.UTF_8));
-      JsonObject page = json(path);
-      for (Object o : page.getJsonArray("items")) {
-        rows.merge(((JsonObject) o).getString("eventId"), 1, Integer::sum);
-      }
-      cursor = page.getString("next");
-    } while (cursor != null);
+  /**
+   * The faults after which consumers may write records again, each with the configured bound
+   * (max-in-flight + max-poll-records) per consumer it can disturb: a killed instance's partitions
+   * move with their uncommitted records; a node or broker fault can make every consumer retry the
+   * writes it has in flight. A SIGTERM drains and commits first, so it adds none.
+   */
+  static List<WritePath.Disruption> disruptions(
+      List<Nemesis.Outcome> outcomes, int instances, int maxInFlight, int maxPollRecords) {
+    long one = WritePath.perRebalance(maxInFlight, maxPollRecords);
+    return outcomes.stream()
+        .map(
+            o ->
+                new WritePath.Disruption(
+                    o.fault().toString(),
+                    o.injectedAt(),
+                    switch (o.fault().kind()) {
+                      case KILL_INSTANCE -> one;
+                      case TERM_INSTANCE -> 0L;
+                      default -> one * instances;
+                    }))
+        .toList();
+  }
+
+  private StateReader.Response http(String path) throws IOException, InterruptedException {
+    HttpResponse<String> r = get(path);
+    return new StateReader.Response(r.statusCode(), r.body());
   }
 
   private void awaitCounted(long ackedBefore) throws IOException, InterruptedException {
@@ -104,80 +157,36 @@ final class ChaosChecker {
       if (counted != null && counted >= ackedBefore) {
         return;
       }
-      Thread.sleep(500);
+      TimeUnit.MILLISECONDS.sleep(500); // polling the journal's progress with a deadline
     }
   }
 
-  private long dayTotal(long from, long to) throws IOException, InterruptedException {
-    LocalDate first = Instant.ofEpochMilli(from).atOffset(ZoneOffset.UTC).toLocalDate();
-    LocalDate last = Instant.ofEpochMilli(to).atOffset(ZoneOffset.UTC).toLocalDate();
-    return json("/api/v1/stats/status?from=" + first + "&to=" + last.plusDays(1))
-        .getJsonObject("totals")
-        .getLong("total", 0L);
-  }
-
-  /** Waits until every closed hour equals its stored events, or the deadline. */
-  private void checkRollups(ChaosFindings f, Map<String, Integer> rows) throws Exception {
-    long t0 = System.currentTimeMillis();
-    Map<String, Map<Long, double[]>> expected = ChaosFindings.expectedRollups(ledger, rows, t0);
-    int hours = expected.values().stream().mapToInt(Map::size).sum();
-    List<String> notEqual = new ArrayList<>();
-    long end = t0 + deadline.toMillis();
-    Map<String, Map<Long, double[]>> pending = new TreeMap<>(expected);
-    while (true) {
-      notEqual.clear();
-      for (var it = pending.entrySet().iterator(); it.hasNext(); ) {
+  /**
+   * Waits until every device's exactThrough passed each of its stored hours that ended before
+   * {@code before}, or the deadline; the checker judges what it finds either way.
+   */
+  private void awaitReconciled(long before) throws IOException, InterruptedException {
+    long end = System.currentTimeMillis() + deadline.toMillis();
+    Map<String, Long> lastClosedHourEnd = new TreeMap<>();
+    for (ChaosEvent e : ledger.events()) {
+      long hourEnd =
+          Math.floorDiv(e.ts(), ChaosFindings.HOUR) * ChaosFindings.HOUR + ChaosFindings.HOUR;
+      if (ledger.sends(e.eventId()) > 0 && hourEnd <= before) {
+        lastClosedHourEnd.merge(e.deviceId(), hourEnd, Math::max);
+      }
+    }
+    while (!lastClosedHourEnd.isEmpty() && System.currentTimeMillis() < end) {
+      for (var it = lastClosedHourEnd.entrySet().iterator(); it.hasNext(); ) {
         var d = it.next();
-        List<String> wrong = rollupsNotEqual(d.getKey(), d.getValue());
-        if (wrong.isEmpty()) {
+        Long exact = json("/api/v1/devices/" + d.getKey() + "/counters").getLong("exactThrough");
+        if (exact != null && exact >= d.getValue()) {
           it.remove();
         }
-        notEqual.addAll(wrong);
       }
-      if (notEqual.isEmpty() || System.currentTimeMillis() > end) {
-        break;
-      }
-      // rollups of closed hours follow after the mark safety; polled with a deadline
-      TimeUnit.SECONDS.sleep(2);
-    }
-    f.rollups(hours, notEqual, notEqual.isEmpty() ? System.currentTimeMillis() - t0 : -1);
-  }
-
-  private List<String> rollupsNotEqual(String device, Map<Long, double[]> hours)
-      throws IOException, InterruptedException {
-    long from = hours.keySet().stream().mapToLong(Long::longValue).min().orElseThrow();
-    long to =
-        hours.keySet().stream().mapToLong(Long::longValue).max().orElseThrow() + ChaosFindings.HOUR;
-    Map<Long, JsonObject> served = new HashMap<>();
-    JsonArray items =
-        json("/api/v1/devices/" + device + "/rollups?from=" + from + "&to=" + to)
-            .getJsonArray("items");
-    for (Object o : items) {
-      JsonObject item = (JsonObject) o;
-      JsonObject metrics = item.getJsonObject("metrics");
-      served.put(
-          item.getLong("hour"), metrics == null ? null : metrics.getJsonObject("temperature"));
-    }
-    List<String> wrong = new ArrayList<>();
-    for (var h : hours.entrySet()) {
-      JsonObject got = served.get(h.getKey());
-      if (!ChaosFindings.rollupMatches(got, h.getValue())) {
-        double[] e = h.getValue();
-        wrong.add(
-            device
-                + " "
-                + Instant.ofEpochMilli(h.getKey())
-                + ": served "
-                + got
-                + ", expected count "
-                + (long) e[0]
-                + " min "
-                + e[1]
-                + " max "
-                + e[2]);
+      if (!lastClosedHourEnd.isEmpty()) {
+        TimeUnit.SECONDS.sleep(2); // recomputes follow the marks; polled with a deadline
       }
     }
-    return wrong;
   }
 
   private void readDeadLetters(ChaosFindings f, String dlqTopic) {

@@ -1,5 +1,7 @@
 package io.ambergarden.chaos;
 
+import io.ambergarden.chaos.check.WritePath;
+import io.ambergarden.chaos.history.History;
 import io.ambergarden.localrt.LocalRuntime;
 import io.ambergarden.localrt.LocalRuntimeOptions;
 import io.vertx.core.json.JsonObject;
@@ -107,7 +109,10 @@ public final class ChaosRun {
       scraper.scheduleAtFixedRate(system::scrapeAll, 5, 5, TimeUnit.SECONDS);
 
       Instant workloadStart = Instant.now();
-      ChaosWorkload workload = new ChaosWorkload(settings, system, ledger, topic);
+      History history = new History(results.resolve("history.ndjson.gz"), History.DEFAULT_MAX_OPS);
+      // every slot runs the default kafka mode here
+      ChaosWorkload workload =
+          new ChaosWorkload(settings, system, ledger, topic, history, slot -> false);
       Nemesis nemesis = new Nemesis(system, ledger, workload, settings.recoverDeadline());
       workload.start();
       try {
@@ -117,15 +122,26 @@ public final class ChaosRun {
       }
       Instant workloadEnd = Instant.now();
       System.out.println("[chaos] workload stopped; healing everything and checking");
-      system.healAll();
-      scraper.shutdown();
-      system.scrapeAll();
-
       ChaosFindings findings = new ChaosFindings();
-      findings.recoveries(nemesis.outcomes());
-      findings.speculation(system.speculativeExecutions());
-      new ChaosChecker(ledger, system, 0, settings.checkDeadline())
-          .check(findings, topic, topic + ".dlq", group);
+      try {
+        system.healAll();
+        scraper.shutdown();
+        system.scrapeAll();
+        findings.recoveries(nemesis.outcomes());
+        findings.speculation(system.speculativeExecutions());
+        // the product's defaults: kafka.consumer.max-in-flight 8000, max-poll-records 500
+        WritePath writes =
+            new WritePath(
+                system.sumOverInstances("amber_counter_journal_events_total"),
+                ChaosChecker.disruptions(nemesis.outcomes(), settings.instances(), 8000, 500),
+                0,
+                system.sumOverInstances("amber_counter_unknown_outcomes_total"));
+        new ChaosChecker(ledger, system, 0, settings.checkDeadline())
+            .check(findings, KEYSPACE, topic, topic + ".dlq", group, history, writes);
+      } catch (Exception e) {
+        // the report is written anyway, saying why the check could not finish
+        findings.crashed(e);
+      }
 
       Map<String, Object> workloadFigures = new LinkedHashMap<>();
       long seconds = Math.max(1, Duration.between(workloadStart, workloadEnd).toSeconds());

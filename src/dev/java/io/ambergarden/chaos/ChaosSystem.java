@@ -25,6 +25,11 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class ChaosSystem implements AutoCloseable {
   static final List<String> SPECULATED = List.of("write", "read", "counter");
+
+  /** Write-path totals the checker sums over every instance process of the run. */
+  static final List<String> WRITE_TOTALS =
+      List.of("amber_counter_journal_events_total", "amber_counter_unknown_outcomes_total");
+
   private static final List<String> JVM = List.of("-Xmx512m", "-XX:TieredStopAtLevel=1");
 
   private final LocalRuntime runtime;
@@ -33,6 +38,7 @@ final class ChaosSystem implements AutoCloseable {
   private final BenchService[] slots;
   private final Path logDir;
   private final Map<Long, Map<String, Double>> speculativeByPid = new ConcurrentHashMap<>();
+  private final Map<Long, Map<String, Double>> writeTotalsByPid = new ConcurrentHashMap<>();
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private int started;
@@ -159,6 +165,19 @@ final class ChaosSystem implements AutoCloseable {
               text, "amber_cassandra_speculative_executions_total", "statement=\"" + kind + "\""));
     }
     speculativeByPid.put(s.handle().pid(), counts);
+    Map<String, Double> totals = new HashMap<>();
+    for (String metric : WRITE_TOTALS) {
+      totals.put(metric, PrometheusText.sum(text, metric, ""));
+    }
+    writeTotalsByPid.put(s.handle().pid(), totals);
+  }
+
+  /**
+   * One of {@link #WRITE_TOTALS} summed over every instance the run started (at its last scrape).
+   */
+  long sumOverInstances(String metric) {
+    return Math.round(
+        writeTotalsByPid.values().stream().mapToDouble(m -> m.getOrDefault(metric, 0.0)).sum());
   }
 
   /** Speculative executions by statement kind, summed over every instance the run started. */

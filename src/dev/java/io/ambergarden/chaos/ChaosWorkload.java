@@ -1,6 +1,9 @@
 package io.ambergarden.chaos;
 
+import io.ambergarden.chaos.history.History;
+import io.ambergarden.chaos.history.Op;
 import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -10,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -17,6 +21,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntPredicate;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -27,18 +32,33 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * same identities on the next slot, as a client behind a load balancer would) and Kafka records, at
  * fixed rates. Every {@code duplicate-every}th batch and record is an earlier one sent again on
  * purpose; every {@code poison-every}th record is poison (not an event), marked by a header.
+ *
+ * <p>Every operation goes into the {@link History}: each poster and reader is one process (one
+ * operation at a time), the producer another. After a 202 from a {@code direct}-mode slot the
+ * poster reads the latest state of a device it wrote (read-your-writes); readers read random
+ * devices' latest states all along (a reader's view must never go backwards).
  */
 final class ChaosWorkload implements AutoCloseable {
   static final String POISON_HEADER = "chaos.poison";
   private static final int HTTP_POSTERS = 4;
   private static final int HTTP_TRIES = 3;
+  private static final int READERS = 2;
+  private static final long READ_PERIOD_MS = 200;
+
+  /**
+   * History process ids of the producer's sends start here (posters are 0.., readers follow them):
+   * sends overlap, and a process has one operation at a time, so each send is its own process.
+   */
+  static final int KAFKA_PROCESS = 1000;
 
   private final ChaosSettings settings;
   private final ChaosSystem system;
   private final AckLedger ledger;
   private final String topic;
+  private final History history;
+  private final IntPredicate directSlot;
   private final ScheduledExecutorService posters =
-      Executors.newScheduledThreadPool(HTTP_POSTERS + 1);
+      Executors.newScheduledThreadPool(HTTP_POSTERS + READERS + 1);
   private final KafkaProducer<byte[], byte[]> producer;
   private final AtomicInteger nextSlot = new AtomicInteger();
   private final AtomicLong batches = new AtomicLong();
@@ -55,8 +75,17 @@ final class ChaosWorkload implements AutoCloseable {
   /** Posts remembered for the per-fault figures; past it they are no longer recorded. */
   private static final int MAX_POSTS = 1_000_000;
 
-  ChaosWorkload(ChaosSettings settings, ChaosSystem system, AckLedger ledger, String topic) {
+  /** {@code directSlot}: whether the instance in a slot runs in {@code direct} ingest mode. */
+  ChaosWorkload(
+      ChaosSettings settings,
+      ChaosSystem system,
+      AckLedger ledger,
+      String topic,
+      History history,
+      IntPredicate directSlot) {
     this.settings = settings;
+    this.history = history;
+    this.directSlot = directSlot;
     this.system = system;
     this.ledger = ledger;
     this.topic = topic;
@@ -74,11 +103,24 @@ final class ChaosWorkload implements AutoCloseable {
   void start() {
     long httpPeriodMicros = 1_000_000L * HTTP_POSTERS / settings.httpBatchesPerSecond();
     for (int i = 0; i < HTTP_POSTERS; i++) {
+      int process = i;
       posters.scheduleAtFixedRate(
-          this::postOneBatch,
+          () -> postOneBatch(process),
           i * httpPeriodMicros / HTTP_POSTERS,
           httpPeriodMicros,
           TimeUnit.MICROSECONDS);
+    }
+    for (int i = 0; i < READERS; i++) {
+      int process = HTTP_POSTERS + i;
+      Random random = new Random(settings.seed() + process);
+      posters.scheduleAtFixedRate(
+          () -> {
+            List<String> devices = ledger.devices();
+            readLatest(process, devices.get(random.nextInt(devices.size())), nextSlot());
+          },
+          i * READ_PERIOD_MS / READERS,
+          READ_PERIOD_MS,
+          TimeUnit.MILLISECONDS);
     }
     posters.scheduleAtFixedRate(
         this::produceOneRecord,
@@ -87,7 +129,11 @@ final class ChaosWorkload implements AutoCloseable {
         TimeUnit.MICROSECONDS);
   }
 
-  private void postOneBatch() {
+  private int nextSlot() {
+    return Math.floorMod(nextSlot.getAndIncrement(), system.instances());
+  }
+
+  private void postOneBatch(int process) {
     long n = batches.incrementAndGet();
     List<ChaosEvent> batch = new ArrayList<>();
     boolean again = n % settings.duplicateEvery() == 0;
@@ -98,30 +144,89 @@ final class ChaosWorkload implements AutoCloseable {
       }
     }
     if (!batch.isEmpty()) {
-      post(batch, again);
+      post(process, batch, again);
     }
   }
 
-  /** Posts the batch, on the next slot after each refusal; true once one answered 202. */
-  boolean post(List<ChaosEvent> batch, boolean onPurposeAgain) {
+  /**
+   * Posts the batch, on the next slot after each refusal; true once one answered 202. After a 202
+   * of a direct-mode slot, reads back the latest state of the batch's first device.
+   */
+  boolean post(int process, List<ChaosEvent> batch, boolean onPurposeAgain) {
+    List<Op.Written> written =
+        batch.stream().map(e -> new Op.Written(e.deviceId(), e.ts(), e.eventId())).toList();
     JsonArray body = new JsonArray();
     batch.forEach(e -> body.add(e.json()));
     byte[] bytes = body.encode().getBytes(StandardCharsets.UTF_8);
     for (int t = 0; t < HTTP_TRIES; t++) {
-      int slot = Math.floorMod(nextSlot.getAndIncrement(), system.instances());
+      int slot = nextSlot();
+      boolean direct = directSlot.test(slot);
       ledger.sent(batch, onPurposeAgain && t == 0);
       long t0 = System.currentTimeMillis();
+      Op invoked = history.invoke(process, Op.Fn.POST, slot, direct, written, null);
       String outcome = postTo(slot, bytes);
+      history.complete(invoked, postType(outcome), null, outcome);
       if (posts.size() < MAX_POSTS) {
         posts.add(new Post(t0, System.currentTimeMillis() - t0, outcome));
       }
       if (outcome.equals("202")) {
         ledger.acked(batch, System.currentTimeMillis());
+        if (direct) {
+          readLatest(process, batch.get(0).deviceId(), nextSlot());
+        }
         return true;
       }
       refusals.computeIfAbsent(outcome, k -> new AtomicInteger()).incrementAndGet();
     }
     return false;
+  }
+
+  /** 2xx happened; a 4xx or a refused connection did not; a 5xx or a lost answer: unknown. */
+  static Op.Type postType(String outcome) {
+    if (outcome.startsWith("2")) {
+      return Op.Type.OK;
+    }
+    if (outcome.startsWith("4") || outcome.equals("refused")) {
+      return Op.Type.FAIL;
+    }
+    return Op.Type.INFO;
+  }
+
+  /** GET of a device's latest state, recorded in the history. */
+  void readLatest(int process, String deviceId, int slot) {
+    Op invoked =
+        history.invoke(
+            process,
+            Op.Fn.READ_LATEST,
+            slot,
+            directSlot.test(slot),
+            List.of(),
+            Op.Read.of(deviceId));
+    try {
+      HttpResponse<String> r =
+          system.get(slot, "/api/v1/devices/" + deviceId + "/latest", Duration.ofSeconds(5));
+      if (r.statusCode() == 200) {
+        JsonObject o = new JsonObject(r.body());
+        history.complete(
+            invoked,
+            Op.Type.OK,
+            new Op.Read(deviceId, o.getString("eventId"), o.getLong("ts")),
+            "200");
+      } else if (r.statusCode() == 404) {
+        history.complete(invoked, Op.Type.OK, Op.Read.of(deviceId), "404");
+      } else {
+        history.complete(invoked, Op.Type.FAIL, null, Integer.toString(r.statusCode()));
+      }
+    } catch (java.net.http.HttpTimeoutException e) {
+      history.complete(invoked, Op.Type.INFO, null, "timeout");
+    } catch (java.net.ConnectException e) {
+      history.complete(invoked, Op.Type.FAIL, null, "refused");
+    } catch (IOException | RuntimeException e) {
+      history.complete(invoked, Op.Type.INFO, null, e.getClass().getSimpleName());
+    } catch (InterruptedException e) {
+      history.complete(invoked, Op.Type.INFO, null, "interrupted");
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** Posts one body to one slot; the status code, or what went wrong without one. */
@@ -140,6 +245,8 @@ final class ChaosWorkload implements AutoCloseable {
       return Integer.toString(r.statusCode());
     } catch (java.net.http.HttpTimeoutException e) {
       return "timeout";
+    } catch (java.net.ConnectException e) {
+      return "refused";
     } catch (IOException e) {
       return "no connection";
     } catch (InterruptedException e) {
@@ -160,6 +267,14 @@ final class ChaosWorkload implements AutoCloseable {
       return;
     }
     ledger.sent(List.of(e), again);
+    Op invoked =
+        history.invoke(
+            KAFKA_PROCESS + (int) (n % 1_000_000),
+            Op.Fn.KAFKA_SEND,
+            -1,
+            false,
+            List.of(new Op.Written(e.deviceId(), e.ts(), e.eventId())),
+            null);
     try {
       producer.send(
           new ProducerRecord<>(
@@ -169,9 +284,14 @@ final class ChaosWorkload implements AutoCloseable {
           (md, err) -> {
             if (err == null) {
               ledger.acked(List.of(e), System.currentTimeMillis());
+              history.complete(invoked, Op.Type.OK, null, "acked");
+            } else {
+              // a failed send may still have been written (a timeout): unknown outcome
+              history.complete(invoked, Op.Type.INFO, null, err.getClass().getSimpleName());
             }
           });
     } catch (RuntimeException err) {
+      history.complete(invoked, Op.Type.FAIL, null, err.getClass().getSimpleName());
       refusals.computeIfAbsent("kafka send", k -> new AtomicInteger()).incrementAndGet();
     }
   }
