@@ -182,11 +182,14 @@ public final class RollupVerticle extends VerticleBase {
                                       return Future.succeededFuture();
                                     }));
               }
-              // the count journal after the marks: both need the lease, neither waits for the other
-              return journal == null
-                  ? chain
-                  : chain.compose(
-                      v -> journal.process(mine.stream().map(LeasePlanner.Shard::shard).toList()));
+              if (journal == null) {
+                return chain;
+              }
+              // the count journal beside the marks, not after them: a backlog of recomputes must
+              // not hold up the counters (both are fenced by the lease on their own)
+              Future<Void> counted =
+                  journal.process(mine.stream().map(LeasePlanner.Shard::shard).toList());
+              return Future.join(chain, counted).mapEmpty();
             });
   }
 
