@@ -20,7 +20,9 @@ final class IptablesRules {
     String b = cut.b().getHostAddress();
     List<List<String>> rules = new ArrayList<>();
     // connections opened by a to b, then by b to a
-    for (String[] dir : new String[][] {{a, b}, {b, a}}) {
+    String[][] directions =
+        cut.oneWay() ? new String[][] {{a, b}} : new String[][] {{a, b}, {b, a}};
+    for (String[] dir : directions) {
       List<String> args =
           new ArrayList<>(
               List.of(

@@ -27,6 +27,9 @@ public final class NetFaultsCheck {
   static final Duration PROBE_TIMEOUT = Duration.ofMillis(500);
   static final List<Integer> NODES = List.of(1, 2, 3);
 
+  /** "listener peer" pairs the node-port listeners accepted: a handful of loopback addresses. */
+  static final java.util.Set<String> SEEN = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   private NetFaultsCheck() {}
 
   public static void main(String[] args) throws IOException {
@@ -74,6 +77,7 @@ public final class NetFaultsCheck {
       ok &= check("address-only cut " + firewall.activeRules(), expected);
       firewall.healAll();
       ok &= firewall.activeRules().isEmpty();
+      ok &= checkSourceAddresses(firewall);
     } finally {
       for (ServerSocket s : listeners) {
         s.close();
@@ -81,6 +85,86 @@ public final class NetFaultsCheck {
     }
     System.out.println(ok ? "NET FAULTS CHECK PASSED" : "NET FAULTS CHECK FAILED");
     System.exit(ok ? 0 : 1);
+  }
+
+  /**
+   * Processes that bind no source address (as Cassandra, Kafka and the driver do), each in a group
+   * of its own: a listener must see each from its assigned address, and a cut between two of those
+   * addresses must stop exactly that pair of processes.
+   */
+  private static boolean checkSourceAddresses(Firewall firewall) {
+    for (int n : NODES) {
+      firewall.assign(SourceAddress.of(0, n, address(n)));
+    }
+    SEEN.clear();
+    boolean ok =
+        check(
+            "unbound processes, each with a source address",
+            processProbes(PartitionShape.none(NODES)));
+    for (int n : NODES) {
+      List<String> expected = NODES.stream().filter(m -> m != n).map(m -> "127.0.0." + m).toList();
+      List<String> seen =
+          SEEN.stream()
+              .filter(s -> s.startsWith("127.0.0." + n + " "))
+              .map(s -> s.substring(s.indexOf(' ') + 1))
+              .sorted()
+              .toList();
+      System.out.println("  127.0.0." + n + ":" + NODE_PORT + " saw connections from " + seen);
+      ok &= seen.equals(expected);
+    }
+    PartitionShape bridge = PartitionShape.bridge(NODES);
+    firewall.cut(
+        Cut.of(bridge, NetFaultsCheck::address, OptionalInt.of(NODE_PORT)), CutEffect.DROP);
+    ok &= check("unbound processes, " + bridge, processProbes(bridge));
+    firewall.healAll();
+    System.out.println("source rules: " + firewall.sourceRules());
+    return ok;
+  }
+
+  /** Each probe a process in node a's group, connecting to node b with bash's /dev/tcp. */
+  private static List<ProbeMatrix.Expectation> processProbes(PartitionShape shape) {
+    List<ProbeMatrix.Expectation> list = new ArrayList<>();
+    for (int a : shape.nodes()) {
+      for (int b : shape.nodes()) {
+        if (a != b) {
+          SourceAddress source = SourceAddress.of(0, a, address(a));
+          List<String> cmd = new ArrayList<>(source.launchPrefix());
+          cmd.addAll(
+              List.of(
+                  "timeout", "2", "bash", "-c", "exec 3<>/dev/tcp/127.0.0." + b + "/" + NODE_PORT));
+          list.add(
+              new ProbeMatrix.Expectation(
+                  "group " + source.gid() + " -> node " + b + ":" + NODE_PORT,
+                  shape.reachable(a, b),
+                  () -> runProbe(cmd)));
+        }
+      }
+    }
+    return list;
+  }
+
+  private static Probe.Outcome runProbe(List<String> cmd) {
+    try {
+      Process p =
+          new ProcessBuilder(cmd)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .start();
+      if (!p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return Probe.Outcome.FAILED;
+      }
+      return switch (p.exitValue()) {
+        case 0 -> Probe.Outcome.CONNECTED;
+        case 124 -> Probe.Outcome.TIMED_OUT; // timeout(1) ended it
+        default -> Probe.Outcome.REFUSED;
+      };
+    } catch (IOException e) {
+      return Probe.Outcome.FAILED;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Probe.Outcome.FAILED;
+    }
   }
 
   private static List<ProbeMatrix.Expectation> probes(PartitionShape shape, int port) {
@@ -121,7 +205,9 @@ public final class NetFaultsCheck {
             () -> {
               while (!s.isClosed()) {
                 try (Socket c = s.accept()) {
-                  // a probe needs the handshake only
+                  if (port == NODE_PORT && SEEN.size() < 64) {
+                    SEEN.add(address.getHostAddress() + " " + c.getInetAddress().getHostAddress());
+                  }
                 } catch (IOException e) {
                   // closed
                 }

@@ -24,6 +24,16 @@ class IptablesRulesTest {
   }
 
   @Test
+  void aOneWayCutMatchesOnlyTheConnectionsOpenedFromItsFirstAddress() throws Exception {
+    List<List<String>> rules =
+        IptablesRules.cut("C", Cut.opened(ip(12), ip(1), 9192), CutEffect.DROP);
+    assertThat(rules)
+        .extracting(r -> String.join(" ", r))
+        .containsExactly(
+            "-A C -p tcp -m conntrack --ctreplsrc 127.0.0.1 --ctrepldst 127.0.0.12 --ctreplsrcport 9192 -j DROP");
+  }
+
+  @Test
   void anAddressCutHasNoPort() throws Exception {
     List<List<String>> rules = IptablesRules.cut("C", Cut.between(ip(1), ip(2)), CutEffect.DROP);
     assertThat(rules).hasSize(2).noneMatch(r -> r.contains("--ctreplsrcport"));
