@@ -41,6 +41,7 @@ class ClockSkewTest {
         .containsEntry("FAKETIME_TIMESTAMP_FILE", file.toAbsolutePath().toString())
         .containsEntry("FAKETIME_CACHE_DURATION", "1")
         .containsEntry("FAKETIME_DONT_FAKE_MONOTONIC", "1")
+        .containsEntry("FAKETIME_FORCE_MONOTONIC_FIX", "0")
         .doesNotContainKey("FAKETIME_NO_CACHE");
   }
 }
