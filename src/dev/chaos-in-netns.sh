@@ -20,7 +20,7 @@ case "$ns" in
   amber-*) ;;
   *) echo "namespace name must start with amber-: $ns" >&2; exit 2 ;;
 esac
-if ip netns list | grep -qw -- "$ns"; then
+if ip netns list | awk '{print $1}' | grep -qx -- "$ns"; then
   echo "network namespace $ns exists already (a run in progress, or a crashed one: ip netns del $ns)" >&2
   exit 1
 fi
