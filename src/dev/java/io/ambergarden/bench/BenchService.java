@@ -46,11 +46,27 @@ public final class BenchService implements AutoCloseable {
   public static BenchService start(
       Map<String, String> config, int port, List<String> jvmOptions, Path log)
       throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>();
+    return start(config, port, jvmOptions, log, List.of(), Map.of());
+  }
+
+  /**
+   * The same, started through {@code commandPrefix} (e.g. setpriv giving it a group of its own)
+   * with {@code environment} added (e.g. a clock skew's LD_PRELOAD): the chaos run's faults.
+   */
+  public static BenchService start(
+      Map<String, String> config,
+      int port,
+      List<String> jvmOptions,
+      Path log,
+      List<String> commandPrefix,
+      Map<String, String> environment)
+      throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(commandPrefix);
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmOptions);
     cmd.addAll(List.of("-cp", classpath(), "io.ambergarden.AmberGarden"));
     ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.environment().putAll(environment);
     config.forEach((k, v) -> pb.environment().put(ConfigLoader.envName(k), v));
     Files.createDirectories(log.getParent());
     pb.redirectErrorStream(true).redirectOutput(log.toFile());

@@ -36,6 +36,12 @@ public abstract class ServerProcess {
   private Duration lastStartDuration;
   private Duration lastStopDuration;
 
+  /** Added to the server's environment at each start (e.g. a clock skew's LD_PRELOAD). */
+  private volatile Map<String, String> launchEnvironment = Map.of();
+
+  /** Put before {@code java} at each start (e.g. setpriv giving the server a group of its own). */
+  private volatile List<String> launchPrefix = List.of();
+
   /** The thread inside start(), so stop() from another thread can cut a slow boot short. */
   private volatile Thread startingThread;
 
@@ -106,6 +112,23 @@ public abstract class ServerProcess {
 
   public synchronized Optional<Long> pid() {
     return isRunning() ? Optional.of(process.pid()) : Optional.empty();
+  }
+
+  /**
+   * Environment variables the server gets from its next start on (fault injection: {@code
+   * LD_PRELOAD} and {@code FAKETIME_*} of a clock skew); empty to start plainly again.
+   */
+  public void setLaunchEnvironment(Map<String, String> environment) {
+    launchEnvironment = Map.copyOf(environment);
+  }
+
+  /**
+   * A command the server's JVM is started through from its next start on, e.g. {@code setpriv
+   * --regid 41003 --clear-groups}, which execs java in the same process (fault injection: a group
+   * that iptables can tell apart); empty to start java directly again.
+   */
+  public void setLaunchPrefix(List<String> prefix) {
+    launchPrefix = List.copyOf(prefix);
   }
 
   /** Resident memory of the server process (VmRSS from /proc), in KiB. */
@@ -246,7 +269,7 @@ public abstract class ServerProcess {
   }
 
   private Process launch(String classpath) throws IOException {
-    List<String> cmd = new ArrayList<>();
+    List<String> cmd = new ArrayList<>(launchPrefix);
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmOptions());
     cmd.add("-cp");
@@ -265,6 +288,7 @@ public abstract class ServerProcess {
             .directory(dir.toFile())
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
+    pb.environment().putAll(launchEnvironment);
     Process p = pb.start();
     p.getOutputStream().close(); // the servers never read stdin; EOF instead of an open pipe
     Files.writeString(pidFile(), Long.toString(p.pid()), StandardCharsets.UTF_8);

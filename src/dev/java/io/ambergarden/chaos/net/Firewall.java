@@ -1,0 +1,161 @@
+package io.ambergarden.chaos.net;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Partitions by iptables in the network namespace this JVM runs in, never outside one: {@link
+ * #inNamespace} refuses unless {@code ip netns identify} names the run's own namespace (see
+ * src/dev/chaos-in-netns.sh). Cuts live in a filter chain of their own, so healing is one flush;
+ * {@link SourceAddress source addresses} in a nat chain of their own. Closing removes both.
+ */
+public final class Firewall implements AutoCloseable {
+  static final String CHAIN = "AMBER_CHAOS";
+  static final String NAT_CHAIN = "AMBER_CHAOS_SRC";
+
+  /** Set by src/dev/chaos-in-netns.sh to the namespace it created for the run. */
+  public static final String NAMESPACE_ENV = "AMBER_CHAOS_NETNS";
+
+  private final CommandRunner commands;
+  private boolean closed;
+
+  private Firewall(CommandRunner commands) {
+    this.commands = commands;
+  }
+
+  /** A firewall in the namespace named by {@value #NAMESPACE_ENV}. */
+  public static Firewall fromEnvironment() {
+    String ns = System.getenv(NAMESPACE_ENV);
+    if (ns == null || ns.isBlank()) {
+      throw new IllegalStateException(
+          NAMESPACE_ENV
+              + " is not set: run inside src/dev/chaos-in-netns.sh, never in the host's"
+              + " network namespace");
+    }
+    return inNamespace(ns);
+  }
+
+  /** A firewall if this JVM runs in network namespace {@code namespace}; else an exception. */
+  public static Firewall inNamespace(String namespace) {
+    return inNamespace(namespace, ProcessHandle.current().pid(), CommandRunner.system());
+  }
+
+  static Firewall inNamespace(String namespace, long pid, CommandRunner commands) {
+    if (namespace == null || namespace.isBlank()) {
+      throw new IllegalArgumentException("no namespace named");
+    }
+    List<String> found = commands.run(List.of("ip", "netns", "identify", Long.toString(pid)));
+    // identify prints every name of the process's namespace: none in the host's own
+    if (!found.stream().map(String::strip).toList().contains(namespace)) {
+      throw new IllegalStateException(
+          "refusing to change iptables: this process (pid "
+              + pid
+              + ") is not in network namespace "
+              + namespace
+              + " (ip netns identify says "
+              + found
+              + ")");
+    }
+    Firewall f = new Firewall(commands);
+    f.install();
+    return f;
+  }
+
+  private void install() {
+    installChain(List.of(), CHAIN, "INPUT");
+    installChain(List.of("-t", "nat"), NAT_CHAIN, "POSTROUTING");
+  }
+
+  /** Creates (or flushes: a crashed run's rules must not outlive it) a chain and its jump. */
+  private void installChain(List<String> table, String chain, String from) {
+    boolean exists = iptables(table, "-S").stream().anyMatch(l -> l.strip().equals("-N " + chain));
+    iptables(table, exists ? "-F" : "-N", chain);
+    boolean jumps =
+        iptables(table, "-S", from).stream()
+            .anyMatch(l -> l.strip().equals("-A " + from + " -j " + chain));
+    if (!jumps) {
+      iptables(table, "-I", from, "1", "-j", chain);
+    }
+  }
+
+  /**
+   * From now on, connections opened by processes of group {@code s.gid()} come from {@code
+   * s.address()}; start those processes with {@link SourceAddress#launchPrefix()}. Stays until
+   * {@link #close}: healing does not undo it.
+   */
+  public synchronized void assign(SourceAddress s) {
+    requireOpen();
+    iptables(IptablesRules.source(NAT_CHAIN, s).toArray(String[]::new));
+  }
+
+  /** The source rules in force, as {@code iptables -t nat -S} prints them. */
+  public synchronized List<String> sourceRules() {
+    requireOpen();
+    return iptables(List.of("-t", "nat"), "-S", NAT_CHAIN).stream()
+        .filter(l -> l.startsWith("-A "))
+        .map(String::strip)
+        .toList();
+  }
+
+  /** Cuts every link, both ways, until {@link #healAll}. */
+  public synchronized void cut(Collection<Cut> cuts, CutEffect effect) {
+    requireOpen();
+    for (Cut c : cuts) {
+      for (List<String> rule : IptablesRules.cut(CHAIN, c, effect)) {
+        iptables(rule.toArray(String[]::new));
+      }
+    }
+  }
+
+  /** Removes every cut at once. */
+  public synchronized void healAll() {
+    requireOpen();
+    iptables("-F", CHAIN);
+  }
+
+  /** The rules in force, as {@code iptables -S} prints them; empty when healed. */
+  public synchronized List<String> activeRules() {
+    requireOpen();
+    List<String> rules = new ArrayList<>();
+    for (String line : iptables("-S", CHAIN)) {
+      if (line.startsWith("-A ")) {
+        rules.add(line.strip());
+      }
+    }
+    return rules;
+  }
+
+  /** Heals and removes the chain. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    iptables("-F", CHAIN);
+    iptables("-D", "INPUT", "-j", CHAIN);
+    iptables("-X", CHAIN);
+    List<String> nat = List.of("-t", "nat");
+    iptables(nat, "-F", NAT_CHAIN);
+    iptables(nat, "-D", "POSTROUTING", "-j", NAT_CHAIN);
+    iptables(nat, "-X", NAT_CHAIN);
+  }
+
+  private void requireOpen() {
+    if (closed) {
+      throw new IllegalStateException("firewall closed");
+    }
+  }
+
+  private List<String> iptables(String... args) {
+    return iptables(List.of(), args);
+  }
+
+  private List<String> iptables(List<String> table, String... args) {
+    List<String> cmd = new ArrayList<>(List.of("iptables", "-w", "5"));
+    cmd.addAll(table);
+    cmd.addAll(List.of(args));
+    return commands.run(cmd);
+  }
+}
