@@ -165,7 +165,12 @@ public record AmberConfig(
    *     with more is applied in several requests)
    * @param maxConcurrentFlushes most counter statements in flight at once
    */
-  public record Counters(boolean enabled, int maxPendingCells, int maxConcurrentFlushes) {}
+  /**
+   * Counters; with {@code reconcile} off they stay approximate (no exact rows, no exactThrough),
+   * which saves the reconciliation's writes.
+   */
+  public record Counters(
+      boolean enabled, boolean reconcile, int maxPendingCells, int maxConcurrentFlushes) {}
 
   public record Rollups(
       boolean enabled,

@@ -163,6 +163,7 @@ final class ConfigReader {
     AmberConfig.Counters counters =
         new AmberConfig.Counters(
             c.bool("counters.enabled"),
+            c.bool("counters.reconcile"),
             c.intIn("counters.max-pending-cells", 1, 10_000_000),
             c.intIn("counters.max-concurrent-flushes", 1, 1024));
     AmberConfig.Rollups rollups =

@@ -185,7 +185,8 @@ final class CounterReads {
                   v ->
                       ExactCounts.progress(
                           shards,
-                          millisByShard(done.result()),
+                          // without reconciliation no hour is exact
+                          config.counters().reconcile() ? millisByShard(done.result()) : Map.of(),
                           millisByShard(counted.result()),
                           config.rollups().grace()));
     }

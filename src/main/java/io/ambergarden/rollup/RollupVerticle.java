@@ -82,7 +82,8 @@ public final class RollupVerticle extends VerticleBase {
               probe = new BucketProbe(client, cql.probeMarks());
               ExactCountStatements counts = all.resultAt(1);
               if (counts != null) {
-                exact = new ExactCounts(client, counts, config);
+                exact =
+                    config.counters().reconcile() ? new ExactCounts(client, counts, config) : null;
                 journal = new CountJournalScan(vertx, client, counts, config, marks, registry);
               }
               hours = new HourRecompute(client, cql, config, exact);

@@ -177,7 +177,7 @@ public final class WriterVerticle extends VerticleBase {
     List<Future<?>> out = new ArrayList<>();
     long now = System.currentTimeMillis();
     if (config.rollups().enabled()) {
-      boolean reopen = config.counters().enabled();
+      boolean reopen = config.counters().enabled() && config.counters().reconcile();
       List<WriteRow.Single> rows = new ArrayList<>();
       List<RollupMarks.Mark> lateWritten = new ArrayList<>();
       for (RollupMarks.Mark m : marks.of(events, now)) {

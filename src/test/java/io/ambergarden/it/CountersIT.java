@@ -179,6 +179,44 @@ class CountersIT {
   }
 
   @Test
+  void testWithoutReconciliationAClosedHourStaysApproximateAndIsNeverClaimedExact() {
+    String status = "approx-" + UUID.randomUUID().toString().substring(0, 8);
+    String device = "cnt-" + status;
+    long hour = closedHour();
+    Map<String, String> cfg = new HashMap<>(direct());
+    cfg.put("counters.reconcile", "false");
+    try (TestService s = TestService.start(cfg)) {
+      String body = batch(device, hour, 30, status, 200, "a");
+      assertThat(s.postEvents(body).statusCode()).isEqualTo(202);
+      assertThat(s.postEvents(body).statusCode()).isEqualTo(202);
+      long acked = System.currentTimeMillis();
+      // counted, and the hour recomputed: with reconciliation it would now be exact at 30
+      JsonObject c =
+          await()
+              .atMost(Duration.ofSeconds(90))
+              .until(
+                  () -> deviceCounters(s, device),
+                  j ->
+                      j.getLong("countedThrough", 0L) >= acked
+                          && s.counter("amber.rollup.recomputes") >= 1);
+      assertThat(c.getLong("exactThrough")).as(c.encode()).isNull();
+      long attempted = (long) s.counter("amber.counter.journal.events");
+      assertThat(c.getLong("total")).as(c.encode()).isBetween(60L, attempted);
+      try (var cql = TestService.cql()) {
+        assertThat(
+                cql.execute(
+                        "SELECT events FROM "
+                            + KEYSPACE
+                            + ".device_exact_counts WHERE device_id = ?",
+                        device)
+                    .all())
+            .as("exact rows written without reconciliation")
+            .isEmpty();
+      }
+    }
+  }
+
+  @Test
   void testOpenHourCountsStayBetweenAcknowledgedAndAttemptedUntilReconciled() throws Exception {
     String status = "open-" + UUID.randomUUID().toString().substring(0, 8);
     int code = 600 + ThreadLocalRandom.current().nextInt(300);
