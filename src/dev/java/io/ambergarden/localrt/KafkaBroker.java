@@ -1,6 +1,7 @@
 package io.ambergarden.localrt;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,10 +17,12 @@ import org.apache.kafka.common.Node;
 import org.apache.kafka.common.Uuid;
 
 /**
- * A real single-node Kafka 4.x broker in KRaft mode (broker and controller in one process, {@code
- * kafka.Kafka} from {@code kafka_2.13}) in {@code <base>/kafka}: {@code server.properties} and
- * {@code log4j2.properties} in {@code conf/}, the log segments and KRaft metadata in {@code data/},
- * everything the broker prints in {@code kafka.log}.
+ * A real Kafka 4.x node in KRaft mode (broker and controller in one process, {@code kafka.Kafka}
+ * from {@code kafka_2.13}): the single node in {@code <base>/kafka} on 127.0.0.1, or node i of a
+ * {@link KafkaCluster} in {@code <base>/kafka-x3/broker<i>} on 127.0.0.1i. {@code
+ * server.properties} and {@code log4j2.properties} are in {@code conf/}, the log segments and KRaft
+ * metadata in {@code data/}, everything the broker prints in {@code kafka.log} ({@code
+ * kafka-<i>.log}).
  */
 public final class KafkaBroker extends ServerProcess {
   public static final String MAIN_CLASS = "kafka.Kafka";
@@ -34,6 +37,10 @@ public final class KafkaBroker extends ServerProcess {
   /** 0: no SASL_SSL listener. */
   private final int securePort;
 
+  private final int nodeId;
+  private final int clusterSize;
+  private final InetAddress address;
+
   public KafkaBroker(LocalRuntimeOptions options) {
     this(options, 0);
   }
@@ -44,8 +51,45 @@ public final class KafkaBroker extends ServerProcess {
    * (ANONYMOUS) stay super users, so nothing changes for them.
    */
   public KafkaBroker(LocalRuntimeOptions options, int securePort) {
-    super(options, options.kafkaDir());
+    this(options, 1, 1, securePort);
+  }
+
+  /** Node {@code nodeId} (1-based, also its KRaft node.id) of a cluster of {@code clusterSize}. */
+  public KafkaBroker(LocalRuntimeOptions options, int nodeId, int clusterSize) {
+    this(options, nodeId, clusterSize, 0);
+  }
+
+  private KafkaBroker(LocalRuntimeOptions options, int nodeId, int clusterSize, int securePort) {
+    super(options, dirOf(options, nodeId, clusterSize));
+    if (securePort != 0 && clusterSize != 1) {
+      throw new IllegalArgumentException("the SASL_SSL listener exists on the single broker only");
+    }
     this.securePort = securePort;
+    this.nodeId = nodeId;
+    this.clusterSize = clusterSize;
+    this.address = KafkaServerConfig.addressOf(nodeId, clusterSize);
+  }
+
+  static Path dirOf(LocalRuntimeOptions options, int nodeId, int clusterSize) {
+    KafkaServerConfig.requireNode(nodeId, clusterSize);
+    return clusterSize == 1
+        ? options.kafkaDir()
+        : clusterDir(options, clusterSize).resolve("broker" + nodeId);
+  }
+
+  /** {@code <base>/kafka-x3}: the cluster's brokers and its shared cluster id. */
+  static Path clusterDir(LocalRuntimeOptions options, int clusterSize) {
+    return options.baseDir().resolve("kafka-x" + clusterSize);
+  }
+
+  /** The KRaft node.id, 1-based. */
+  public int nodeId() {
+    return nodeId;
+  }
+
+  /** "127.0.0.1", or "127.0.0.1i" in a cluster. */
+  public String host() {
+    return address.getHostAddress();
   }
 
   /** How a client reaches the SASL_SSL listener. */
@@ -68,7 +112,7 @@ public final class KafkaBroker extends ServerProcess {
     }
     return java.util.Optional.of(
         new SecureAccess(
-            "127.0.0.1:" + securePort,
+            host() + ":" + securePort,
             SCRAM_USER,
             readSecret("scram.password"),
             tlsDir().resolve("truststore.p12"),
@@ -101,7 +145,7 @@ public final class KafkaBroker extends ServerProcess {
 
   @Override
   protected String name() {
-    return "Kafka";
+    return clusterSize == 1 ? "Kafka" : "Kafka-" + nodeId;
   }
 
   @Override
@@ -109,9 +153,14 @@ public final class KafkaBroker extends ServerProcess {
     return MAIN_CLASS;
   }
 
-  /** "127.0.0.1:9092", for bootstrap.servers. */
+  /** "127.0.0.1:9092" (this node only), for bootstrap.servers. */
   public String bootstrapServers() {
-    return "127.0.0.1:" + options.kafkaPort();
+    return host() + ":" + options.kafkaPort();
+  }
+
+  @Override
+  protected InetAddress bindAddress(int port) {
+    return address;
   }
 
   @Override
@@ -153,7 +202,7 @@ public final class KafkaBroker extends ServerProcess {
     Files.createDirectories(conf());
     Files.createDirectories(dataDir());
     Files.createDirectories(dir().resolve("logs"));
-    String properties = serverProperties(options, dataDir());
+    String properties = KafkaServerConfig.clusterNode(options, nodeId, clusterSize, dataDir());
     String scram = null;
     if (securePort != 0) {
       Files.createDirectories(tlsDir());
@@ -168,7 +217,10 @@ public final class KafkaBroker extends ServerProcess {
     Files.writeString(conf().resolve("log4j2.properties"), log4j2Properties());
     // KRaft storage is formatted once; formatting again would refuse (or lose the cluster id)
     if (isFresh()) {
-      String clusterId = Uuid.randomUuid().toString();
+      String clusterId =
+          clusterSize == 1
+              ? Uuid.randomUuid().toString()
+              : KafkaCluster.clusterId(clusterDir(options, clusterSize));
       log.info("Formatting Kafka storage in {} (cluster id {})", dataDir(), clusterId);
       runTool(
           classpath,
@@ -186,8 +238,11 @@ public final class KafkaBroker extends ServerProcess {
             "--config",
             conf().resolve("server.properties").toString(),
             "--cluster-id",
-            clusterId,
-            "--standalone");
+            clusterId);
+    if (clusterSize == 1) {
+      // a quorum of one, bootstrapped by this node alone; a cluster's voters are static
+      args.add("--standalone");
+    }
     if (scramPassword != null) {
       // the SCRAM user exists from the first start on
       args.add("--add-scram");
@@ -259,8 +314,8 @@ public final class KafkaBroker extends ServerProcess {
     // the heap and GC flags kafka-server-start.sh / kafka-run-class.sh use
     List<String> jvm =
         list(
-            "-Xms" + heap(options.kafkaHeap()),
-            "-Xmx" + heap(options.kafkaHeap()),
+            "-Xms" + heap(heapSize()),
+            "-Xmx" + heap(heapSize()),
             "-XX:+UseG1GC",
             "-XX:MaxGCPauseMillis=20",
             "-XX:InitiatingHeapOccupancyPercent=35",
@@ -270,6 +325,10 @@ public final class KafkaBroker extends ServerProcess {
     return jvm;
   }
 
+  private String heapSize() {
+    return clusterSize == 1 ? options.kafkaHeap() : KafkaCluster.heapFromSystemProperties();
+  }
+
   @Override
   protected List<String> programArguments() {
     return List.of(conf().resolve("server.properties").toString());
@@ -277,8 +336,8 @@ public final class KafkaBroker extends ServerProcess {
 
   @Override
   protected void probe() throws Exception {
-    if (!Ports.accepts(options.kafkaPort(), 500)) {
-      throw new IllegalStateException("broker port " + options.kafkaPort() + " not open yet");
+    if (!Ports.accepts(address, options.kafkaPort(), 500)) {
+      throw new IllegalStateException("broker port " + bootstrapServers() + " not open yet");
     }
     if (probeAdmin == null) {
       probeAdmin = Admin.create(adminConfig(bootstrapServers()));
@@ -288,8 +347,9 @@ public final class KafkaBroker extends ServerProcess {
             .describeCluster(new DescribeClusterOptions().timeoutMs(3000))
             .nodes()
             .get(4, TimeUnit.SECONDS);
-    if (nodes.isEmpty()) {
-      throw new IllegalStateException("no broker registered yet");
+    // a cluster node answers before the quorum has it registered; ready means it sees itself
+    if (nodes.stream().noneMatch(n -> n.id() == nodeId)) {
+      throw new IllegalStateException("broker " + nodeId + " not registered yet: " + nodes);
     }
     log.info(
         "Kafka answers on {} with brokers {}",
@@ -317,43 +377,13 @@ public final class KafkaBroker extends ServerProcess {
     return p;
   }
 
-  /** server.properties of a combined broker+controller node on 127.0.0.1. */
+  /** server.properties of the single combined broker+controller node on 127.0.0.1. */
   static String serverProperties(LocalRuntimeOptions o, Path dataDir) {
-    int port = o.kafkaPort();
-    int ctrl = o.kafkaControllerPort();
-    return """
-        # Generated by io.ambergarden.localrt.KafkaBroker on every start; edits are overwritten.
-        process.roles=broker,controller
-        node.id=1
-        controller.quorum.bootstrap.servers=127.0.0.1:%2$d
-        listeners=PLAINTEXT://127.0.0.1:%1$d,CONTROLLER://127.0.0.1:%2$d
-        advertised.listeners=PLAINTEXT://127.0.0.1:%1$d,CONTROLLER://127.0.0.1:%2$d
-        inter.broker.listener.name=PLAINTEXT
-        controller.listener.names=CONTROLLER
-        listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
-        log.dirs=%3$s
-
-        # one node: every replication factor and min ISR is 1
-        default.replication.factor=1
-        min.insync.replicas=1
-        offsets.topic.replication.factor=1
-        transaction.state.log.replication.factor=1
-        transaction.state.log.min.isr=1
-        share.coordinator.state.topic.replication.factor=1
-        share.coordinator.state.topic.min.isr=1
-
-        # topics are created explicitly (Admin API), as in production
-        auto.create.topics.enable=false
-        num.partitions=1
-        # consumers in tests join at once instead of after 3 s
-        group.initial.rebalance.delay.ms=0
-        """
-        .formatted(port, ctrl, escape(dataDir.toAbsolutePath().toString()));
+    return KafkaServerConfig.single(o, dataDir);
   }
 
-  /** java.util.Properties treats backslash as an escape; keep paths literal. */
   private static String escape(String value) {
-    return value.replace("\\", "\\\\");
+    return KafkaServerConfig.escape(value);
   }
 
   /** The broker logs through log4j2 to stdout, i.e. into kafka.log. */
