@@ -13,16 +13,17 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.DescribeMetadataQuorumOptions;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.Uuid;
 
 /**
- * A real Kafka 4.x node in KRaft mode (broker and controller in one process, {@code kafka.Kafka}
- * from {@code kafka_2.13}): the single node in {@code <base>/kafka} on 127.0.0.1, or node i of a
- * {@link KafkaCluster} in {@code <base>/kafka-x3/broker<i>} on 127.0.0.1i. {@code
- * server.properties} and {@code log4j2.properties} are in {@code conf/}, the log segments and KRaft
- * metadata in {@code data/}, everything the broker prints in {@code kafka.log} ({@code
- * kafka-<i>.log}).
+ * A real Kafka 4.x process in KRaft mode ({@code kafka.Kafka} from {@code kafka_2.13}): the single
+ * node (broker and controller) in {@code <base>/kafka} on 127.0.0.1, or one node of a {@link
+ * KafkaCluster} (a broker, a controller, or both; see {@link KafkaServerConfig}) in {@code
+ * <base>/kafka-x3[-dedicated]/broker<i>|controller<id>}. {@code server.properties} and {@code
+ * log4j2.properties} are in {@code conf/}, the log segments and KRaft metadata in {@code data/},
+ * everything the process prints in {@code kafka.log} ({@code kafka-2.log}, …).
  */
 public final class KafkaBroker extends ServerProcess {
   public static final String MAIN_CLASS = "kafka.Kafka";
@@ -37,8 +38,7 @@ public final class KafkaBroker extends ServerProcess {
   /** 0: no SASL_SSL listener. */
   private final int securePort;
 
-  private final int nodeId;
-  private final int clusterSize;
+  private final KafkaServerConfig.Node node;
   private final InetAddress address;
 
   public KafkaBroker(LocalRuntimeOptions options) {
@@ -51,43 +51,54 @@ public final class KafkaBroker extends ServerProcess {
    * (ANONYMOUS) stay super users, so nothing changes for them.
    */
   public KafkaBroker(LocalRuntimeOptions options, int securePort) {
-    this(options, 1, 1, securePort);
+    this(options, KafkaServerConfig.Node.single(), securePort);
   }
 
-  /** Node {@code nodeId} (1-based, also its KRaft node.id) of a cluster of {@code clusterSize}. */
-  public KafkaBroker(LocalRuntimeOptions options, int nodeId, int clusterSize) {
-    this(options, nodeId, clusterSize, 0);
+  /** One node of a cluster. */
+  public KafkaBroker(LocalRuntimeOptions options, KafkaServerConfig.Node node) {
+    this(options, node, 0);
   }
 
-  private KafkaBroker(LocalRuntimeOptions options, int nodeId, int clusterSize, int securePort) {
-    super(options, dirOf(options, nodeId, clusterSize));
-    if (securePort != 0 && clusterSize != 1) {
+  private KafkaBroker(LocalRuntimeOptions options, KafkaServerConfig.Node node, int securePort) {
+    super(options, dirOf(options, node));
+    if (securePort != 0 && node.clusterSize() != 1) {
       throw new IllegalArgumentException("the SASL_SSL listener exists on the single broker only");
     }
     this.securePort = securePort;
-    this.nodeId = nodeId;
-    this.clusterSize = clusterSize;
-    this.address = KafkaServerConfig.addressOf(nodeId, clusterSize);
+    this.node = node;
+    this.address = node.address();
   }
 
-  static Path dirOf(LocalRuntimeOptions options, int nodeId, int clusterSize) {
-    KafkaServerConfig.requireNode(nodeId, clusterSize);
-    return clusterSize == 1
+  static Path dirOf(LocalRuntimeOptions options, KafkaServerConfig.Node node) {
+    return node.clusterSize() == 1
         ? options.kafkaDir()
-        : clusterDir(options, clusterSize).resolve("broker" + nodeId);
+        : clusterDir(options, node.topology()).resolve(node.dirName());
   }
 
-  /** {@code <base>/kafka-x3}: the cluster's brokers and its shared cluster id. */
-  static Path clusterDir(LocalRuntimeOptions options, int clusterSize) {
-    return options.baseDir().resolve("kafka-x" + clusterSize);
+  /**
+   * {@code <base>/kafka-x3} (combined) or {@code <base>/kafka-x3-dedicated}: a cluster's nodes and
+   * its shared cluster id; apart, since each topology formats its own quorum.
+   */
+  static Path clusterDir(LocalRuntimeOptions options, KafkaServerConfig.Topology topology) {
+    return options
+        .baseDir()
+        .resolve(
+            "kafka-x"
+                + KafkaServerConfig.CLUSTER_SIZE
+                + (topology == KafkaServerConfig.Topology.DEDICATED ? "-dedicated" : ""));
   }
 
-  /** The KRaft node.id, 1-based. */
+  /** The KRaft node.id: 1..3 for brokers, 101..103 for dedicated controllers. */
   public int nodeId() {
-    return nodeId;
+    return node.nodeId();
   }
 
-  /** "127.0.0.1", or "127.0.0.1i" in a cluster. */
+  /** Broker, controller, or both. */
+  public KafkaServerConfig.Role role() {
+    return node.role();
+  }
+
+  /** "127.0.0.1"; in a cluster 127.0.0.1i for broker i, 127.0.0.2i for controller 10i. */
   public String host() {
     return address.getHostAddress();
   }
@@ -145,7 +156,7 @@ public final class KafkaBroker extends ServerProcess {
 
   @Override
   protected String name() {
-    return clusterSize == 1 ? "Kafka" : "Kafka-" + nodeId;
+    return node.displayName();
   }
 
   @Override
@@ -153,9 +164,20 @@ public final class KafkaBroker extends ServerProcess {
     return MAIN_CLASS;
   }
 
-  /** "127.0.0.1:9092" (this node only), for bootstrap.servers. */
+  /** "127.0.0.1:9092" (this broker only), for bootstrap.servers. */
   public String bootstrapServers() {
+    if (!node.role().isBroker()) {
+      throw new IllegalStateException(name() + " is a controller only: no broker listener");
+    }
     return host() + ":" + options.kafkaPort();
+  }
+
+  /** "127.0.0.21:9093": this controller's listener. */
+  public String controllerAddress() {
+    if (!node.role().isController()) {
+      throw new IllegalStateException(name() + " is a broker only: no controller listener");
+    }
+    return host() + ":" + options.kafkaControllerPort();
   }
 
   @Override
@@ -166,8 +188,12 @@ public final class KafkaBroker extends ServerProcess {
   @Override
   protected Map<Integer, String> ports() {
     Map<Integer, String> ports = new LinkedHashMap<>();
-    ports.put(options.kafkaPort(), "broker port");
-    ports.put(options.kafkaControllerPort(), "controller port");
+    if (node.role().isBroker()) {
+      ports.put(options.kafkaPort(), "broker port");
+    }
+    if (node.role().isController()) {
+      ports.put(options.kafkaControllerPort(), "controller port");
+    }
     if (securePort != 0) {
       ports.put(securePort, "SASL_SSL port");
     }
@@ -202,7 +228,7 @@ public final class KafkaBroker extends ServerProcess {
     Files.createDirectories(conf());
     Files.createDirectories(dataDir());
     Files.createDirectories(dir().resolve("logs"));
-    String properties = KafkaServerConfig.clusterNode(options, nodeId, clusterSize, dataDir());
+    String properties = KafkaServerConfig.clusterNode(options, node, dataDir());
     String scram = null;
     if (securePort != 0) {
       Files.createDirectories(tlsDir());
@@ -218,9 +244,9 @@ public final class KafkaBroker extends ServerProcess {
     // KRaft storage is formatted once; formatting again would refuse (or lose the cluster id)
     if (isFresh()) {
       String clusterId =
-          clusterSize == 1
+          node.clusterSize() == 1
               ? Uuid.randomUuid().toString()
-              : KafkaCluster.clusterId(clusterDir(options, clusterSize));
+              : KafkaCluster.clusterId(clusterDir(options, node.topology()));
       log.info("Formatting Kafka storage in {} (cluster id {})", dataDir(), clusterId);
       runTool(
           classpath,
@@ -239,7 +265,7 @@ public final class KafkaBroker extends ServerProcess {
             conf().resolve("server.properties").toString(),
             "--cluster-id",
             clusterId);
-    if (clusterSize == 1) {
+    if (node.clusterSize() == 1) {
       // a quorum of one, bootstrapped by this node alone; a cluster's voters are static
       args.add("--standalone");
     }
@@ -326,7 +352,12 @@ public final class KafkaBroker extends ServerProcess {
   }
 
   private String heapSize() {
-    return clusterSize == 1 ? options.kafkaHeap() : KafkaCluster.heapFromSystemProperties();
+    if (node.clusterSize() == 1) {
+      return options.kafkaHeap();
+    }
+    return node.role().isBroker()
+        ? KafkaCluster.heapFromSystemProperties()
+        : KafkaCluster.controllerHeapFromSystemProperties();
   }
 
   @Override
@@ -336,6 +367,15 @@ public final class KafkaBroker extends ServerProcess {
 
   @Override
   protected void probe() throws Exception {
+    if (node.role().isBroker()) {
+      probeBroker();
+    } else {
+      probeController();
+    }
+  }
+
+  /** Ready when this broker answers and the controllers have it registered. */
+  private void probeBroker() throws Exception {
     if (!Ports.accepts(address, options.kafkaPort(), 500)) {
       throw new IllegalStateException("broker port " + bootstrapServers() + " not open yet");
     }
@@ -348,13 +388,41 @@ public final class KafkaBroker extends ServerProcess {
             .nodes()
             .get(4, TimeUnit.SECONDS);
     // a cluster node answers before the quorum has it registered; ready means it sees itself
-    if (nodes.stream().noneMatch(n -> n.id() == nodeId)) {
-      throw new IllegalStateException("broker " + nodeId + " not registered yet: " + nodes);
+    if (nodes.stream().noneMatch(n -> n.id() == nodeId())) {
+      throw new IllegalStateException("broker " + nodeId() + " not registered yet: " + nodes);
     }
     log.info(
         "Kafka answers on {} with brokers {}",
         bootstrapServers(),
         nodes.stream().map(Node::idString).toList());
+  }
+
+  /** Ready when this controller answers and knows the quorum's leader. */
+  private void probeController() throws Exception {
+    if (!Ports.accepts(address, options.kafkaControllerPort(), 500)) {
+      throw new IllegalStateException("controller port " + controllerAddress() + " not open yet");
+    }
+    if (probeAdmin == null) {
+      probeAdmin = Admin.create(controllerAdminConfig(controllerAddress()));
+    }
+    int leader =
+        probeAdmin
+            .describeMetadataQuorum(new DescribeMetadataQuorumOptions().timeoutMs(3000))
+            .quorumInfo()
+            .get(4, TimeUnit.SECONDS)
+            .leaderId();
+    if (leader < 0) {
+      throw new IllegalStateException("controller " + nodeId() + " knows no quorum leader yet");
+    }
+    log.info("Kafka controller {} answers; quorum leader {}", controllerAddress(), leader);
+  }
+
+  /** Admin settings that reach the controllers directly (KIP-919), not through a broker. */
+  static Properties controllerAdminConfig(String controllers) {
+    Properties p = adminConfig(controllers);
+    p.remove(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG);
+    p.put(AdminClientConfig.BOOTSTRAP_CONTROLLERS_CONFIG, controllers);
+    return p;
   }
 
   @Override

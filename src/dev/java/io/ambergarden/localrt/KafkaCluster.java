@@ -16,45 +16,85 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The local Kafka: one broker on 127.0.0.1 (the default), or three on 127.0.0.11..13, each broker
- * and KRaft controller at once, RF 3 and min ISR 2 (see {@link KafkaServerConfig}). Three combined
- * nodes rather than three brokers plus three controllers: half the JVMs on a two-core box, and a
- * kill of the active controller also takes out a broker, the harder case for failover.
+ * The local Kafka: one broker on 127.0.0.1 (the default), or three brokers on 127.0.0.11..13 with
+ * RF 3 and min ISR 2 and a KRaft quorum of three controllers, dedicated ones on 127.0.0.21..23 (the
+ * default) or inside the brokers (see {@link KafkaServerConfig}).
  *
- * <p>Fault operations act on one broker by node id ({@link #kill}, {@link #stop}, {@link #pause},
- * {@link #resume}, {@link #start(int)}); {@link KafkaClusterAdmin} says who leads what.
+ * <p>Fault operations act on one process by its node id ({@link #kill}, {@link #stop}, {@link
+ * #pause}, {@link #resume}, {@link #start(int)}); {@link KafkaClusterAdmin} says which broker leads
+ * a partition and which controller is active.
  */
 public final class KafkaCluster {
   /** {@code amber.localrt.kafka.brokers}: 1 (default) or 3. */
   public static final String BROKERS_PROPERTY = LocalRuntimeOptions.PREFIX + "kafka.brokers";
 
+  /** {@code amber.localrt.kafka.controllers}: dedicated (default) or combined. */
+  public static final String TOPOLOGY_PROPERTY = LocalRuntimeOptions.PREFIX + "kafka.controllers";
+
   /** {@code amber.localrt.kafka.cluster.heap}: each cluster broker's heap. */
   public static final String HEAP_PROPERTY = LocalRuntimeOptions.PREFIX + "kafka.cluster.heap";
 
+  /** {@code amber.localrt.kafka.controller.heap}: each dedicated controller's heap. */
+  public static final String CONTROLLER_HEAP_PROPERTY =
+      LocalRuntimeOptions.PREFIX + "kafka.controller.heap";
+
   static final String DEFAULT_CLUSTER_HEAP = "256M";
+  static final String DEFAULT_CONTROLLER_HEAP = "128M";
 
   private static final Logger LOG = LoggerFactory.getLogger(KafkaCluster.class);
 
   private final LocalRuntimeOptions options;
-  private final List<KafkaBroker> brokers;
+  private final KafkaServerConfig.Topology topology;
+  private final int size;
+
+  /** Every process: the brokers, then the dedicated controllers if any. */
+  private final List<KafkaBroker> nodes;
+
   private volatile Duration lastStartDuration;
 
-  /** One broker (with a SASL_SSL listener on {@code securePort} unless 0), or three. */
+  /**
+   * One broker (with a SASL_SSL listener on {@code securePort} unless 0), or three with the
+   * controllers amber.localrt.kafka.controllers asks for.
+   */
   public KafkaCluster(LocalRuntimeOptions options, int size, int securePort) {
+    this(options, size, topologyFromSystemProperties(), securePort);
+  }
+
+  public KafkaCluster(
+      LocalRuntimeOptions options, int size, KafkaServerConfig.Topology topology, int securePort) {
     if (size != 1 && securePort != 0) {
       throw new IllegalArgumentException(
           "the SASL_SSL listener exists on the single broker only, not with " + size);
     }
     this.options = options;
+    this.size = size;
+    this.topology = size == 1 ? KafkaServerConfig.Topology.COMBINED : topology;
     List<KafkaBroker> list = new ArrayList<>();
     if (size == 1) {
       list.add(new KafkaBroker(options, securePort));
     } else {
-      for (int i = 1; i <= size; i++) {
-        list.add(new KafkaBroker(options, i, size));
-      }
+      KafkaServerConfig.nodes(size, topology).forEach(n -> list.add(new KafkaBroker(options, n)));
     }
-    this.brokers = List.copyOf(list);
+    this.nodes = List.copyOf(list);
+  }
+
+  /** amber.localrt.kafka.controllers: "dedicated" (also when unset) or "combined". */
+  public static KafkaServerConfig.Topology topologyFromSystemProperties() {
+    return topologyFrom(System.getProperty(TOPOLOGY_PROPERTY));
+  }
+
+  static KafkaServerConfig.Topology topologyFrom(String value) {
+    if (value == null || value.isBlank()) {
+      return KafkaServerConfig.Topology.DEDICATED;
+    }
+    return io.ambergarden.config.EnumNames.parse(KafkaServerConfig.Topology.class, value.trim())
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    TOPOLOGY_PROPERTY
+                        + " "
+                        + io.ambergarden.config.EnumNames.mustBeOneOf(
+                            KafkaServerConfig.Topology.class, value)));
   }
 
   /** amber.localrt.kafka.brokers (or AMBER_LOCALRT_KAFKA_BROKERS), 1 when unset. */
@@ -92,6 +132,12 @@ public final class KafkaCluster {
     return v == null || v.isBlank() ? DEFAULT_CLUSTER_HEAP : v.trim();
   }
 
+  /** Each dedicated controller's heap: amber.localrt.kafka.controller.heap, else 128M. */
+  static String controllerHeapFromSystemProperties() {
+    String v = System.getProperty(CONTROLLER_HEAP_PROPERTY);
+    return v == null || v.isBlank() ? DEFAULT_CONTROLLER_HEAP : v.trim();
+  }
+
   /**
    * The cluster id every broker formats its storage with: made once, kept in {@code
    * <clusterDir>/cluster.id}, so a broker whose data is wiped rejoins the same cluster.
@@ -109,35 +155,69 @@ public final class KafkaCluster {
     }
   }
 
+  /** The number of brokers: 1 or 3. */
   public int size() {
-    return brokers.size();
+    return size;
   }
 
+  public KafkaServerConfig.Topology topology() {
+    return topology;
+  }
+
+  /** Every process: brokers, then dedicated controllers. */
+  public List<KafkaBroker> nodes() {
+    return nodes;
+  }
+
+  /** The processes with a broker role, broker 1 first. */
   public List<KafkaBroker> brokers() {
-    return brokers;
+    return nodes.stream().filter(n -> n.role().isBroker()).toList();
   }
 
-  /** Broker {@code nodeId} (its KRaft node.id, 1-based). */
+  /** The processes with a controller role: the KRaft voters. */
+  public List<KafkaBroker> controllers() {
+    return nodes.stream().filter(n -> n.role().isController()).toList();
+  }
+
+  /** Broker {@code nodeId} (1-based). */
   public KafkaBroker broker(int nodeId) {
-    if (nodeId < 1 || nodeId > brokers.size()) {
-      throw new IllegalArgumentException("no broker " + nodeId + " of " + brokers.size());
+    KafkaBroker n = node(nodeId);
+    if (!n.role().isBroker()) {
+      throw new IllegalArgumentException(n.name() + " is no broker");
     }
-    return brokers.get(nodeId - 1);
+    return n;
+  }
+
+  /**
+   * The process with KRaft node id {@code nodeId}: a broker 1..3, or a dedicated controller
+   * 101..103 (what {@link KafkaClusterAdmin#activeController()} names).
+   */
+  public KafkaBroker node(int nodeId) {
+    return nodes.stream()
+        .filter(n -> n.nodeId() == nodeId)
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "no Kafka node "
+                        + nodeId
+                        + "; the nodes are "
+                        + nodes.stream().map(KafkaBroker::nodeId).toList()));
   }
 
   /** Every broker's address, for bootstrap.servers: clients find the others from any of them. */
   public String bootstrapServers() {
-    return KafkaServerConfig.bootstrapServers(options, size());
+    return KafkaServerConfig.bootstrapServers(options, size, topology);
   }
 
-  /** True when every broker's process is alive (paused ones too). */
+  /** True when every process is alive (paused ones too). */
   public boolean isRunning() {
-    return brokers.stream().allMatch(KafkaBroker::isRunning);
+    return nodes.stream().allMatch(KafkaBroker::isRunning);
   }
 
-  /** Stops stale brokers of a killed run and fails if a port of a stopped broker is taken. */
+  /** Stops stale processes of a killed run and fails if a port of a stopped one is taken. */
   void prepareStart() {
-    for (KafkaBroker b : brokers) {
+    for (KafkaBroker b : nodes) {
       if (!b.isRunning()) {
         b.stopStale();
         b.requirePortsFree();
@@ -152,7 +232,7 @@ public final class KafkaCluster {
    */
   public void start() {
     Instant t0 = Instant.now();
-    List<KafkaBroker> stopped = brokers.stream().filter(b -> !b.isRunning()).toList();
+    List<KafkaBroker> stopped = nodes.stream().filter(b -> !b.isRunning()).toList();
     if (stopped.isEmpty()) {
       return;
     }
@@ -160,16 +240,26 @@ public final class KafkaCluster {
     lastStartDuration = Duration.between(t0, Instant.now());
     if (size() > 1) {
       LOG.info(
-          "Kafka cluster {} ready in {} ms, RSS {} MiB in all",
+          "Kafka cluster {} ({} controllers) ready in {} ms, RSS {} MiB in all",
           bootstrapServers(),
+          topology.name().toLowerCase(java.util.Locale.ROOT),
           lastStartDuration.toMillis(),
           residentMemoryKb().map(kb -> kb / 1024).orElse(-1L));
     }
   }
 
-  /** SIGTERM to every broker at once (each waits for its clean shutdown), failures collected. */
+  /**
+   * SIGTERM to every broker at once (each waits for its clean shutdown), then to the dedicated
+   * controllers, which a broker's controlled shutdown needs; failures collected.
+   */
   public void stop() {
-    onEach(brokers, "kafka-stop", KafkaBroker::stop, failed -> {});
+    List<KafkaBroker> brokers = brokers();
+    List<KafkaBroker> controllersOnly = nodes.stream().filter(n -> !brokers.contains(n)).toList();
+    try {
+      onEach(brokers, "kafka-stop", KafkaBroker::stop, failed -> {});
+    } finally {
+      onEach(controllersOnly, "kafka-controller-stop", KafkaBroker::stop, failed -> {});
+    }
   }
 
   private static void stopQuietly(List<KafkaBroker> brokers) {
@@ -182,38 +272,44 @@ public final class KafkaCluster {
     }
   }
 
-  /** Starts broker {@code nodeId} if it does not run, and waits until it is registered again. */
+  /**
+   * Starts node {@code nodeId} if it does not run, and waits until it is back: a broker registered
+   * with the controllers, a controller following the quorum's leader.
+   */
   public void start(int nodeId) {
-    broker(nodeId).start();
+    node(nodeId).start();
   }
 
-  /** SIGKILL: no shutdown, no leadership hand-over; the controller notices by missed heartbeats. */
+  /**
+   * SIGKILL: no shutdown, no hand-over; the controllers notice a broker by its missed heartbeats,
+   * the other controllers a dead leader by its silence.
+   */
   public void kill(int nodeId) {
-    broker(nodeId).kill();
+    node(nodeId).kill();
   }
 
-  /** SIGTERM: a controlled shutdown that moves its leaderships first. */
+  /** SIGTERM: a broker's controlled shutdown moves its leaderships first. */
   public void stop(int nodeId) {
-    broker(nodeId).stop();
+    node(nodeId).stop();
   }
 
-  /** SIGSTOP: the broker keeps its sockets and answers nothing. */
+  /** SIGSTOP: the process keeps its sockets and answers nothing. */
   public void pause(int nodeId) {
-    broker(nodeId).pause();
+    node(nodeId).pause();
   }
 
   /** SIGCONT after {@link #pause(int)}. */
   public void resume(int nodeId) {
-    broker(nodeId).resume();
+    node(nodeId).resume();
   }
 
   public Optional<Duration> lastStartDuration() {
     return Optional.ofNullable(lastStartDuration);
   }
 
-  /** Summed RSS of the running brokers, KiB. */
+  /** Summed RSS of the running processes, KiB. */
   public Optional<Long> residentMemoryKb() {
-    return brokers.stream()
+    return nodes.stream()
         .map(KafkaBroker::residentMemoryKb)
         .flatMap(Optional::stream)
         .reduce(Long::sum);

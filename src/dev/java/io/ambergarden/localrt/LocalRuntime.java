@@ -151,7 +151,7 @@ public final class LocalRuntime implements AutoCloseable {
   /** Deletes the data of the servers; they must be stopped. */
   public synchronized void reset() {
     if (cluster.nodes().stream().anyMatch(ServerProcess::isRunning)
-        || kafka.brokers().stream().anyMatch(ServerProcess::isRunning)
+        || kafka.nodes().stream().anyMatch(ServerProcess::isRunning)
         || objectStore.isRunning()) {
       throw new IllegalStateException("Stop the local runtime before resetting it");
     }
@@ -160,15 +160,17 @@ public final class LocalRuntime implements AutoCloseable {
 
   /**
    * Deletes {@code <base>/cassandra}, the cluster nodes' {@code <base>/cassandra-xN}, {@code
-   * <base>/kafka} and the Kafka cluster's {@code <base>/kafka-x3}. Refuses while a server of an
+   * <base>/kafka} and the Kafka clusters' {@code <base>/kafka-x3*}. Refuses while a server of an
    * earlier run still holds them. The cached classpath files stay, so no re-resolution.
    */
   public static void wipe(LocalRuntimeOptions options) {
     List<ServerProcess> servers = new ArrayList<>();
     servers.add(new CassandraNode(options));
     servers.add(new KafkaBroker(options));
-    if (Files.isDirectory(KafkaBroker.clusterDir(options, KafkaServerConfig.CLUSTER_SIZE))) {
-      servers.addAll(new KafkaCluster(options, KafkaServerConfig.CLUSTER_SIZE, 0).brokers());
+    for (KafkaServerConfig.Topology t : KafkaServerConfig.Topology.values()) {
+      if (Files.isDirectory(KafkaBroker.clusterDir(options, t))) {
+        servers.addAll(new KafkaCluster(options, KafkaServerConfig.CLUSTER_SIZE, t, 0).nodes());
+      }
     }
     servers.add(new S3ProxyServer(options, S3ProxyOptions.fromEnvironment()));
     for (int size = 2; size <= CassandraCluster.MAX_NODES; size++) {
@@ -191,7 +193,9 @@ public final class LocalRuntime implements AutoCloseable {
     for (int size = 2; size <= CassandraCluster.MAX_NODES; size++) {
       deleteTree(CassandraNode.dirOf(options, 1, size).getParent());
     }
-    deleteTree(KafkaBroker.clusterDir(options, KafkaServerConfig.CLUSTER_SIZE));
+    for (KafkaServerConfig.Topology t : KafkaServerConfig.Topology.values()) {
+      deleteTree(KafkaBroker.clusterDir(options, t));
+    }
     LOG.info("Wiped local runtime data in {}", options.baseDir());
   }
 
