@@ -360,6 +360,25 @@ public final class KafkaBroker extends ServerProcess {
         : KafkaCluster.controllerHeapFromSystemProperties();
   }
 
+  /**
+   * With {@code amber.localrt.kafka.gids=true} (root only) the process runs with group id 2100 +
+   * node id (2101..2103 brokers, 2201..2203 controllers), still as root: {@code iptables -m owner
+   * --gid-owner} can then cut one Kafka process from others although every one of them connects
+   * from 127.0.0.1.
+   */
+  @Override
+  protected List<String> launchPrefix() {
+    if (node.clusterSize() == 1 || !Boolean.getBoolean(KafkaCluster.GIDS_PROPERTY)) {
+      return List.of();
+    }
+    return List.of("setpriv", "--regid", Integer.toString(groupId()), "--clear-groups");
+  }
+
+  /** The group id this process runs with under {@code amber.localrt.kafka.gids=true}. */
+  public int groupId() {
+    return KafkaCluster.FIRST_GID + nodeId();
+  }
+
   @Override
   protected List<String> programArguments() {
     return List.of(conf().resolve("server.properties").toString());

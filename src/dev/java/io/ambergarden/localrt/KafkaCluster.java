@@ -38,6 +38,14 @@ public final class KafkaCluster {
   public static final String CONTROLLER_HEAP_PROPERTY =
       LocalRuntimeOptions.PREFIX + "kafka.controller.heap";
 
+  /**
+   * {@code amber.localrt.kafka.gids=true}: each cluster process runs with its own group id, {@link
+   * #FIRST_GID} + node id, for iptables owner rules (see {@link KafkaBroker#groupId()}).
+   */
+  public static final String GIDS_PROPERTY = LocalRuntimeOptions.PREFIX + "kafka.gids";
+
+  public static final int FIRST_GID = 2100;
+
   static final String DEFAULT_CLUSTER_HEAP = "256M";
   static final String DEFAULT_CONTROLLER_HEAP = "128M";
 

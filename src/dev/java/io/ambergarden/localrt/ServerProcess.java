@@ -72,6 +72,11 @@ public abstract class ServerProcess {
 
   protected abstract List<String> programArguments();
 
+  /** Words run before java, which they exec (e.g. setpriv); none by default. */
+  protected List<String> launchPrefix() {
+    return List.of();
+  }
+
   /** Resolves (or reads the cached) server classpath. */
   protected abstract String classpath();
 
@@ -246,7 +251,7 @@ public abstract class ServerProcess {
   }
 
   private Process launch(String classpath) throws IOException {
-    List<String> cmd = new ArrayList<>();
+    List<String> cmd = new ArrayList<>(launchPrefix());
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmOptions());
     cmd.add("-cp");
