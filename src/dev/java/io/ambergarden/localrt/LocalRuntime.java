@@ -52,7 +52,10 @@ public final class LocalRuntime implements AutoCloseable {
       LocalRuntimeOptions options, int kafkaSecurePort, int cassandraNodes, int kafkaBrokers) {
     this.options = options;
     this.cluster = new CassandraCluster(options, cassandraNodes);
-    this.kafka = new KafkaCluster(options, kafkaBrokers, kafkaSecurePort);
+    if (kafkaBrokers != 1 && kafkaSecurePort != 0) {
+      LOG.info("No SASL_SSL listener on port {}: only the single broker has one", kafkaSecurePort);
+    }
+    this.kafka = new KafkaCluster(options, kafkaBrokers, kafkaBrokers == 1 ? kafkaSecurePort : 0);
     this.objectStore = new S3ProxyServer(options, S3ProxyOptions.fromEnvironment());
   }
 
