@@ -172,6 +172,11 @@ public final class KafkaBroker extends ServerProcess {
     return host() + ":" + options.kafkaPort();
   }
 
+  /** The broker listener's port, the same on every broker's address. */
+  public int port() {
+    return options.kafkaPort();
+  }
+
   /** "127.0.0.21:9093": this controller's listener. */
   public String controllerAddress() {
     if (!node.role().isController()) {

@@ -1,8 +1,9 @@
 package io.ambergarden.localrt;
 
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
@@ -12,59 +13,73 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeMetadataQuorumOptions;
-import org.apache.kafka.clients.admin.DescribeTopicsOptions;
-import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
-import org.apache.kafka.common.TopicPartitionInfo;
 
 /**
- * What a fault injector asks a Kafka cluster: who leads a partition, which node is the active KRaft
- * controller, and when a topic has all its replicas in sync again. Each question is one Admin call
- * with a short timeout; a paused or cut-off broker costs at most that timeout, as the client then
- * asks another. The answer comes from whichever broker replied, so during a partition it may be
- * that broker's stale view.
+ * What a fault injector asks a local Kafka cluster: who leads a partition, which node is the active
+ * KRaft controller, and when a topic has all its replicas in sync again.
+ *
+ * <p>Partition state is asked of every running, unpaused broker separately ({@link
+ * BrokerMetadataView}): a broker cut off from the controllers keeps describing the cluster as it
+ * was, and a client that asks "any broker" may get that stale answer. Each call costs at most a few
+ * seconds per broker that does not answer.
  */
 public final class KafkaClusterAdmin implements AutoCloseable {
   private static final int CALL_TIMEOUT_MS = 5000;
   private static final Duration POLL_INTERVAL = Duration.ofMillis(250);
 
+  private final KafkaCluster cluster;
   private final Admin admin;
 
-  public KafkaClusterAdmin(String bootstrapServers) {
-    this.admin = Admin.create(KafkaBroker.adminConfig(bootstrapServers));
+  public KafkaClusterAdmin(KafkaCluster cluster) {
+    this.cluster = cluster;
+    this.admin = Admin.create(KafkaBroker.adminConfig(cluster.bootstrapServers()));
   }
 
   public static KafkaClusterAdmin of(KafkaCluster cluster) {
-    return new KafkaClusterAdmin(cluster.bootstrapServers());
+    return new KafkaClusterAdmin(cluster);
   }
 
-  /** Every partition of {@code topic}, in partition order. */
-  public List<PartitionReplicas> partitions(String topic) {
-    TopicDescription d =
-        call(
-            admin
-                .describeTopics(
-                    List.of(topic), new DescribeTopicsOptions().timeoutMs(CALL_TIMEOUT_MS))
-                .allTopicNames()
-                .thenApply(m -> m.get(topic)),
-            "describe topic " + topic);
-    List<PartitionReplicas> out = new ArrayList<>();
-    for (TopicPartitionInfo p : d.partitions()) {
-      Node leader = p.leader();
-      out.add(
-          new PartitionReplicas(
-              topic,
-              p.partition(),
-              leader == null || leader.isEmpty()
-                  ? OptionalInt.empty()
-                  : OptionalInt.of(leader.id()),
-              p.replicas().stream().map(Node::id).toList(),
-              p.isr().stream().map(Node::id).toList()));
+  /**
+   * Each answering broker's own view of {@code topic}, by broker id; brokers that are stopped,
+   * paused or do not answer are left out.
+   */
+  Map<Integer, List<BrokerMetadataView.Partition>> views(String topic) {
+    Map<Integer, List<BrokerMetadataView.Partition>> views = new LinkedHashMap<>();
+    LocalRuntimeException lastFailure = null;
+    for (KafkaBroker b : cluster.brokers()) {
+      if (!b.isRunning() || b.isPaused()) {
+        continue;
+      }
+      try {
+        views.put(b.nodeId(), BrokerMetadataView.describe(b.host(), b.port(), topic));
+      } catch (LocalRuntimeException e) {
+        lastFailure = e;
+      }
     }
-    return out;
+    if (views.isEmpty()) {
+      throw lastFailure != null
+          ? lastFailure
+          : new LocalRuntimeException("no running broker to describe " + topic);
+    }
+    return views;
   }
 
-  /** The node id leading {@code topic}-{@code partition}; empty while it has no leader. */
+  /** {@code topic} as broker {@code brokerId} alone describes it (stale if it is cut off). */
+  public List<PartitionReplicas> partitionsSeenBy(int brokerId, String topic) {
+    KafkaBroker b = cluster.broker(brokerId);
+    return BrokerMetadataView.describe(b.host(), b.port(), topic).stream()
+        .map(BrokerMetadataView.Partition::replicas)
+        .toList();
+  }
+
+  /** Every partition of {@code topic}, in partition order, from the freshest broker views. */
+  public List<PartitionReplicas> partitions(String topic) {
+    return MetadataViews.freshest(views(topic));
+  }
+
+  /** The broker leading {@code topic}-{@code partition}; empty while it has no leader. */
   public OptionalInt leaderOf(String topic, int partition) {
     return partitions(topic).stream()
         .filter(p -> p.partition() == partition)
@@ -73,7 +88,11 @@ public final class KafkaClusterAdmin implements AutoCloseable {
         .leader();
   }
 
-  /** The node id of the active KRaft controller (the quorum leader). */
+  /**
+   * The node id of the active KRaft controller (the quorum leader): 101..103 with dedicated
+   * controllers, a broker's id with combined ones; {@link KafkaCluster#node(int)} finds its
+   * process.
+   */
   public int activeController() {
     return call(
         admin
@@ -94,9 +113,9 @@ public final class KafkaClusterAdmin implements AutoCloseable {
   }
 
   /**
-   * Waits until every partition of {@code topic} has a leader and all its replicas in sync, and
-   * returns how long that took: the recovery time after a fault. Throws with the partitions still
-   * behind when {@code timeout} passes.
+   * Waits until every running, unpaused broker answers and describes every partition of {@code
+   * topic} with a leader and all replicas in sync, and returns how long that took: the recovery
+   * time after a fault. Throws with what is still behind when {@code timeout} passes.
    */
   public Duration awaitFullyReplicated(String topic, Duration timeout) {
     long t0 = System.nanoTime();
@@ -104,11 +123,14 @@ public final class KafkaClusterAdmin implements AutoCloseable {
     String last = "";
     while (true) {
       try {
-        List<PartitionReplicas> behind = PartitionReplicas.notFullyReplicated(partitions(topic));
-        if (behind.isEmpty()) {
+        Map<Integer, List<BrokerMetadataView.Partition>> views = views(topic);
+        List<String> behind = MetadataViews.notFullyReplicated(views);
+        long expected =
+            cluster.brokers().stream().filter(b -> b.isRunning() && !b.isPaused()).count();
+        if (behind.isEmpty() && views.size() == expected) {
           return Duration.ofNanos(System.nanoTime() - t0);
         }
-        last = behind.toString();
+        last = views.size() < expected ? "answers from " + views.keySet() + " only" : "" + behind;
       } catch (LocalRuntimeException e) {
         last = e.getMessage();
       }
@@ -126,7 +148,7 @@ public final class KafkaClusterAdmin implements AutoCloseable {
     }
   }
 
-  private static <T> T call(org.apache.kafka.common.KafkaFuture<T> future, String what) {
+  private static <T> T call(KafkaFuture<T> future, String what) {
     try {
       return future.get(CALL_TIMEOUT_MS + 1000L, TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {

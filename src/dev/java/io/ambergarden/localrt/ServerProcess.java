@@ -109,6 +109,11 @@ public abstract class ServerProcess {
     return process != null && process.isAlive();
   }
 
+  /** True between {@link #pause()} and {@link #resume()} (or a stop or kill). */
+  public synchronized boolean isPaused() {
+    return paused && isRunning();
+  }
+
   public synchronized Optional<Long> pid() {
     return isRunning() ? Optional.of(process.pid()) : Optional.empty();
   }

@@ -150,6 +150,22 @@ class KafkaClusterConfigTest {
   }
 
   @Test
+  void withGidsOnEachClusterProcessRunsUnderItsOwnGroupIdAndTheSingleBrokerNever() {
+    KafkaCluster cluster = new KafkaCluster(options, 3, Topology.DEDICATED, 0);
+    KafkaBroker single = new KafkaCluster(options, 1, 0).broker(1);
+    assertThat(cluster.broker(2).launchPrefix()).isEmpty();
+    System.setProperty(KafkaCluster.GIDS_PROPERTY, "true");
+    try {
+      assertThat(cluster.broker(2).launchPrefix())
+          .containsExactly("setpriv", "--regid", "2102", "--clear-groups");
+      assertThat(cluster.node(103).groupId()).isEqualTo(2203);
+      assertThat(single.launchPrefix()).isEmpty();
+    } finally {
+      System.clearProperty(KafkaCluster.GIDS_PROPERTY);
+    }
+  }
+
+  @Test
   void aPartitionHasRecoveredOnlyWithALeaderAndEveryReplicaInSync() {
     PartitionReplicas whole = partition(0, OptionalInt.of(1), List.of(1, 2, 3), List.of(3, 1, 2));
     PartitionReplicas shrunk = partition(1, OptionalInt.of(2), List.of(1, 2, 3), List.of(2, 3));
