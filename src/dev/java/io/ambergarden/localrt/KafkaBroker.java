@@ -1,6 +1,7 @@
 package io.ambergarden.localrt;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,14 +13,17 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.DescribeMetadataQuorumOptions;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.Uuid;
 
 /**
- * A real single-node Kafka 4.x broker in KRaft mode (broker and controller in one process, {@code
- * kafka.Kafka} from {@code kafka_2.13}) in {@code <base>/kafka}: {@code server.properties} and
- * {@code log4j2.properties} in {@code conf/}, the log segments and KRaft metadata in {@code data/},
- * everything the broker prints in {@code kafka.log}.
+ * A real Kafka 4.x process in KRaft mode ({@code kafka.Kafka} from {@code kafka_2.13}): the single
+ * node (broker and controller) in {@code <base>/kafka} on 127.0.0.1, or one node of a {@link
+ * KafkaCluster} (a broker, a controller, or both; see {@link KafkaServerConfig}) in {@code
+ * <base>/kafka-x3[-dedicated]/broker<i>|controller<id>}. {@code server.properties} and {@code
+ * log4j2.properties} are in {@code conf/}, the log segments and KRaft metadata in {@code data/},
+ * everything the process prints in {@code kafka.log} ({@code kafka-2.log}, …).
  */
 public final class KafkaBroker extends ServerProcess {
   public static final String MAIN_CLASS = "kafka.Kafka";
@@ -34,6 +38,9 @@ public final class KafkaBroker extends ServerProcess {
   /** 0: no SASL_SSL listener. */
   private final int securePort;
 
+  private final KafkaServerConfig.Node node;
+  private final InetAddress address;
+
   public KafkaBroker(LocalRuntimeOptions options) {
     this(options, 0);
   }
@@ -44,8 +51,56 @@ public final class KafkaBroker extends ServerProcess {
    * (ANONYMOUS) stay super users, so nothing changes for them.
    */
   public KafkaBroker(LocalRuntimeOptions options, int securePort) {
-    super(options, options.kafkaDir());
+    this(options, KafkaServerConfig.Node.single(), securePort);
+  }
+
+  /** One node of a cluster. */
+  public KafkaBroker(LocalRuntimeOptions options, KafkaServerConfig.Node node) {
+    this(options, node, 0);
+  }
+
+  private KafkaBroker(LocalRuntimeOptions options, KafkaServerConfig.Node node, int securePort) {
+    super(options, dirOf(options, node));
+    if (securePort != 0 && node.clusterSize() != 1) {
+      throw new IllegalArgumentException("the SASL_SSL listener exists on the single broker only");
+    }
     this.securePort = securePort;
+    this.node = node;
+    this.address = node.address();
+  }
+
+  static Path dirOf(LocalRuntimeOptions options, KafkaServerConfig.Node node) {
+    return node.clusterSize() == 1
+        ? options.kafkaDir()
+        : clusterDir(options, node.topology()).resolve(node.dirName());
+  }
+
+  /**
+   * {@code <base>/kafka-x3} (combined) or {@code <base>/kafka-x3-dedicated}: a cluster's nodes and
+   * its shared cluster id; apart, since each topology formats its own quorum.
+   */
+  static Path clusterDir(LocalRuntimeOptions options, KafkaServerConfig.Topology topology) {
+    return options
+        .baseDir()
+        .resolve(
+            "kafka-x"
+                + KafkaServerConfig.CLUSTER_SIZE
+                + (topology == KafkaServerConfig.Topology.DEDICATED ? "-dedicated" : ""));
+  }
+
+  /** The KRaft node.id: 1..3 for brokers, 101..103 for dedicated controllers. */
+  public int nodeId() {
+    return node.nodeId();
+  }
+
+  /** Broker, controller, or both. */
+  public KafkaServerConfig.Role role() {
+    return node.role();
+  }
+
+  /** "127.0.0.1"; in a cluster 127.0.0.1i for broker i, 127.0.0.2i for controller 10i. */
+  public String host() {
+    return address.getHostAddress();
   }
 
   /** How a client reaches the SASL_SSL listener. */
@@ -68,7 +123,7 @@ public final class KafkaBroker extends ServerProcess {
     }
     return java.util.Optional.of(
         new SecureAccess(
-            "127.0.0.1:" + securePort,
+            host() + ":" + securePort,
             SCRAM_USER,
             readSecret("scram.password"),
             tlsDir().resolve("truststore.p12"),
@@ -101,7 +156,7 @@ public final class KafkaBroker extends ServerProcess {
 
   @Override
   protected String name() {
-    return "Kafka";
+    return node.displayName();
   }
 
   @Override
@@ -109,16 +164,41 @@ public final class KafkaBroker extends ServerProcess {
     return MAIN_CLASS;
   }
 
-  /** "127.0.0.1:9092", for bootstrap.servers. */
+  /** "127.0.0.1:9092" (this broker only), for bootstrap.servers. */
   public String bootstrapServers() {
-    return "127.0.0.1:" + options.kafkaPort();
+    if (!node.role().isBroker()) {
+      throw new IllegalStateException(name() + " is a controller only: no broker listener");
+    }
+    return host() + ":" + options.kafkaPort();
+  }
+
+  /** The broker listener's port, the same on every broker's address. */
+  public int port() {
+    return options.kafkaPort();
+  }
+
+  /** "127.0.0.21:9093": this controller's listener. */
+  public String controllerAddress() {
+    if (!node.role().isController()) {
+      throw new IllegalStateException(name() + " is a broker only: no controller listener");
+    }
+    return host() + ":" + options.kafkaControllerPort();
+  }
+
+  @Override
+  protected InetAddress bindAddress(int port) {
+    return address;
   }
 
   @Override
   protected Map<Integer, String> ports() {
     Map<Integer, String> ports = new LinkedHashMap<>();
-    ports.put(options.kafkaPort(), "broker port");
-    ports.put(options.kafkaControllerPort(), "controller port");
+    if (node.role().isBroker()) {
+      ports.put(options.kafkaPort(), "broker port");
+    }
+    if (node.role().isController()) {
+      ports.put(options.kafkaControllerPort(), "controller port");
+    }
     if (securePort != 0) {
       ports.put(securePort, "SASL_SSL port");
     }
@@ -153,7 +233,7 @@ public final class KafkaBroker extends ServerProcess {
     Files.createDirectories(conf());
     Files.createDirectories(dataDir());
     Files.createDirectories(dir().resolve("logs"));
-    String properties = serverProperties(options, dataDir());
+    String properties = KafkaServerConfig.clusterNode(options, node, dataDir());
     String scram = null;
     if (securePort != 0) {
       Files.createDirectories(tlsDir());
@@ -168,7 +248,10 @@ public final class KafkaBroker extends ServerProcess {
     Files.writeString(conf().resolve("log4j2.properties"), log4j2Properties());
     // KRaft storage is formatted once; formatting again would refuse (or lose the cluster id)
     if (isFresh()) {
-      String clusterId = Uuid.randomUuid().toString();
+      String clusterId =
+          node.clusterSize() == 1
+              ? Uuid.randomUuid().toString()
+              : KafkaCluster.clusterId(clusterDir(options, node.topology()));
       log.info("Formatting Kafka storage in {} (cluster id {})", dataDir(), clusterId);
       runTool(
           classpath,
@@ -186,8 +269,11 @@ public final class KafkaBroker extends ServerProcess {
             "--config",
             conf().resolve("server.properties").toString(),
             "--cluster-id",
-            clusterId,
-            "--standalone");
+            clusterId);
+    if (node.clusterSize() == 1) {
+      // a quorum of one, bootstrapped by this node alone; a cluster's voters are static
+      args.add("--standalone");
+    }
     if (scramPassword != null) {
       // the SCRAM user exists from the first start on
       args.add("--add-scram");
@@ -259,8 +345,8 @@ public final class KafkaBroker extends ServerProcess {
     // the heap and GC flags kafka-server-start.sh / kafka-run-class.sh use
     List<String> jvm =
         list(
-            "-Xms" + heap(options.kafkaHeap()),
-            "-Xmx" + heap(options.kafkaHeap()),
+            "-Xms" + heap(heapSize()),
+            "-Xmx" + heap(heapSize()),
             "-XX:+UseG1GC",
             "-XX:MaxGCPauseMillis=20",
             "-XX:InitiatingHeapOccupancyPercent=35",
@@ -270,6 +356,37 @@ public final class KafkaBroker extends ServerProcess {
     return jvm;
   }
 
+  private String heapSize() {
+    if (node.clusterSize() == 1) {
+      return options.kafkaHeap();
+    }
+    return node.role().isBroker()
+        ? KafkaCluster.heapFromSystemProperties()
+        : KafkaCluster.controllerHeapFromSystemProperties();
+  }
+
+  /**
+   * With {@code amber.localrt.kafka.gids=true} (root only) the process runs with group id 2100 +
+   * node id (2101..2103 brokers, 2201..2203 controllers), still as root: {@code iptables -m owner
+   * --gid-owner} can then cut one Kafka process from others although every one of them connects
+   * from 127.0.0.1.
+   */
+  @Override
+  protected List<String> launchPrefix() {
+    List<String> set = super.launchPrefix();
+    if (!set.isEmpty()
+        || node.clusterSize() == 1
+        || !Boolean.getBoolean(KafkaCluster.GIDS_PROPERTY)) {
+      return set;
+    }
+    return List.of("setpriv", "--regid", Integer.toString(groupId()), "--clear-groups");
+  }
+
+  /** The group id this process runs with under {@code amber.localrt.kafka.gids=true}. */
+  public int groupId() {
+    return KafkaCluster.FIRST_GID + nodeId();
+  }
+
   @Override
   protected List<String> programArguments() {
     return List.of(conf().resolve("server.properties").toString());
@@ -277,8 +394,17 @@ public final class KafkaBroker extends ServerProcess {
 
   @Override
   protected void probe() throws Exception {
-    if (!Ports.accepts(options.kafkaPort(), 500)) {
-      throw new IllegalStateException("broker port " + options.kafkaPort() + " not open yet");
+    if (node.role().isBroker()) {
+      probeBroker();
+    } else {
+      probeController();
+    }
+  }
+
+  /** Ready when this broker answers and the controllers have it registered. */
+  private void probeBroker() throws Exception {
+    if (!Ports.accepts(address, options.kafkaPort(), 500)) {
+      throw new IllegalStateException("broker port " + bootstrapServers() + " not open yet");
     }
     if (probeAdmin == null) {
       probeAdmin = Admin.create(adminConfig(bootstrapServers()));
@@ -288,13 +414,42 @@ public final class KafkaBroker extends ServerProcess {
             .describeCluster(new DescribeClusterOptions().timeoutMs(3000))
             .nodes()
             .get(4, TimeUnit.SECONDS);
-    if (nodes.isEmpty()) {
-      throw new IllegalStateException("no broker registered yet");
+    // a cluster node answers before the quorum has it registered; ready means it sees itself
+    if (nodes.stream().noneMatch(n -> n.id() == nodeId())) {
+      throw new IllegalStateException("broker " + nodeId() + " not registered yet: " + nodes);
     }
     log.info(
         "Kafka answers on {} with brokers {}",
         bootstrapServers(),
         nodes.stream().map(Node::idString).toList());
+  }
+
+  /** Ready when this controller answers and knows the quorum's leader. */
+  private void probeController() throws Exception {
+    if (!Ports.accepts(address, options.kafkaControllerPort(), 500)) {
+      throw new IllegalStateException("controller port " + controllerAddress() + " not open yet");
+    }
+    if (probeAdmin == null) {
+      probeAdmin = Admin.create(controllerAdminConfig(controllerAddress()));
+    }
+    int leader =
+        probeAdmin
+            .describeMetadataQuorum(new DescribeMetadataQuorumOptions().timeoutMs(3000))
+            .quorumInfo()
+            .get(4, TimeUnit.SECONDS)
+            .leaderId();
+    if (leader < 0) {
+      throw new IllegalStateException("controller " + nodeId() + " knows no quorum leader yet");
+    }
+    log.info("Kafka controller {} answers; quorum leader {}", controllerAddress(), leader);
+  }
+
+  /** Admin settings that reach the controllers directly (KIP-919), not through a broker. */
+  static Properties controllerAdminConfig(String controllers) {
+    Properties p = adminConfig(controllers);
+    p.remove(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG);
+    p.put(AdminClientConfig.BOOTSTRAP_CONTROLLERS_CONFIG, controllers);
+    return p;
   }
 
   @Override
@@ -317,43 +472,13 @@ public final class KafkaBroker extends ServerProcess {
     return p;
   }
 
-  /** server.properties of a combined broker+controller node on 127.0.0.1. */
+  /** server.properties of the single combined broker+controller node on 127.0.0.1. */
   static String serverProperties(LocalRuntimeOptions o, Path dataDir) {
-    int port = o.kafkaPort();
-    int ctrl = o.kafkaControllerPort();
-    return """
-        # Generated by io.ambergarden.localrt.KafkaBroker on every start; edits are overwritten.
-        process.roles=broker,controller
-        node.id=1
-        controller.quorum.bootstrap.servers=127.0.0.1:%2$d
-        listeners=PLAINTEXT://127.0.0.1:%1$d,CONTROLLER://127.0.0.1:%2$d
-        advertised.listeners=PLAINTEXT://127.0.0.1:%1$d,CONTROLLER://127.0.0.1:%2$d
-        inter.broker.listener.name=PLAINTEXT
-        controller.listener.names=CONTROLLER
-        listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
-        log.dirs=%3$s
-
-        # one node: every replication factor and min ISR is 1
-        default.replication.factor=1
-        min.insync.replicas=1
-        offsets.topic.replication.factor=1
-        transaction.state.log.replication.factor=1
-        transaction.state.log.min.isr=1
-        share.coordinator.state.topic.replication.factor=1
-        share.coordinator.state.topic.min.isr=1
-
-        # topics are created explicitly (Admin API), as in production
-        auto.create.topics.enable=false
-        num.partitions=1
-        # consumers in tests join at once instead of after 3 s
-        group.initial.rebalance.delay.ms=0
-        """
-        .formatted(port, ctrl, escape(dataDir.toAbsolutePath().toString()));
+    return KafkaServerConfig.single(o, dataDir);
   }
 
-  /** java.util.Properties treats backslash as an escape; keep paths literal. */
   private static String escape(String value) {
-    return value.replace("\\", "\\\\");
+    return KafkaServerConfig.escape(value);
   }
 
   /** The broker logs through log4j2 to stdout, i.e. into kafka.log. */

@@ -16,16 +16,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A real Cassandra node (or a {@link CassandraCluster} of several, on 127.0.0.1..N) and a real
- * Kafka broker on 127.0.0.1, each its own JVM process, with their data under {@link
- * LocalRuntimeOptions#baseDir()}. Registers nothing global: callers that want the servers gone on
- * JVM exit add a shutdown hook calling {@link #close()}.
+ * Kafka broker on 127.0.0.1 (or a {@link KafkaCluster} of three on 127.0.0.11..13), each its own
+ * JVM process, with their data under {@link LocalRuntimeOptions#baseDir()}. Registers nothing
+ * global: callers that want the servers gone on JVM exit add a shutdown hook calling {@link
+ * #close()}.
  */
 public final class LocalRuntime implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LocalRuntime.class);
 
   private final LocalRuntimeOptions options;
   private final CassandraCluster cluster;
-  private final KafkaBroker kafka;
+  private final KafkaCluster kafka;
   private S3ProxyServer objectStore;
 
   /**
@@ -38,11 +39,23 @@ public final class LocalRuntime implements AutoCloseable {
     this(options, Integer.getInteger(KAFKA_SECURE_PORT, 0), 1);
   }
 
-  /** {@code cassandraNodes} Cassandra nodes (see {@link CassandraCluster}). */
+  /**
+   * {@code cassandraNodes} Cassandra nodes (see {@link CassandraCluster}) and as many Kafka brokers
+   * as {@code amber.localrt.kafka.brokers} says (1 when unset).
+   */
   public LocalRuntime(LocalRuntimeOptions options, int kafkaSecurePort, int cassandraNodes) {
+    this(options, kafkaSecurePort, cassandraNodes, KafkaCluster.sizeFromSystemProperties());
+  }
+
+  /** {@code kafkaBrokers} Kafka brokers, 1 or 3 (see {@link KafkaCluster}). */
+  public LocalRuntime(
+      LocalRuntimeOptions options, int kafkaSecurePort, int cassandraNodes, int kafkaBrokers) {
     this.options = options;
     this.cluster = new CassandraCluster(options, cassandraNodes);
-    this.kafka = new KafkaBroker(options, kafkaSecurePort);
+    if (kafkaBrokers != 1 && kafkaSecurePort != 0) {
+      LOG.info("No SASL_SSL listener on port {}: only the single broker has one", kafkaSecurePort);
+    }
+    this.kafka = new KafkaCluster(options, kafkaBrokers, kafkaBrokers == 1 ? kafkaSecurePort : 0);
     this.objectStore = new S3ProxyServer(options, S3ProxyOptions.fromEnvironment());
   }
 
@@ -76,17 +89,15 @@ public final class LocalRuntime implements AutoCloseable {
       return this;
     }
     LOG.info(
-        "Starting local Cassandra {} ({} node(s)) and Kafka {} in {}",
+        "Starting local Cassandra {} ({} node(s)) and Kafka {} ({} broker(s)) in {}",
         options.cassandraVersion(),
         cluster.size(),
         options.kafkaVersion(),
+        kafka.size(),
         options.baseDir());
     // fail fast, before any process starts: leftovers of a killed run go, then every port must be
     // free
-    if (!kafka.isRunning()) {
-      kafka.stopStale();
-      kafka.requirePortsFree();
-    }
+    kafka.prepareStart();
     cluster.prepareStart();
     // if one server fails, the other's start is cut short instead of finishing for nothing
     List<Throwable> failures =
@@ -104,8 +115,8 @@ public final class LocalRuntime implements AutoCloseable {
       failures.stream().skip(1).forEach(e::addSuppressed);
       throw e;
     }
-    if (kafka.secureAccess().isPresent()) {
-      kafka.ensureScramUser();
+    if (kafka().secureAccess().isPresent()) {
+      kafka().ensureScramUser();
     }
     LOG.info(
         "Local runtime ready: Cassandra {} ({} ms, RSS {} MiB), Kafka {} ({} ms, RSS {} MiB)",
@@ -143,7 +154,7 @@ public final class LocalRuntime implements AutoCloseable {
   /** Deletes the data of the servers; they must be stopped. */
   public synchronized void reset() {
     if (cluster.nodes().stream().anyMatch(ServerProcess::isRunning)
-        || kafka.isRunning()
+        || kafka.nodes().stream().anyMatch(ServerProcess::isRunning)
         || objectStore.isRunning()) {
       throw new IllegalStateException("Stop the local runtime before resetting it");
     }
@@ -151,14 +162,19 @@ public final class LocalRuntime implements AutoCloseable {
   }
 
   /**
-   * Deletes {@code <base>/cassandra}, the cluster nodes' {@code <base>/cassandra-xN} and {@code
-   * <base>/kafka}. Refuses while a server of an earlier run still holds them. The cached classpath
-   * files stay, so no re-resolution.
+   * Deletes {@code <base>/cassandra}, the cluster nodes' {@code <base>/cassandra-xN}, {@code
+   * <base>/kafka} and the Kafka clusters' {@code <base>/kafka-x3*}. Refuses while a server of an
+   * earlier run still holds them. The cached classpath files stay, so no re-resolution.
    */
   public static void wipe(LocalRuntimeOptions options) {
     List<ServerProcess> servers = new ArrayList<>();
     servers.add(new CassandraNode(options));
     servers.add(new KafkaBroker(options));
+    for (KafkaServerConfig.Topology t : KafkaServerConfig.Topology.values()) {
+      if (Files.isDirectory(KafkaBroker.clusterDir(options, t))) {
+        servers.addAll(new KafkaCluster(options, KafkaServerConfig.CLUSTER_SIZE, t, 0).nodes());
+      }
+    }
     servers.add(new S3ProxyServer(options, S3ProxyOptions.fromEnvironment()));
     for (int size = 2; size <= CassandraCluster.MAX_NODES; size++) {
       if (Files.isDirectory(CassandraNode.dirOf(options, 1, size).getParent())) {
@@ -180,6 +196,9 @@ public final class LocalRuntime implements AutoCloseable {
     for (int size = 2; size <= CassandraCluster.MAX_NODES; size++) {
       deleteTree(CassandraNode.dirOf(options, 1, size).getParent());
     }
+    for (KafkaServerConfig.Topology t : KafkaServerConfig.Topology.values()) {
+      deleteTree(KafkaBroker.clusterDir(options, t));
+    }
     LOG.info("Wiped local runtime data in {}", options.baseDir());
   }
 
@@ -196,7 +215,12 @@ public final class LocalRuntime implements AutoCloseable {
     return cluster;
   }
 
+  /** Broker 1: the only broker, or the first of the cluster. */
   public KafkaBroker kafka() {
+    return kafka.broker(1);
+  }
+
+  public KafkaCluster kafkaCluster() {
     return kafka;
   }
 
@@ -214,7 +238,7 @@ public final class LocalRuntime implements AutoCloseable {
     return cassandra().cqlPort();
   }
 
-  /** "127.0.0.1:9092". */
+  /** "127.0.0.1:9092", or every broker's, comma-separated. */
   public String kafkaBootstrap() {
     return kafka.bootstrapServers();
   }

@@ -78,6 +78,11 @@ public abstract class ServerProcess {
 
   protected abstract List<String> programArguments();
 
+  /** Words run before java, which they exec (e.g. setpriv): what {@link #setLaunchPrefix} set. */
+  protected List<String> launchPrefix() {
+    return launchPrefix;
+  }
+
   /** Resolves (or reads the cached) server classpath. */
   protected abstract String classpath();
 
@@ -108,6 +113,11 @@ public abstract class ServerProcess {
 
   public synchronized boolean isRunning() {
     return process != null && process.isAlive();
+  }
+
+  /** True between {@link #pause()} and {@link #resume()} (or a stop or kill). */
+  public synchronized boolean isPaused() {
+    return paused && isRunning();
   }
 
   public synchronized Optional<Long> pid() {
@@ -269,7 +279,7 @@ public abstract class ServerProcess {
   }
 
   private Process launch(String classpath) throws IOException {
-    List<String> cmd = new ArrayList<>(launchPrefix);
+    List<String> cmd = new ArrayList<>(launchPrefix());
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmOptions());
     cmd.add("-cp");
