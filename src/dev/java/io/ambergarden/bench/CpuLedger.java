@@ -66,6 +66,10 @@ final class CpuLedger {
       this.startCounts = countTotals();
     }
 
+    long startNanos() {
+      return startNanos;
+    }
+
     Phase end(long events) {
       double wall = (System.nanoTime() - startNanos) / 1e9;
       Map<String, Double> end = cpuTotals();
