@@ -1,0 +1,68 @@
+package io.ambergarden.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.LocalTime;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class StartupMeasureTest {
+  @Test
+  void theMedianOfAnEvenCountIsTheMeanOfTheMiddleTwoAndNanIsLeftOut() {
+    Spread s = Spread.of(Arrays.asList(9.0, 3.0, Double.NaN, 5.0, 1.0));
+
+    assertThat(s).isEqualTo(new Spread(4, 4.0, 1.0, 9.0));
+    assertThat(s.text()).isEqualTo("4.0 (1.0-9.0)");
+  }
+
+  @Test
+  void noMeasurementGivesADashNotAZero() {
+    assertThat(Spread.of(List.of()).n()).isZero();
+    assertThat(Spread.of(List.of()).text()).isEqualTo("-");
+  }
+
+  @Test
+  void eachStepIsTheFirstMatchingLineCountedFromTheProcessStart() {
+    List<String> log =
+        List.of(
+            "SLF4J: a line without a time",
+            "14:00:03.500 INFO  [main] AmberGarden  - configuration (secrets redacted): {}",
+            "14:00:09.250 INFO  [vert.x-eventloop-thread-0] AmberGarden  - Amber Garden is up on"
+                + " http://127.0.0.1:1234 (ingest mode KAFKA)",
+            "14:00:12.000 INFO  [vert.x-eventloop-thread-1] KafkaIngestVerticle  - assigned [t-0]",
+            "14:00:20.000 INFO  [vert.x-eventloop-thread-1] KafkaIngestVerticle  - assigned [t-1]");
+
+    Map<String, Double> steps =
+        StartupLog.offsets(log, LocalTime.parse("14:00:01.000"), StartupLog.MARKERS);
+
+    assertThat(steps)
+        .containsExactly(
+            Map.entry("first log", 2.5),
+            Map.entry("HTTP up", 8.25),
+            Map.entry("partitions assigned", 11.0));
+  }
+
+  @Test
+  void aStartJustBeforeMidnightCountsLinesAfterItFromTheNextDay() {
+    Map<String, Double> steps =
+        StartupLog.offsets(
+            List.of("00:00:01.000 INFO x - Amber Garden is up"),
+            LocalTime.parse("23:59:59.000"),
+            StartupLog.MARKERS);
+
+    assertThat(steps).containsEntry("HTTP up", 2.0);
+  }
+
+  @Test
+  void theFirstStartWritesTheArchiveAndLaterStartsMapIt() {
+    Path archive = Path.of("/tmp/x/instance.jsa");
+
+    assertThat(ClassDataSharing.options(false, archive))
+        .containsExactly("-XX:ArchiveClassesAtExit=/tmp/x/instance.jsa");
+    assertThat(ClassDataSharing.options(true, archive))
+        .containsExactly("-XX:SharedArchiveFile=/tmp/x/instance.jsa");
+  }
+}
