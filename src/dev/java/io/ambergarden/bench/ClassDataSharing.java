@@ -66,15 +66,18 @@ public final class ClassDataSharing {
     }
   }
 
-  /** The options that write the archive (none exists yet) or use it. */
-  public List<String> options() {
-    return options(archived(), archive);
+  /** The options of the one start that writes the archive when it exits. */
+  public List<String> dumpOptions() {
+    return List.of("-XX:ArchiveClassesAtExit=" + archive);
   }
 
-  static List<String> options(boolean archived, Path archive) {
-    return archived
-        ? List.of("-XX:SharedArchiveFile=" + archive)
-        : List.of("-XX:ArchiveClassesAtExit=" + archive);
+  /** The options that map the archive; none until it is written. */
+  public List<String> useOptions() {
+    return useOptions(archived(), archive);
+  }
+
+  static List<String> useOptions(boolean archived, Path archive) {
+    return archived ? List.of("-XX:SharedArchiveFile=" + archive) : List.of();
   }
 
   private static void jar(Path dir, Path jar) throws IOException {

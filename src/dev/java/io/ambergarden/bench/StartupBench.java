@@ -124,15 +124,15 @@ public final class StartupBench {
     // the first instance applies the schema, creates the topics and writes the CDS archive at exit
     Setting first = chosen.stream().filter(Setting::cds).findFirst().orElse(chosen.get(0));
     System.out.printf("[startup] archive run (%s), schema and topics%n", first.name());
-    Start archiveRun = start(first, true);
+    Start archiveRun = start(first, true, cds.dumpOptions());
     print(archiveRun);
     System.out.printf("[startup] archive written: %s (%s)%n", cds.archived(), cds.archive());
-    try (BenchService member = launch(SETTINGS.get("current"), false)) {
+    try (BenchService member = launch(SETTINGS.get("current"), false, List.of())) {
       List<Start> all = new ArrayList<>();
       for (int r = 0; r < rounds; r++) {
         for (int i = 0; i < chosen.size(); i++) {
           Setting s = chosen.get((i + r) % chosen.size());
-          Start st = start(s, false);
+          Start st = start(s, false, List.of());
           print(st);
           all.add(st);
         }
@@ -140,16 +140,17 @@ public final class StartupBench {
       table(chosen, all);
       if (kill) {
         for (Setting s : List.of(chosen.get(0), chosen.get(chosen.size() - 1))) {
-          BenchService victim = launch(s, false);
+          BenchService victim = launch(s, false, List.of());
           victim.crash();
           System.out.printf("[startup] killed an instance (%s); its replacement:%n", s.name());
-          print(start(s, false));
+          print(start(s, false, List.of()));
         }
       }
     }
   }
 
-  private BenchService launch(Setting s, boolean schema) throws IOException, InterruptedException {
+  private BenchService launch(Setting s, boolean schema, List<String> extra)
+      throws IOException, InterruptedException {
     Map<String, String> cfg = new HashMap<>(config);
     int port;
     try (ServerSocket socket = new ServerSocket(0)) {
@@ -158,8 +159,9 @@ public final class StartupBench {
     cfg.put("http.port", Integer.toString(port));
     cfg.put("cassandra.schema.apply", Boolean.toString(schema));
     List<String> jvm = new ArrayList<>(s.jvm());
+    jvm.addAll(extra);
     if (s.cds()) {
-      jvm.addAll(cds.options());
+      jvm.addAll(cds.useOptions());
     }
     Path log = dir.resolve("logs").resolve("instance-" + starts++ + "-" + s.name() + ".log");
     return BenchService.start(
@@ -167,12 +169,13 @@ public final class StartupBench {
   }
 
   /** Starts, times and stops (SIGTERM) one instance. */
-  private Start start(Setting s, boolean schema) throws IOException, InterruptedException {
+  private Start start(Setting s, boolean schema, List<String> extra)
+      throws IOException, InterruptedException {
     double load = loadAverage();
     int n = starts;
     LocalTime wall = LocalTime.now();
     long t0 = System.nanoTime();
-    BenchService service = launch(s, schema);
+    BenchService service = launch(s, schema, extra);
     double ready = (System.nanoTime() - t0) / 1e9;
     double cpu =
         service
