@@ -2,12 +2,16 @@ package io.ambergarden.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.File;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalTime;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.jar.JarFile;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class StartupMeasureTest {
   @Test
@@ -63,5 +67,30 @@ class StartupMeasureTest {
     assertThat(ClassDataSharing.useOptions(false, archive)).isEmpty();
     assertThat(ClassDataSharing.useOptions(true, archive))
         .containsExactly("-XX:SharedArchiveFile=/tmp/x/instance.jsa");
+  }
+
+  @Test
+  void classDirectoriesBecomeJarsInTheirPlaceAndJarsStayAsTheyAre(@TempDir Path tmp)
+      throws Exception {
+    Path classes = tmp.resolve("classes");
+    Files.createDirectories(classes.resolve("io/x"));
+    Files.writeString(classes.resolve("io/x/A.class"), "a");
+    Files.writeString(classes.resolve("conf.properties"), "k=v");
+    Path lib = tmp.resolve("lib.jar");
+    Files.writeString(lib, "not read");
+    Files.createDirectories(tmp.resolve("cds"));
+    Files.writeString(tmp.resolve("cds/instance.jsa"), "stale");
+
+    ClassDataSharing cds =
+        ClassDataSharing.in(tmp.resolve("cds"), classes + File.pathSeparator + lib);
+
+    Path jar = tmp.resolve("cds/classes-0.jar");
+    assertThat(cds.classpath()).isEqualTo(jar + File.pathSeparator + lib);
+    try (JarFile j = new JarFile(jar.toFile())) {
+      assertThat(j.stream().map(e -> e.getName()))
+          .containsExactlyInAnyOrder("io/x/A.class", "conf.properties");
+    }
+    assertThat(cds.archived()).as("an archive of an earlier run is removed").isFalse();
+    assertThat(cds.useOptions()).isEmpty();
   }
 }
