@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * How long a service instance takes from process start to /health/ready 200, per set of JVM
@@ -27,7 +28,9 @@ import java.util.UUID;
  *
  * <p>{@code java -cp <runtime classpath> io.ambergarden.bench.StartupBench}, inside {@code flock
  * /work/it.lock}; {@code -Dbench.startup.rounds=3}, {@code -Dbench.startup.settings=a,b} (names
- * from {@link #SETTINGS}), {@code -Dbench.startup.nodes=1}.
+ * from {@link #SETTINGS}), {@code -Dbench.startup.nodes=1}, {@code -Dbench.startup.busy-threads=0}:
+ * threads that spin through the measured starts, as the servers and load of a chaos run keep the
+ * cores busy.
  */
 public final class StartupBench {
   /** A set of JVM options, with or without the dynamic CDS archive. */
@@ -115,18 +118,29 @@ public final class StartupBench {
     try (LocalRuntime runtime = new LocalRuntime(options, 0, nodes)) {
       runtime.start();
       StartupBench bench = new StartupBench(runtime, dir);
-      bench.run(chosen, rounds, Boolean.getBoolean("bench.startup.kill"));
+      bench.run(
+          chosen,
+          rounds,
+          Boolean.getBoolean("bench.startup.kill"),
+          Integer.getInteger("bench.startup.busy-threads", 0));
     }
     System.exit(0);
   }
 
-  private void run(List<Setting> chosen, int rounds, boolean kill) throws Exception {
+  private void run(List<Setting> chosen, int rounds, boolean kill, int busyThreads)
+      throws Exception {
     // the first instance applies the schema, creates the topics and writes the CDS archive at exit
     Setting first = chosen.stream().filter(Setting::cds).findFirst().orElse(chosen.get(0));
     System.out.printf("[startup] archive run (%s), schema and topics%n", first.name());
     Start archiveRun = start(first, true, cds.dumpOptions());
     print(archiveRun);
     System.out.printf("[startup] archive written: %s (%s)%n", cds.archived(), cds.archive());
+    AtomicBoolean busy = new AtomicBoolean(true);
+    for (int i = 0; i < busyThreads; i++) {
+      Thread t = new Thread(() -> spin(busy), "busy-" + i);
+      t.setDaemon(true);
+      t.start();
+    }
     try (BenchService member = launch(SETTINGS.get("current"), false, List.of())) {
       List<Start> all = new ArrayList<>();
       for (int r = 0; r < rounds; r++) {
@@ -146,6 +160,21 @@ public final class StartupBench {
           print(start(s, false, List.of()));
         }
       }
+    } finally {
+      busy.set(false);
+    }
+  }
+
+  /** Burns a core until told to stop. */
+  private static void spin(AtomicBoolean busy) {
+    long x = 0;
+    while (busy.get()) {
+      for (int i = 0; i < 1_000_000; i++) {
+        x += i ^ (x >>> 3);
+      }
+    }
+    if (x == 42) {
+      System.out.println(); // keeps the loop from being optimised away
     }
   }
 

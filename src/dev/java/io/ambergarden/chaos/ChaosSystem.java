@@ -32,7 +32,10 @@ final class ChaosSystem implements AutoCloseable {
   static final List<String> WRITE_TOTALS =
       List.of("amber_counter_journal_events_total", "amber_counter_unknown_outcomes_total");
 
-  /** Measured with bench.StartupBench on this 2-core box: see its report. */
+  /**
+   * C1 only: half the CPU of default tiered to reach ready (bench.StartupBench on this 2-core box);
+   * a smaller heap, SerialGC, one compiler thread or a smaller stack measured no faster.
+   */
   static final List<String> JVM = List.of("-Xmx512m", "-XX:TieredStopAtLevel=1");
 
   private final LocalRuntime runtime;
