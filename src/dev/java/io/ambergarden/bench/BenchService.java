@@ -46,7 +46,14 @@ public final class BenchService implements AutoCloseable {
   public static BenchService start(
       Map<String, String> config, int port, List<String> jvmOptions, Path log)
       throws IOException, InterruptedException {
-    return start(config, port, jvmOptions, log, List.of(), Map.of());
+    return start(config, port, jvmOptions, harnessClasspath(), log, List.of(), Map.of());
+  }
+
+  /** As above, on the given classpath (see {@link ClassDataSharing#classpath()}). */
+  public static BenchService start(
+      Map<String, String> config, int port, List<String> jvmOptions, String classpath, Path log)
+      throws IOException, InterruptedException {
+    return start(config, port, jvmOptions, classpath, log, List.of(), Map.of());
   }
 
   /**
@@ -61,10 +68,23 @@ public final class BenchService implements AutoCloseable {
       List<String> commandPrefix,
       Map<String, String> environment)
       throws IOException, InterruptedException {
+    return start(config, port, jvmOptions, harnessClasspath(), log, commandPrefix, environment);
+  }
+
+  /** The most general start: classpath, launch prefix and added environment. */
+  public static BenchService start(
+      Map<String, String> config,
+      int port,
+      List<String> jvmOptions,
+      String classpath,
+      Path log,
+      List<String> commandPrefix,
+      Map<String, String> environment)
+      throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(commandPrefix);
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmOptions);
-    cmd.addAll(List.of("-cp", classpath(), "io.ambergarden.AmberGarden"));
+    cmd.addAll(List.of("-cp", classpath, "io.ambergarden.AmberGarden"));
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().putAll(environment);
     config.forEach((k, v) -> pb.environment().put(ConfigLoader.envName(k), v));
@@ -84,7 +104,7 @@ public final class BenchService implements AutoCloseable {
    * The harness's own classpath: exec:java runs it in a URLClassLoader holding the project and its
    * deps.
    */
-  private static String classpath() {
+  public static String harnessClasspath() {
     ClassLoader loader = BenchService.class.getClassLoader();
     if (loader instanceof URLClassLoader urls && urls.getURLs().length > 0) {
       List<String> entries = new ArrayList<>();

@@ -1,6 +1,7 @@
 package io.ambergarden.chaos;
 
 import io.ambergarden.bench.BenchService;
+import io.ambergarden.bench.ClassDataSharing;
 import io.ambergarden.localrt.CassandraNode;
 import io.ambergarden.localrt.LocalRuntime;
 import io.ambergarden.localrt.Ports;
@@ -13,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,13 +32,18 @@ final class ChaosSystem implements AutoCloseable {
   static final List<String> WRITE_TOTALS =
       List.of("amber_counter_journal_events_total", "amber_counter_unknown_outcomes_total");
 
-  private static final List<String> JVM = List.of("-Xmx512m", "-XX:TieredStopAtLevel=1");
+  /**
+   * C1 only: half the CPU of default tiered to reach ready (bench.StartupBench on this 2-core box);
+   * a smaller heap, SerialGC, one compiler thread or a smaller stack measured no faster.
+   */
+  static final List<String> JVM = List.of("-Xmx512m", "-XX:TieredStopAtLevel=1");
 
   private final LocalRuntime runtime;
   private final Map<String, String> config;
   private final int[] ports;
   private final BenchService[] slots;
   private final Path logDir;
+  private final ClassDataSharing cds;
   private final Map<Long, Map<String, Double>> speculativeByPid = new ConcurrentHashMap<>();
   private final Map<Long, Map<String, Double>> writeTotalsByPid = new ConcurrentHashMap<>();
   private final HttpClient http =
@@ -50,6 +57,9 @@ final class ChaosSystem implements AutoCloseable {
     this.ports = new int[instances];
     this.slots = new BenchService[instances];
     this.logDir = logDir;
+    this.cds =
+        ClassDataSharing.in(
+            runtime.options().baseDir().resolve("cds"), BenchService.harnessClasspath());
     for (int i = 0; i < instances; i++) {
       ports[i] = Ports.free();
     }
@@ -95,8 +105,30 @@ final class ChaosSystem implements AutoCloseable {
     return slots[slot] != null && slots[slot].isAlive();
   }
 
-  /** Starts a new instance in the slot; only the first instance of the run applies the schema. */
+  /**
+   * Starts a new instance in the slot; only the first instance of the run applies the schema. That
+   * first start is a rehearsal: it runs to ready and exits, writing the class-data-sharing archive
+   * every later instance maps, so replacements start in a fraction of the time.
+   */
   void start(int slot) throws IOException, InterruptedException {
+    if (startNumber() == 0) {
+      launch(slot, cds.dumpOptions()).close();
+      System.out.printf(
+          "[chaos] class-data-sharing archive %s: %s%n",
+          cds.archive(), cds.archived() ? "written" : "NOT written, instances start without it");
+    }
+    BenchService s = launch(slot, cds.useOptions());
+    synchronized (this) {
+      slots[slot] = s;
+    }
+  }
+
+  private synchronized int startNumber() {
+    return started;
+  }
+
+  private BenchService launch(int slot, List<String> cdsOptions)
+      throws IOException, InterruptedException {
     Map<String, String> cfg = new HashMap<>(config);
     cfg.put("http.port", Integer.toString(ports[slot]));
     int n;
@@ -104,12 +136,14 @@ final class ChaosSystem implements AutoCloseable {
       n = started++;
     }
     cfg.put("cassandra.schema.apply", Boolean.toString(n == 0));
-    BenchService s =
-        BenchService.start(
-            cfg, ports[slot], JVM, logDir.resolve("instance-" + slot + "-" + n + ".log"));
-    synchronized (this) {
-      slots[slot] = s;
-    }
+    List<String> jvm = new ArrayList<>(JVM);
+    jvm.addAll(cdsOptions);
+    return BenchService.start(
+        cfg,
+        ports[slot],
+        jvm,
+        cds.classpath(),
+        logDir.resolve("instance-" + slot + "-" + n + ".log"));
   }
 
   /** SIGKILL the slot's instance, its speculation counts scraped first. */
