@@ -71,6 +71,9 @@ public final class ChaosRun {
     cfg.put("kafka.dlq-topic", topic + ".dlq");
     cfg.put("kafka.group-id", group);
     cfg.put("kafka.topic-partitions", "6");
+    // a killed instance's partitions move after 10 s, not the default 45 s: the run injects faults
+    // instead of waiting for the group (as a deployment that replaces pods quickly would set)
+    cfg.put("kafka.consumer.session-timeout", "10s");
     cfg.put("http.host", "127.0.0.1");
     cfg.put("http.instances", "1");
     // storage, broker and process faults are the subject; credentials and images are tested apart

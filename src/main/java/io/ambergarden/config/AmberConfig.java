@@ -143,6 +143,7 @@ public record AmberConfig(
       Duration writeLinger,
       Duration commitInterval,
       Duration maxPollInterval,
+      Duration sessionTimeout,
       int breakerFailureThreshold,
       Duration breakerResetTimeout,
       Duration retryMaxBackoff,

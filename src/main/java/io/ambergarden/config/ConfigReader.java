@@ -115,6 +115,9 @@ final class ConfigReader {
                 "kafka.consumer.commit-interval", Duration.ofMillis(10), Duration.ofMinutes(10)),
             c.duration(
                 "kafka.consumer.max-poll-interval", Duration.ofSeconds(1), Duration.ofHours(1)),
+            // the brokers' default group.min/max.session.timeout.ms
+            c.duration(
+                "kafka.consumer.session-timeout", Duration.ofSeconds(6), Duration.ofMinutes(30)),
             c.intIn("kafka.breaker.failure-threshold", 1, 1000),
             c.duration("kafka.breaker.reset-timeout", ONE_MS, Duration.ofMinutes(10)),
             c.duration("kafka.retry.max-backoff", ONE_MS, Duration.ofMinutes(10)),

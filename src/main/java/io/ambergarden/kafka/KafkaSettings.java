@@ -20,6 +20,7 @@ public final class KafkaSettings {
     m.put("fetch.min.bytes", Integer.toString(cfg.fetchMinBytes()));
     m.put("fetch.max.wait.ms", Long.toString(cfg.fetchMaxWait().toMillis()));
     m.put("max.poll.interval.ms", Long.toString(cfg.maxPollInterval().toMillis()));
+    m.put("session.timeout.ms", Long.toString(cfg.sessionTimeout().toMillis()));
     // every blocking call on the consumer's thread (commit, close) delays the next poll by at most
     // this; the default (60 s) let a broker outage stack them past max.poll.interval.ms
     m.put("default.api.timeout.ms", Long.toString(consumerApiTimeout(cfg).toMillis()));

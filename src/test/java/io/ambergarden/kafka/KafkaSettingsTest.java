@@ -18,6 +18,15 @@ class KafkaSettingsTest {
   }
 
   @Test
+  void testTheSessionTimeoutReachesTheConsumer() {
+    AmberConfig.Kafka k =
+        ConfigLoader.load(
+                Map.of("AMBER_KAFKA_CONSUMER_SESSION_TIMEOUT", "10s"), new Properties(), Map.of())
+            .kafka();
+    assertThat(KafkaSettings.consumer(k)).containsEntry("session.timeout.ms", "10000");
+  }
+
+  @Test
   void testSaslSslSettingsReachEveryClient() {
     AmberConfig.Kafka k =
         ConfigLoader.load(
