@@ -105,8 +105,12 @@ public final class CounterCostBench {
       CounterCostBench bench = new CounterCostBench();
       List<Instance> instances = new ArrayList<>();
       try {
-        for (Mode m : Mode.values()) {
-          instances.add(bench.start(runtime, m, options.baseDir()));
+        for (String m : System.getProperty("bench.counters.modes", "off,approx,exact").split(",")) {
+          instances.add(
+              bench.start(
+                  runtime,
+                  Mode.valueOf(m.trim().toUpperCase(java.util.Locale.ROOT)),
+                  options.baseDir()));
         }
         bench.run(instances);
       } finally {
@@ -416,6 +420,9 @@ public final class CounterCostBench {
     List<Result> off = results.get(Mode.OFF);
     List<Result> approx = results.get(Mode.APPROX);
     List<Result> exact = results.get(Mode.EXACT);
+    if (off == null || approx == null || exact == null) {
+      return;
+    }
     for (int r = 0; r < off.size(); r++) {
       double base = off.get(r).total();
       System.out.printf(
