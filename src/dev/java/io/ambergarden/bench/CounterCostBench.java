@@ -383,7 +383,10 @@ public final class CounterCostBench {
     boolean exact =
         !target.mode().reconcile
             || (exactThrough != null && exactThrough >= hour + TimeBuckets.HOUR);
-    return exact && c.getLong("total") == expected;
+    // approximate counts promise at least the acknowledged events, not equality (a retried count
+    // record counts twice until its hour is reconciled)
+    long total = c.getLong("total");
+    return exact && (target.mode().reconcile ? total == expected : total >= expected);
   }
 
   private static void report(Map<Mode, List<Result>> results) {
