@@ -177,7 +177,11 @@ final class CounterReads {
     long now = System.currentTimeMillis();
     if (progress == null || progress.failed() || now - progressReadAt >= PROGRESS_MAX_AGE_MILLIS) {
       progressReadAt = now;
-      Future<List<Row>> done = reads.read(cql.reconcileProgress().bind(allShards));
+      // without reconciliation no hour is exact: its progress is not read
+      Future<List<Row>> done =
+          config.counters().reconcile()
+              ? reads.read(cql.reconcileProgress().bind(allShards))
+              : Future.succeededFuture(List.of());
       Future<List<Row>> counted = reads.read(cql.countProgress().bind(allShards));
       progress =
           Future.all(done, counted)
@@ -185,8 +189,7 @@ final class CounterReads {
                   v ->
                       ExactCounts.progress(
                           shards,
-                          // without reconciliation no hour is exact
-                          config.counters().reconcile() ? millisByShard(done.result()) : Map.of(),
+                          millisByShard(done.result()),
                           millisByShard(counted.result()),
                           config.rollups().grace()));
     }

@@ -5,9 +5,11 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import io.ambergarden.cassandra.CassandraClients;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -22,11 +24,39 @@ final class BucketProbe {
 
   private final CassandraClient client;
   private final PreparedStatement probe;
+  private final RollupMarks marks;
+  private final Duration safety;
 
-  /** {@code probe} binds (shard, list of buckets) and selects the bucket column. */
-  BucketProbe(CassandraClient client, PreparedStatement probe) {
+  /**
+   * {@code probe} binds (shard, list of buckets) and selects the bucket column; buckets are due
+   * once they ended {@code safety} ago.
+   */
+  BucketProbe(CassandraClient client, PreparedStatement probe, RollupMarks marks, Duration safety) {
     this.client = client;
     this.probe = probe;
+    this.marks = marks;
+    this.safety = safety;
+  }
+
+  /**
+   * A scan's next step from {@code from}: the bucket to process, if a due bucket of the window
+   * holds anything (the empty ones before it are skipped), and where progress moves to after it.
+   */
+  record Step(OptionalLong bucket, long next) {}
+
+  /** The next step from {@code from}; empty when no bucket is due yet. */
+  Future<Optional<Step>> next(int shard, long from, long now) {
+    List<Long> window = marks.dueWindow(from, now, safety, WINDOW);
+    if (window.isEmpty()) {
+      return Future.succeededFuture(Optional.empty());
+    }
+    return firstNonEmpty(shard, window)
+        .map(
+            first ->
+                Optional.of(
+                    new Step(
+                        first,
+                        first.orElse(window.get(window.size() - 1)) + marks.bucketMillis())));
   }
 
   /** The CQL of a probe of {@code table} partitioned by (shard, {@code bucketColumn}). */
@@ -41,7 +71,7 @@ final class BucketProbe {
   }
 
   /** The earliest bucket of {@code window} that holds a row; empty when none does. */
-  Future<OptionalLong> firstNonEmpty(int shard, List<Long> window) {
+  private Future<OptionalLong> firstNonEmpty(int shard, List<Long> window) {
     List<Instant> buckets = new ArrayList<>(window.size());
     window.forEach(b -> buckets.add(Instant.ofEpochMilli(b)));
     return client

@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,7 +72,7 @@ final class CountJournalScan {
     this.cql = cql;
     this.config = config;
     this.marks = marks;
-    this.probe = new BucketProbe(client, cql.probeJournal());
+    this.probe = new BucketProbe(client, cql.probeJournal(), marks, config.rollups().markSafety());
     // a request carries up to max-pending-cells cells, each statement retried a few times
     this.delivery =
         new DeliveryOptions()
@@ -141,28 +142,22 @@ final class CountJournalScan {
    * counted_until moves past both in one compare-and-set.
    */
   private Future<Void> processShard(int shard, long until, int steps) {
-    long now = System.currentTimeMillis();
     if (steps >= MAX_STEPS_PER_SCAN) {
       return Future.succeededFuture();
     }
-    List<Long> window =
-        marks.dueWindow(
-            marks.resumeFrom(until), now, config.rollups().markSafety(), BucketProbe.WINDOW);
-    if (window.isEmpty()) {
-      return Future.succeededFuture();
-    }
     return probe
-        .firstNonEmpty(shard, window)
+        .next(shard, marks.resumeFrom(until), System.currentTimeMillis())
         .compose(
-            first -> {
-              if (first.isEmpty()) {
-                return advance(
-                    shard, until, window.get(window.size() - 1) + marks.bucketMillis(), steps);
+            step -> {
+              if (step.isEmpty()) {
+                return Future.succeededFuture();
               }
-              long bucket = first.getAsLong();
-              return applyBucket(shard, bucket)
-                  .onSuccess(v -> applied.increment())
-                  .compose(v -> advance(shard, until, bucket + marks.bucketMillis(), steps));
+              OptionalLong bucket = step.get().bucket();
+              Future<Void> done =
+                  bucket.isEmpty()
+                      ? Future.succeededFuture()
+                      : applyBucket(shard, bucket.getAsLong()).onSuccess(v -> applied.increment());
+              return done.compose(v -> advance(shard, until, step.get().next(), steps));
             });
   }
 

@@ -79,7 +79,7 @@ public final class RollupVerticle extends VerticleBase {
         .compose(
             all -> {
               cql = all.resultAt(0);
-              probe = new BucketProbe(client, cql.probeMarks());
+              probe = new BucketProbe(client, cql.probeMarks(), marks, cfg.markSafety());
               ExactCountStatements counts = all.resultAt(1);
               if (counts != null) {
                 exact =
@@ -228,20 +228,19 @@ public final class RollupVerticle extends VerticleBase {
     if (stopping || steps >= MAX_STEPS_PER_SCAN || !terms.holds(shard, now)) {
       return Future.succeededFuture();
     }
-    List<Long> window = marks.dueWindow(doneUntil, now, cfg.markSafety(), BucketProbe.WINDOW);
-    if (window.isEmpty()) {
-      return Future.succeededFuture();
-    }
     return probe
-        .firstNonEmpty(shard, window)
+        .next(shard, doneUntil, now)
         .compose(
-            first -> {
-              if (first.isEmpty()) {
-                return advance(shard, window.get(window.size() - 1) + marks.bucketMillis(), steps);
+            step -> {
+              if (step.isEmpty()) {
+                return Future.succeededFuture();
               }
-              long bucket = first.getAsLong();
-              return processBucket(shard, bucket)
-                  .compose(v -> advance(shard, bucket + marks.bucketMillis(), steps));
+              OptionalLong bucket = step.get().bucket();
+              Future<Void> done =
+                  bucket.isEmpty()
+                      ? Future.succeededFuture()
+                      : processBucket(shard, bucket.getAsLong());
+              return done.compose(v -> advance(shard, step.get().next(), steps));
             });
   }
 

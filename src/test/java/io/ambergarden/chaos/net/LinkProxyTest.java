@@ -14,6 +14,7 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,6 +29,7 @@ class LinkProxyTest {
 
   ServerSocket upstream;
   final AtomicBoolean echo = new AtomicBoolean(true);
+  final CountDownLatch released = new CountDownLatch(1);
   ProxyGroup group;
   LinkProxy proxy;
 
@@ -47,6 +49,7 @@ class LinkProxyTest {
 
   @AfterEach
   void stop() throws IOException {
+    released.countDown();
     group.close();
     upstream.close();
   }
@@ -62,7 +65,8 @@ class LinkProxyTest {
                   try (s) {
                     if (!echo.get()) {
                       s.getInputStream().readNBytes(0);
-                      Thread.sleep(Long.MAX_VALUE);
+                      // holds the connection unread until the test ends
+                      released.await();
                     }
                     s.getInputStream().transferTo(s.getOutputStream());
                   } catch (IOException | InterruptedException e) {
