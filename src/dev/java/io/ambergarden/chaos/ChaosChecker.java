@@ -82,6 +82,7 @@ final class ChaosChecker {
           "history (compressed NDJSON, one operation a line)",
           history.file().getFileName().toString());
       f.lag(awaitCaughtUp(group, topic));
+      f.hintsDelivered(awaitHintsDelivered());
       long settledAt = System.currentTimeMillis();
       // counters are applied from the count journal after the write: wait until it passed them all
       awaitCounted(settledAt);
@@ -123,25 +124,29 @@ final class ChaosChecker {
 
   /**
    * The faults after which consumers may write records again, each with the configured bound
-   * (max-in-flight + max-poll-records) per consumer it can disturb: a killed instance's partitions
-   * move with their uncommitted records; a node or broker fault can make every consumer retry the
-   * writes it has in flight. A SIGTERM drains and commits first, so it adds none.
+   * (max-in-flight + max-poll-records) per consumer it can disturb: a killed or paused instance's
+   * partitions move with their uncommitted records; a node, broker, network or clock fault can make
+   * every consumer retry the writes it has in flight. A SIGTERM drains and commits first, and
+   * client faults touch no consumer, so they add none.
    */
   static List<WritePath.Disruption> disruptions(
       List<Nemesis.Outcome> outcomes, int instances, int maxInFlight, int maxPollRecords) {
     long one = WritePath.perRebalance(maxInFlight, maxPollRecords);
-    return outcomes.stream()
-        .map(
-            o ->
-                new WritePath.Disruption(
-                    o.fault().toString(),
-                    o.injectedAt(),
-                    switch (o.fault().kind()) {
-                      case KILL_INSTANCE -> one;
-                      case TERM_INSTANCE -> 0L;
-                      default -> one * instances;
-                    }))
-        .toList();
+    List<WritePath.Disruption> out = new java.util.ArrayList<>();
+    for (Nemesis.Outcome o : outcomes) {
+      for (NemesisPlan.Fault f : o.step().faults()) {
+        out.add(
+            new WritePath.Disruption(
+                "#" + o.step().index() + " " + f,
+                o.injectedAt(),
+                switch (f.kind()) {
+                  case KILL_INSTANCE, PAUSE_INSTANCE -> one;
+                  case TERM_INSTANCE, CLIENT_FAULTS -> 0L;
+                  default -> one * instances;
+                }));
+      }
+    }
+    return out;
   }
 
   private StateReader.Response http(String path) throws IOException, InterruptedException {
@@ -227,6 +232,35 @@ final class ChaosChecker {
   }
 
   /** Milliseconds until the group's committed offsets reach the topic's end, or -1. */
+  /**
+   * Waits until no node holds hints for another (nodetool listpendinghints), so the replicas the
+   * faults left behind have caught up before anything is read; the millis it took, -1 past the
+   * deadline.
+   */
+  long awaitHintsDelivered() throws InterruptedException {
+    long t0 = System.currentTimeMillis();
+    long end = t0 + deadline.toMillis();
+    while (System.currentTimeMillis() < end) {
+      boolean none =
+          system.runtime().cluster().nodes().stream()
+              .allMatch(
+                  n -> {
+                    try {
+                      return n.nodetool("listpendinghints").contains(NO_PENDING_HINTS);
+                    } catch (RuntimeException e) {
+                      return false;
+                    }
+                  });
+      if (none) {
+        return System.currentTimeMillis() - t0;
+      }
+      TimeUnit.SECONDS.sleep(2); // hints go out every 10 s; polling until the deadline
+    }
+    return -1;
+  }
+
+  static final String NO_PENDING_HINTS = "does not have any pending hints";
+
   long awaitCaughtUp(String group, String topic) throws Exception {
     Properties p = new Properties();
     p.put("bootstrap.servers", bootstrap);
