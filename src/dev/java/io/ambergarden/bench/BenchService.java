@@ -87,6 +87,8 @@ public final class BenchService implements AutoCloseable {
     cmd.addAll(jvmOptions);
     cmd.addAll(List.of("-cp", classpath, "io.ambergarden.AmberGarden"));
     ProcessBuilder pb = new ProcessBuilder(cmd);
+    // the service refuses unknown AMBER_* variables: the chaos harness's own are not its config
+    pb.environment().keySet().removeIf(k -> k.startsWith("AMBER_CHAOS_"));
     pb.environment().putAll(environment);
     config.forEach((k, v) -> pb.environment().put(ConfigLoader.envName(k), v));
     Files.createDirectories(log.getParent());

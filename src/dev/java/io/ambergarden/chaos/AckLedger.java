@@ -84,11 +84,11 @@ public final class AckLedger {
     return new AckLedger(devices, lateBase, maxEvents, seed, clock, lateEvery);
   }
 
-  private long nextTs(int n) {
+  private long nextTs(int n, boolean mayBeLate) {
     if (clock == null) {
       return baseTs + n * TS_STEP_MS;
     }
-    if (n % lateEvery == 0) {
+    if (mayBeLate && n % lateEvery == 0) {
       return baseTs + (lateSeq++) * TS_STEP_MS;
     }
     lastLiveTs = Math.max(clock.getAsLong() - LIVE_LAG_MS, lastLiveTs + 1);
@@ -100,7 +100,10 @@ public final class AckLedger {
     return next(null);
   }
 
-  /** A new event of {@code device} (any device when null), or null past {@code maxEvents}. */
+  /**
+   * A new event of {@code device} (any device when null), or null past {@code maxEvents}. A named
+   * device's event (a recovery probe) is never late: it must become the device's latest.
+   */
   public synchronized ChaosEvent next(String device) {
     int n = seq.get();
     if (n >= maxEvents) {
@@ -112,7 +115,7 @@ public final class AckLedger {
     ChaosEvent e =
         new ChaosEvent(
             device != null ? device : devices.get(n % devices.size()),
-            nextTs(n),
+            nextTs(n, device == null),
             "c" + n,
             fault ? "fault" : "normal",
             fault ? 500 : 200,

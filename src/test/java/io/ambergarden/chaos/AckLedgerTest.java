@@ -43,6 +43,14 @@ class AckLedgerTest {
   }
 
   @Test
+  void aNamedDevicesEventIsNeverLateSoAProbeBecomesItsDevicesLatest() {
+    AckLedger l = AckLedger.live(List.of("d0"), 98 * HOUR, 1000, 1, () -> NOW, 10);
+    for (int i = 0; i < 30; i++) {
+      assertThat(l.next("probe").ts()).isGreaterThanOrEqualTo(NOW - AckLedger.LIVE_LAG_MS);
+    }
+  }
+
+  @Test
   void aLiveLedgerCrossesAnHourWithTheClock() {
     AtomicLong clock = new AtomicLong(101 * HOUR - 1_000);
     AckLedger l = AckLedger.live(List.of("d0"), 98 * HOUR, 1000, 1, clock::get, 10);
