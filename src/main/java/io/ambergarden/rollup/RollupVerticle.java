@@ -3,6 +3,7 @@ package io.ambergarden.rollup;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import io.ambergarden.cassandra.CassandraClients;
+import io.ambergarden.cassandra.ClusterClock;
 import io.ambergarden.config.AmberConfig;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -89,7 +90,8 @@ public final class RollupVerticle extends VerticleBase {
               hours = new HourRecompute(client, cql, config, exact);
               terms = new ShardTerms(cfg.leaseTtl());
               leases = new ShardLeases(client, cql, instanceId, terms);
-              long initialDone = marks.bucketOf(System.currentTimeMillis()) - marks.bucketMillis();
+              long initialDone =
+                  marks.bucketOf(ClusterClock.shared().millis()) - marks.bucketMillis();
               List<Future<?>> creates = new ArrayList<>();
               for (int s = 0; s < cfg.shards(); s++) {
                 creates.add(
@@ -139,7 +141,7 @@ public final class RollupVerticle extends VerticleBase {
     if (stopping || !claimed || !renewing.isComplete()) {
       return;
     }
-    renewing = leases.renewDue(System.currentTimeMillis());
+    renewing = leases.renewDue(ClusterClock.shared().millis());
   }
 
   private void scan() {
@@ -163,7 +165,7 @@ public final class RollupVerticle extends VerticleBase {
     claimed = false;
     return renewing
         .transform(ar -> shards())
-        .compose(rows -> leases.claim(rows, System.currentTimeMillis()))
+        .compose(rows -> leases.claim(rows, ClusterClock.shared().millis()))
         .onComplete(ar -> claimed = ar.succeeded())
         .compose(
             mine -> {
@@ -224,7 +226,7 @@ public final class RollupVerticle extends VerticleBase {
    * done_until moves past both in one lightweight transaction.
    */
   private Future<Void> processShard(int shard, long doneUntil, int steps) {
-    long now = System.currentTimeMillis();
+    long now = ClusterClock.shared().millis();
     if (stopping || steps >= MAX_STEPS_PER_SCAN || !terms.holds(shard, now)) {
       return Future.succeededFuture();
     }
@@ -303,7 +305,7 @@ public final class RollupVerticle extends VerticleBase {
     if (exact == null) {
       return Future.succeededFuture();
     }
-    OptionalLong stamp = terms.stamp(shard, System.currentTimeMillis());
+    OptionalLong stamp = terms.stamp(shard, ClusterClock.shared().millis());
     if (stamp.isEmpty()) {
       return Future.failedFuture("the lease of rollup shard " + shard + " ended");
     }
@@ -316,7 +318,7 @@ public final class RollupVerticle extends VerticleBase {
    * the shard.
    */
   private Future<Void> recompute(int shard, String deviceId, long hour) {
-    OptionalLong stamp = terms.stamp(shard, System.currentTimeMillis());
+    OptionalLong stamp = terms.stamp(shard, ClusterClock.shared().millis());
     if (stamp.isEmpty()) {
       return Future.failedFuture("the lease of rollup shard " + shard + " ended");
     }
