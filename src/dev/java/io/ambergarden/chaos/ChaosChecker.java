@@ -85,7 +85,9 @@ final class ChaosChecker {
       f.hintsDelivered(awaitHintsDelivered());
       long settledAt = System.currentTimeMillis();
       // counters are applied from the count journal after the write: wait until it passed them all
-      awaitCounted(settledAt);
+      f.figure(
+          "count journal applied past the workload's end after, ms (-1: not in time)",
+          awaitCounted(settledAt));
       long reconciledBefore = settledAt - RECONCILE_MARGIN.toMillis();
       long t0 = System.currentTimeMillis();
       awaitReconciled(reconciledBefore);
@@ -154,16 +156,18 @@ final class ChaosChecker {
     return new StateReader.Response(r.statusCode(), r.body());
   }
 
-  private void awaitCounted(long ackedBefore) throws IOException, InterruptedException {
-    long end = System.currentTimeMillis() + deadline.toMillis();
+  private long awaitCounted(long ackedBefore) throws IOException, InterruptedException {
+    long t0 = System.currentTimeMillis();
+    long end = t0 + deadline.toMillis();
     LocalDate today = LocalDate.now(ZoneOffset.UTC);
     while (System.currentTimeMillis() < end) {
       Long counted = json("/api/v1/stats/status?day=" + today).getLong("countedThrough");
       if (counted != null && counted >= ackedBefore) {
-        return;
+        return System.currentTimeMillis() - t0;
       }
       TimeUnit.MILLISECONDS.sleep(500); // polling the journal's progress with a deadline
     }
+    return -1;
   }
 
   /**
