@@ -33,9 +33,9 @@ class ClientFaultsTest {
   static final int BATCH = 5;
   static final Settings FAST =
       new Settings(
-          Duration.ofSeconds(2),
-          Duration.ofSeconds(3),
-          Duration.ofSeconds(2),
+          Duration.ofSeconds(5),
+          Duration.ofSeconds(10),
+          Duration.ofSeconds(4),
           10,
           BATCH,
           Settings.loopback(250));
@@ -216,28 +216,21 @@ class ClientFaultsTest {
     RecordingHttpServer.Seen seen = onlyConnection(a);
     assertThat(seen.body()).isEqualTo(bodyOf(made()));
     List<Long> chunks = seen.chunkNanos();
-    assertThat(chunks).hasSizeGreaterThanOrEqualTo(5);
-    // ten chunks over an eighth of the 2 s body timeout: nine pauses of ~27 ms
+    // ten chunks over an eighth of the 4 s body timeout: nine pauses of ~55 ms (a loaded box may
+    // hand the server two of them at once)
+    assertThat(chunks).hasSizeGreaterThanOrEqualTo(3);
     assertThat(chunks.get(chunks.size() - 1) - chunks.get(0))
-        .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(200));
+        .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(250));
     assertThat(o.tries()).containsExactly(new ClientFaults.Try(0, "202", Op.Type.OK));
     assertThat(made()).allSatisfy(e -> assertThat(ledger.isAcked(e.eventId())).isTrue());
     assertOneCompletedPost(ops(), 0, Op.Type.OK, "client-fault slow-within-timeout: 202");
   }
 
   @Test
-  void aSlowClientPastTheBodyTimeoutIsCutByTheServerAndStopsSending() throws Exception {
-    a.bodyTimeoutMillis = 1000;
-    faults.close();
-    faults =
-        faults(
-            new Settings(
-                Duration.ofSeconds(2),
-                Duration.ofSeconds(3),
-                Duration.ofSeconds(1),
-                10,
-                BATCH,
-                Settings.loopback(250)));
+  void aSlowClientStopsSendingOnceTheServerAnswersEarlyAndTakesItsAnswer() throws IOException {
+    // the server cuts the body halfway, as the product does past http.body-timeout
+    a.answerAfterBytes = bodyOfNextBatch() / 2;
+    a.earlyStatus = 408;
 
     Outcome o = faults.run(Variant.SLOW_PAST_TIMEOUT, 0, s -> true);
 
@@ -249,6 +242,16 @@ class ClientFaultsTest {
     assertThat(ledger.sentCount()).isEqualTo(BATCH);
     assertThat(ledger.ackedCount()).isZero();
     assertOneCompletedPost(ops(), 0, Op.Type.FAIL, "client-fault slow-past-timeout: 408");
+  }
+
+  /** The body length of the next batch: batches of this ledger differ by a few bytes at most. */
+  int bodyOfNextBatch() {
+    AckLedger probe = new AckLedger(List.of("d1", "d2", "d3"), 1_700_000_000_000L, 10_000, 7);
+    List<ChaosEvent> batch = new ArrayList<>();
+    for (int i = 0; i < BATCH; i++) {
+      batch.add(probe.next(null));
+    }
+    return RawRequest.body(batch).length;
   }
 
   @Test
@@ -342,7 +345,8 @@ class ClientFaultsTest {
 
   @Test
   void aBurstRunsRandomFaultsOnlyAgainstInstancesThatAreUpAndTalliesEveryTry() throws Exception {
-    a.bodyTimeoutMillis = 2000;
+    a.answerAfterBytes = 100;
+    a.earlyStatus = 408;
 
     int started = faults.burst(Duration.ofSeconds(2), 10, s -> s == 0);
 

@@ -50,7 +50,8 @@ final class RecordingHttpServer implements AutoCloseable {
   }
 
   volatile int status = 202;
-  volatile long bodyTimeoutMillis;
+  volatile int earlyStatus = 408;
+  volatile long answerAfterBytes = Long.MAX_VALUE;
 
   private final Vertx vertx;
   private final HttpServer server;
@@ -87,23 +88,19 @@ final class RecordingHttpServer implements AutoCloseable {
   private void request(HttpServerRequest req) {
     Seen seen = byConnection.get(req.connection());
     seen.headers = req.headers();
-    req.handler(buf -> seen.chunk(buf.getBytes()));
+    long early = answerAfterBytes;
+    req.handler(
+        buf -> {
+          seen.chunk(buf.getBytes());
+          if (seen.body().length >= early && !req.response().ended()) {
+            seen.answered = earlyStatus;
+            req.response().setStatusCode(earlyStatus).putHeader("Connection", "close").end();
+          }
+        });
     req.exceptionHandler(err -> {});
-    long timer =
-        bodyTimeoutMillis <= 0
-            ? -1
-            : vertx.setTimer(
-                bodyTimeoutMillis,
-                id -> {
-                  if (!seen.ended && !req.response().ended()) {
-                    seen.answered = 408;
-                    req.response().setStatusCode(408).putHeader("Connection", "close").end();
-                  }
-                });
     req.endHandler(
         v -> {
           seen.ended = true;
-          vertx.cancelTimer(timer);
           if (!req.response().ended()) {
             seen.answered = status;
             req.response().setStatusCode(status).end();
