@@ -437,10 +437,12 @@ public final class ClientFaults implements AutoCloseable {
       boolean connected = false;
       try (Socket s = new Socket()) {
         s.setTcpNoDelay(true);
-        if (source != null) {
+        InetSocketAddress to = slots.apply(slot);
+        // a loopback source reaches a loopback instance only
+        if (source != null && to.getAddress() != null && to.getAddress().isLoopbackAddress()) {
           s.bind(new InetSocketAddress(source, 0));
         }
-        s.connect(slots.apply(slot), millis(settings.connect()));
+        s.connect(to, millis(settings.connect()));
         connected = true;
         s.setSoTimeout(millis(settings.read()));
         if (sends != Sends.NONE) {
@@ -493,6 +495,9 @@ public final class ClientFaults implements AutoCloseable {
   /** What went wrong, in a few words: before the connection (refused) or on it. */
   static String describe(IOException e, boolean connected) {
     if (!connected) {
+      if (e instanceof java.net.BindException) {
+        return "no source address";
+      }
       return e instanceof SocketTimeoutException ? "connect timeout" : "refused";
     }
     if (e instanceof SocketTimeoutException) {
