@@ -2,16 +2,10 @@ package io.ambergarden.chaos;
 
 import io.ambergarden.chaos.history.History;
 import io.ambergarden.chaos.history.Op;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketException;
-import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -182,11 +176,7 @@ public final class ClientFaults implements AutoCloseable {
     }
   }
 
-  /** Connections the client cut itself, before any answer. */
-  static final String CUT = "cut";
-
   private static final int MAX_WORKERS = 16;
-  private static final int MAX_STATUS_LINE = 8192;
 
   private final IntFunction<InetSocketAddress> slots;
   private final int slotCount;
@@ -196,6 +186,7 @@ public final class ClientFaults implements AutoCloseable {
   private final IntPredicate directSlot;
   private final Settings settings;
   private final Random random;
+  private final RawExchange exchange;
   private final FaultTally tally = new FaultTally();
   private final AtomicLong tries = new AtomicLong();
   private final AtomicInteger inFlight = new AtomicInteger();
@@ -243,6 +234,7 @@ public final class ClientFaults implements AutoCloseable {
     this.directSlot = directSlot;
     this.settings = settings;
     this.random = new Random(seed);
+    this.exchange = new RawExchange(settings.read());
   }
 
   /** One try of {@code kind} (a random variant of it) against {@code slot}. */
@@ -367,37 +359,57 @@ public final class ClientFaults implements AutoCloseable {
     List<Try> done = new ArrayList<>();
     switch (v) {
       case HEADERS_THEN_CLOSE ->
-          done.add(post.send(slot, null, Sends.NONE, s -> cut(s, req.head())));
+          done.add(post.send(slot, null, Sends.NONE, s -> RawExchange.cut(s, req.head())));
       case WRONG_KEY_THEN_CLOSE ->
           done.add(
               post.send(
                   slot,
                   settings.wrongKeySource(),
                   Sends.NONE,
-                  s -> cut(s, req.withKey(to, apiKey.substring(0, apiKey.length() / 2)).head())));
+                  s ->
+                      RawExchange.cut(
+                          s, req.withKey(to, apiKey.substring(0, apiKey.length() / 2)).head())));
       case CUT_IN_KEY_HEADER ->
-          done.add(post.send(slot, null, Sends.NONE, s -> cut(s, req.headCutInKey())));
+          done.add(post.send(slot, null, Sends.NONE, s -> RawExchange.cut(s, req.headCutInKey())));
       case HALF_BODY_THEN_CLOSE ->
-          done.add(post.send(slot, null, Sends.FIRST, s -> cut(s, req.head(), req.halfBody())));
+          done.add(
+              post.send(
+                  slot, null, Sends.FIRST, s -> RawExchange.cut(s, req.head(), req.halfBody())));
       case HALF_BODY_THEN_RESET ->
-          done.add(post.send(slot, null, Sends.FIRST, s -> reset(s, req.head(), req.halfBody())));
+          done.add(
+              post.send(
+                  slot, null, Sends.FIRST, s -> RawExchange.reset(s, req.head(), req.halfBody())));
       case WHOLE_BODY_THEN_CLOSE ->
-          done.add(post.send(slot, null, Sends.FIRST, s -> cut(s, req.head(), req.body())));
+          done.add(
+              post.send(slot, null, Sends.FIRST, s -> RawExchange.cut(s, req.head(), req.body())));
       case WHOLE_BODY_THEN_RESET ->
-          done.add(post.send(slot, null, Sends.FIRST, s -> reset(s, req.head(), req.body())));
+          done.add(
+              post.send(
+                  slot, null, Sends.FIRST, s -> RawExchange.reset(s, req.head(), req.body())));
       case SLOW_WITHIN_TIMEOUT ->
-          done.add(post.send(slot, null, Sends.FIRST, s -> slowly(s, req, settings.slowWithin())));
+          done.add(
+              post.send(
+                  slot,
+                  null,
+                  Sends.FIRST,
+                  s -> exchange.slowly(s, req, settings.slowChunks(), settings.slowWithin())));
       case SLOW_PAST_TIMEOUT ->
-          done.add(post.send(slot, null, Sends.FIRST, s -> slowly(s, req, settings.slowPast())));
+          done.add(
+              post.send(
+                  slot,
+                  null,
+                  Sends.FIRST,
+                  s -> exchange.slowly(s, req, settings.slowChunks(), settings.slowPast())));
       case RESEND_AFTER_ANSWER -> {
-        done.add(post.send(slot, null, Sends.FIRST, s -> answer(s, req)));
+        done.add(post.send(slot, null, Sends.FIRST, s -> exchange.answer(s, req)));
         RawRequest again = req.to(slots.apply(other), apiKey);
-        done.add(post.send(other, null, Sends.AGAIN, s -> answer(s, again)));
+        done.add(post.send(other, null, Sends.AGAIN, s -> exchange.answer(s, again)));
       }
       case RESEND_WITHOUT_WAITING -> {
-        done.add(post.send(slot, null, Sends.FIRST, s -> cut(s, req.head(), req.body())));
+        done.add(
+            post.send(slot, null, Sends.FIRST, s -> RawExchange.cut(s, req.head(), req.body())));
         RawRequest again = req.to(slots.apply(other), apiKey);
-        done.add(post.send(other, null, Sends.AGAIN, s -> answer(s, again)));
+        done.add(post.send(other, null, Sends.AGAIN, s -> exchange.answer(s, again)));
       }
     }
     return new Outcome(v, done, null);
@@ -450,7 +462,7 @@ public final class ClientFaults implements AutoCloseable {
         }
         result = exchange.on(s);
       } catch (IOException e) {
-        result = describe(e, connected);
+        result = RawExchange.describe(e, connected);
       } finally {
         if (result == null) { // an unexpected error: whether anything arrived is unknown
           history.complete(
@@ -490,115 +502,6 @@ public final class ClientFaults implements AutoCloseable {
       return Op.Type.FAIL;
     }
     return Op.Type.INFO;
-  }
-
-  /** What went wrong, in a few words: before the connection (refused) or on it. */
-  static String describe(IOException e, boolean connected) {
-    if (!connected) {
-      if (e instanceof java.net.BindException) {
-        return "no source address";
-      }
-      return e instanceof SocketTimeoutException ? "connect timeout" : "refused";
-    }
-    if (e instanceof SocketTimeoutException) {
-      return "timeout";
-    }
-    String m = e.getMessage() == null ? "" : e.getMessage().toLowerCase(Locale.ROOT);
-    if (e instanceof SocketException && m.contains("reset")) {
-      return "reset";
-    }
-    if (e instanceof SocketException && (m.contains("broken pipe") || m.contains("closed"))) {
-      return "closed";
-    }
-    return "io error " + e.getClass().getSimpleName();
-  }
-
-  private static String cut(Socket s, byte[]... parts) throws IOException {
-    write(s, parts);
-    return CUT; // the socket closes with a FIN
-  }
-
-  private static String reset(Socket s, byte[]... parts) throws IOException {
-    write(s, parts);
-    s.setSoLinger(true, 0); // close then sends a RST
-    return CUT;
-  }
-
-  private static void write(Socket s, byte[]... parts) throws IOException {
-    OutputStream out = s.getOutputStream();
-    for (byte[] p : parts) {
-      out.write(p);
-    }
-    out.flush();
-  }
-
-  private String answer(Socket s, RawRequest req) throws IOException {
-    write(s, req.head(), req.body());
-    return readStatus(s.getInputStream(), -2);
-  }
-
-  /**
-   * The head, then the body in chunks spread over {@code spread}; between chunks it listens, so an
-   * early answer (a 408 past the body timeout) ends the sending. Then the answer.
-   */
-  private String slowly(Socket s, RawRequest req, Duration spread) throws IOException {
-    List<byte[]> chunks = req.chunks(settings.slowChunks());
-    long pause = Math.max(1, spread.toMillis() / Math.max(1, chunks.size() - 1));
-    InputStream in = s.getInputStream();
-    write(s, req.head(), chunks.get(0));
-    for (int i = 1; i < chunks.size(); i++) {
-      int first = listen(s, in, pause);
-      if (first != SILENT) {
-        return first < 0 ? "closed" : readStatus(in, first);
-      }
-      try {
-        write(s, chunks.get(i));
-      } catch (IOException e) {
-        return "cut by server, then " + afterCut(s, in);
-      }
-    }
-    return readStatus(in, -2);
-  }
-
-  /** The answer a server may have sent before it closed a connection the client still wrote to. */
-  private String afterCut(Socket s, InputStream in) {
-    try {
-      return readStatus(in, -2);
-    } catch (IOException e) {
-      return describe(e, true);
-    }
-  }
-
-  private static final int SILENT = -2;
-
-  /** Waits up to {@code pause} ms for the server: its first byte, -1 if it closed, or SILENT. */
-  private int listen(Socket s, InputStream in, long pause) throws IOException {
-    s.setSoTimeout((int) Math.min(Integer.MAX_VALUE, pause));
-    try {
-      return in.read();
-    } catch (SocketTimeoutException e) {
-      return SILENT;
-    } finally {
-      s.setSoTimeout(millis(settings.read()));
-    }
-  }
-
-  /**
-   * The status code of the answer ({@code first}: its first byte, already read, or -2), "closed"
-   * when the server closed without one, "bad status" when it is no HTTP status line.
-   */
-  static String readStatus(InputStream in, int first) throws IOException {
-    ByteArrayOutputStream line = new ByteArrayOutputStream();
-    int b = first >= 0 ? first : in.read();
-    while (b != -1 && b != '\n' && line.size() < MAX_STATUS_LINE) {
-      line.write(b);
-      b = in.read();
-    }
-    if (line.size() == 0 && b == -1) {
-      return "closed";
-    }
-    int status = RawRequest.status(line.toString(StandardCharsets.US_ASCII));
-    return status < 0 ? "bad status" : Integer.toString(status);
   }
 
   private static int millis(Duration d) {

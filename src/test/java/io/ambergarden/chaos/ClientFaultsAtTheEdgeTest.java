@@ -289,7 +289,7 @@ class ClientFaultsAtTheEdgeTest {
       out.write(req.body());
       out.flush();
       InputStream in = s.getInputStream();
-      return Integer.parseInt(ClientFaults.readStatus(in, -2));
+      return Integer.parseInt(RawExchange.readStatus(in, -2));
     }
   }
 }

@@ -81,12 +81,12 @@ class RawRequestTest {
   @Test
   void anAnswerIsReadUpToItsStatusLineOrFoundMissing() throws IOException {
     byte[] answer = "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n".getBytes();
-    assertThat(ClientFaults.readStatus(new ByteArrayInputStream(answer), -2)).isEqualTo("408");
+    assertThat(RawExchange.readStatus(new ByteArrayInputStream(answer), -2)).isEqualTo("408");
     ByteArrayInputStream rest = new ByteArrayInputStream(answer, 1, answer.length - 1);
-    assertThat(ClientFaults.readStatus(rest, 'H')).isEqualTo("408");
-    assertThat(ClientFaults.readStatus(new ByteArrayInputStream(new byte[0]), -2))
+    assertThat(RawExchange.readStatus(rest, 'H')).isEqualTo("408");
+    assertThat(RawExchange.readStatus(new ByteArrayInputStream(new byte[0]), -2))
         .isEqualTo("closed");
-    assertThat(ClientFaults.readStatus(new ByteArrayInputStream("SSH-2.0\r\n".getBytes()), -2))
+    assertThat(RawExchange.readStatus(new ByteArrayInputStream("SSH-2.0\r\n".getBytes()), -2))
         .isEqualTo("bad status");
   }
 
