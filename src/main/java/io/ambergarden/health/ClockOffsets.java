@@ -62,8 +62,8 @@ public final class ClockOffsets {
    *
    * <p>This instance looks off when there are at least two nodes and every one of them is beyond
    * {@code maxSkew} on the same side. A node looks off when it is beyond {@code maxSkew} from this
-   * instance and also from the median of the other nodes. With a single node, or clocks spread so
-   * that neither holds, the verdict names no culprit.
+   * instance and also from the median of the nodes. With a single node, or clocks spread so that
+   * neither holds, the verdict names no culprit.
    */
   public static Verdict judge(Map<String, Offset> offsets, Duration maxSkew) {
     double max = maxSkew.toNanos() / 1e9;
@@ -78,7 +78,7 @@ public final class ClockOffsets {
     List<String> nodes = new ArrayList<>();
     for (Map.Entry<String, Offset> e : offsets.entrySet()) {
       Offset o = e.getValue();
-      if (o.beyondUncertainty() > max && offTheOthers(e.getKey(), o, offsets, max)) {
+      if (o.beyondUncertainty() > max && offTheMedian(e.getKey(), o, offsets, max)) {
         nodes.add(e.getKey());
       }
     }
@@ -96,21 +96,25 @@ public final class ClockOffsets {
     return ahead || behind;
   }
 
-  /** Whether {@code node} is beyond {@code max} from the median of the other nodes. */
-  private static boolean offTheOthers(
+  /**
+   * Whether {@code node} is beyond {@code max} from the median of all nodes' offsets; with an even
+   * number of nodes this instance's clock (offset 0) votes too, so that two against two, or one
+   * against one, is decided.
+   */
+  private static boolean offTheMedian(
       String node, Offset o, Map<String, Offset> offsets, double max) {
-    List<Double> others = new ArrayList<>();
+    List<Double> clocks = new ArrayList<>();
     double otherUncertainty = 0;
     for (Map.Entry<String, Offset> e : offsets.entrySet()) {
+      clocks.add(e.getValue().seconds());
       if (!e.getKey().equals(node)) {
-        others.add(e.getValue().seconds());
         otherUncertainty = Math.max(otherUncertainty, e.getValue().uncertaintySeconds());
       }
     }
-    if (others.isEmpty()) {
-      return false;
+    if (clocks.size() % 2 == 0) {
+      clocks.add(0.0);
     }
-    double distance = Math.abs(o.seconds() - median(others));
+    double distance = Math.abs(o.seconds() - median(clocks));
     return distance - o.uncertaintySeconds() - otherUncertainty > max;
   }
 
@@ -125,7 +129,7 @@ public final class ClockOffsets {
    * @param skewSeconds the largest |offset| beyond its uncertainty, over the nodes (0 when none)
    * @param exceeded whether that is above the allowed skew
    * @param instanceSkewed every node (at least two) disagrees with this instance the same way
-   * @param skewedNodes nodes off both from this instance and from the other nodes' median
+   * @param skewedNodes nodes off both from this instance and from the nodes' median
    * @param nodes how many nodes were judged
    */
   public record Verdict(
