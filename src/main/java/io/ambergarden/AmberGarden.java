@@ -11,7 +11,6 @@ import io.ambergarden.config.ConfigException;
 import io.ambergarden.config.ConfigLoader;
 import io.ambergarden.counter.CounterVerticle;
 import io.ambergarden.event.EventParser;
-import io.ambergarden.health.ClockCheckVerticle;
 import io.ambergarden.health.HealthProbeVerticle;
 import io.ambergarden.health.HealthState;
 import io.ambergarden.ingest.KafkaIngestVerticle;
@@ -201,11 +200,7 @@ public final class AmberGarden {
                     ? deployments.deploy(() -> new RollupVerticle(config, instanceId, registry), 1)
                     : Future.succeededFuture())
         .compose(v -> deployments.deployAll(MediaVerticles.of(config, instanceId, registry)))
-        .compose(
-            v ->
-                config.clock().enabled()
-                    ? deployments.deploy(() -> new ClockCheckVerticle(config, registry), 1)
-                    : Future.succeededFuture());
+        .compose(v -> deployments.deployClockCheck(config, registry));
   }
 
   private Future<Void> deployConsumer(EventParser parser) {
