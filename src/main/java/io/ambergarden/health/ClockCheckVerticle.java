@@ -177,10 +177,10 @@ public final class ClockCheckVerticle extends VerticleBase {
       long skipped = warnings.tryAcquire();
       if (skipped != LogThrottle.SUPPRESS) {
         LOG.warn(
-            "{} (clock.max-skew {}); rollups and leases may be wrong while it lasts: check NTP or"
-                + " chrony on this pod's node and on the Cassandra nodes{}",
+            "{} (clock.max-skew {} ms); rollups and leases may be wrong while it lasts:"
+                + " check NTP or chrony on this pod's node and on the Cassandra nodes{}",
             verdict.describe(),
-            settings.maxSkew(),
+            settings.maxSkew().toMillis(),
             skipped == 0 ? "" : " (" + skipped + " such warnings skipped)");
       }
     } else if (skewed && verdict.nodes() > 0) {

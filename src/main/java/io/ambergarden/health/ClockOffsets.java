@@ -157,7 +157,8 @@ public final class ClockOffsets {
       if (parts.isEmpty()) {
         parts.add(
             nodes == 1
-                ? "with one Cassandra node it cannot be told whether this instance or the node is off"
+                ? "with one Cassandra node it cannot be told whether this instance or the node"
+                    + " is off"
                 : "the Cassandra nodes disagree among themselves; no single clock stands out");
       }
       return "clock skew of " + amount + ": " + String.join("; ", parts);
