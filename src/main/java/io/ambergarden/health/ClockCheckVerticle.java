@@ -7,6 +7,7 @@ import com.datastax.oss.driver.api.core.loadbalancing.NodeDistance;
 import com.datastax.oss.driver.api.core.metadata.Metadata;
 import com.datastax.oss.driver.api.core.metadata.Node;
 import io.ambergarden.cassandra.CassandraClients;
+import io.ambergarden.cassandra.ClusterClock;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.metrics.LogThrottle;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -122,6 +123,9 @@ public final class ClockCheckVerticle extends VerticleBase {
                     }
                   });
               report(ClockOffsets.judge(answered, settings.maxSkew()));
+              // marks, count records and scans follow the cluster's time, not this clock
+              ClockOffsets.clusterOffsetSeconds(answered)
+                  .ifPresent(s -> ClusterClock.shared().sync(Math.round(s * 1000)));
               return null;
             });
   }

@@ -118,6 +118,18 @@ public final class ClockOffsets {
     return distance - o.uncertaintySeconds() - otherUncertainty > max;
   }
 
+  /**
+   * The cluster's clock relative to this instance's, in seconds: the median of the nodes' offsets,
+   * so one skewed node does not move it; empty when no node answered.
+   */
+  public static java.util.OptionalDouble clusterOffsetSeconds(Map<String, Offset> offsets) {
+    if (offsets.isEmpty()) {
+      return java.util.OptionalDouble.empty();
+    }
+    return java.util.OptionalDouble.of(
+        median(offsets.values().stream().map(Offset::seconds).toList()));
+  }
+
   static double median(List<Double> values) {
     List<Double> sorted = new ArrayList<>(values);
     sorted.sort(null);

@@ -167,4 +167,13 @@ class ClockOffsetsTest {
     assertThat(ClockOffsets.median(List.of(4.0, 1.0, 3.0, 2.0))).isEqualTo(2.5);
     assertThat(ClockOffsets.median(List.of(7.0, 1.0, 3.0))).isEqualTo(3.0);
   }
+
+  @Test
+  void theClustersOffsetIsTheNodesMedianSoOneSkewedNodeDoesNotMoveIt() {
+    assertThat(
+            ClockOffsets.clusterOffsetSeconds(
+                java.util.Map.of("n1", off(-74.0), "n2", off(-74.1), "n3", off(40.0))))
+        .hasValue(-74.0);
+    assertThat(ClockOffsets.clusterOffsetSeconds(java.util.Map.of())).isEmpty();
+  }
 }
