@@ -53,6 +53,7 @@ public final class RollupVerticle extends VerticleBase {
   private BucketProbe probe;
   private long timer = -1;
   private boolean scanning;
+  private boolean shardsReady;
   private boolean stopping;
   private Counter recomputes;
 
@@ -90,19 +91,16 @@ public final class RollupVerticle extends VerticleBase {
               hours = new HourRecompute(client, cql, config, exact);
               terms = new ShardTerms(cfg.leaseTtl());
               leases = new ShardLeases(client, cql, instanceId, terms);
-              long initialDone =
-                  marks.bucketOf(ClusterClock.shared().millis()) - marks.bucketMillis();
-              List<Future<?>> creates = new ArrayList<>();
-              for (int s = 0; s < cfg.shards(); s++) {
-                creates.add(
-                    client.execute(
-                        cql.createShard()
-                            .bind(s, Instant.EPOCH, Instant.ofEpochMilli(initialDone))));
-              }
-              if (journal != null) {
-                creates.add(journal.init());
-              }
-              return Future.all(creates);
+              // rows two starting instances race to create (contended LWTs): a start never fails
+              // for them, the scan creates what is still missing
+              return ensureShards()
+                  .otherwise(
+                      err -> {
+                        LOG.warn(
+                            "rollup shard rows not all created yet ({}); retried at the next scan",
+                            err.toString());
+                        return null;
+                      });
             })
         .onSuccess(
             v -> {
@@ -160,10 +158,29 @@ public final class RollupVerticle extends VerticleBase {
             });
   }
 
+  /** Creates every shard's lease and progress rows that are missing, until once all were made. */
+  private Future<Void> ensureShards() {
+    if (shardsReady) {
+      return Future.succeededFuture();
+    }
+    long initialDone = marks.bucketOf(ClusterClock.shared().millis()) - marks.bucketMillis();
+    List<Future<?>> creates = new ArrayList<>();
+    for (int s = 0; s < cfg.shards(); s++) {
+      creates.add(
+          client.execute(
+              cql.createShard().bind(s, Instant.EPOCH, Instant.ofEpochMilli(initialDone))));
+    }
+    if (journal != null) {
+      creates.add(journal.init());
+    }
+    return Future.all(creates).onSuccess(v -> shardsReady = true).mapEmpty();
+  }
+
   Future<Void> scanOnce() {
     // claim and renewal condition on the same lease_until: never both in flight
     claimed = false;
-    return renewing
+    return ensureShards()
+        .transform(ar -> renewing)
         .transform(ar -> shards())
         .compose(rows -> leases.claim(rows, ClusterClock.shared().millis()))
         .onComplete(ar -> claimed = ar.succeeded())
