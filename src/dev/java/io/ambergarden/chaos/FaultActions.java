@@ -68,8 +68,7 @@ final class FaultActions {
         yield plain("node " + t, n::resume);
       }
       case ISOLATE_NODE -> partition(PartitionShape.isolate(t, nodes));
-      case SPLIT_NODES ->
-          partition(PartitionShape.split("node " + t + " alone", java.util.Set.of(t), nodes));
+      case SPLIT_NODES -> minoritySide(t, nodes);
       case BRIDGE_NODES -> partition(PartitionShape.bridge(bridgeOrder(t, nodes)));
       case CUT_INSTANCES_FROM_NODE -> cutInstancesFromNode(t);
       case SKEW_NODE -> skew("node " + t, system.nodeSkew(t), f);
