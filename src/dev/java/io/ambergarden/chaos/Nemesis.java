@@ -35,6 +35,7 @@ final class Nemesis {
       ChaosWorkload.PostStats httpBefore,
       ChaosWorkload.PostStats httpDuringHold,
       ChaosWorkload.PostStats httpUntilRecovered,
+      List<ChaosWorkload.PostStats> httpPerFault,
       String error) {
     long recoveryMillis() {
       return recoveredAt < 0 ? -1 : recoveredAt - healedAt;
@@ -78,6 +79,9 @@ final class Nemesis {
     long healStart = -1;
     long healed = -1;
     long struck = -1;
+    // per fault of the step: from when it was in force until its heal began
+    long[] from = {-1, -1};
+    long[] to = {-1, -1};
     String error = null;
     List<FaultActions.Active> active = new ArrayList<>();
     System.out.printf("[chaos] %s: step %s%n", Instant.now(), s);
@@ -98,13 +102,21 @@ final class Nemesis {
         case AFTERSHOCK -> {
           FaultActions.Active a = inject(first, active);
           struck = System.currentTimeMillis();
+          from[0] = struck;
           hold(List.of(a), first.hold());
+          to[0] = System.currentTimeMillis();
           a.heal();
           System.out.printf("[chaos] %s healed; the aftershock strikes%n", first);
-          hold(List.of(inject(s.faults().get(1), active)), s.faults().get(1).hold());
+          FaultActions.Active b = inject(s.faults().get(1), active);
+          from[1] = System.currentTimeMillis();
+          hold(List.of(b), s.faults().get(1).hold());
         }
       }
       healStart = System.currentTimeMillis();
+      for (int i = 0; i < s.faults().size(); i++) {
+        from[i] = from[i] < 0 ? struck : from[i];
+        to[i] = to[i] < 0 ? healStart : to[i];
+      }
       for (int i = active.size() - 1; i >= (s.shape() == Shape.AFTERSHOCK ? 1 : 0); i--) {
         active.get(i).heal();
       }
@@ -137,15 +149,27 @@ final class Nemesis {
             workload.stats(injected - s.gapBefore().toMillis(), injected),
             workload.stats(holdStart, holdEnd),
             workload.stats(injected, recovered < 0 ? System.currentTimeMillis() : recovered),
+            perFault(s, from, to),
             error);
     System.out.printf(
-        "[chaos] #%d on %s: healed in %d ms, recovered %d ms later; direct 202s during hold %d%n",
+        "[chaos] #%d on %s: healed in %d ms, recovered %d ms later; direct 202s during each fault %s%n",
         s.index(),
         o.targets(),
         healed - Math.max(healStart, injected),
         o.recoveryMillis(),
-        o.httpDuringHold().directAcks());
+        o.httpPerFault().stream()
+            .map(p -> p == null ? "-" : Integer.toString(p.directAcks()))
+            .toList());
     return o;
+  }
+
+  /** Each fault's HTTP figures while it alone was known to be in force; null if it never was. */
+  private List<ChaosWorkload.PostStats> perFault(Step s, long[] from, long[] to) {
+    List<ChaosWorkload.PostStats> out = new ArrayList<>();
+    for (int i = 0; i < s.faults().size(); i++) {
+      out.add(from[i] < 0 || to[i] < 0 ? null : workload.stats(from[i], to[i]));
+    }
+    return out;
   }
 
   private FaultActions.Active inject(Fault f, List<FaultActions.Active> active) throws Exception {
