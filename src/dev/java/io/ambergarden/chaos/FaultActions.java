@@ -24,21 +24,24 @@ import java.util.concurrent.TimeUnit;
  * checked by probes right after it is cut: the links it should cut are cut, the others work.
  */
 final class FaultActions {
-  /** A fault in force: what it hit, what its probes saw, and how to undo it. */
-  interface Active {
-    /** Where it struck (a broker id, a node), as the report shows it. */
-    String target();
+  /**
+   * A fault in force.
+   *
+   * @param target where it struck (a broker id, a node), as the report shows it
+   * @param probes what the connectivity probes saw right after the cut; empty for other faults
+   * @param probesMatched whether they saw exactly the cut the fault meant (true without probes)
+   * @param midwayAction run halfway through the hold (a skew jumps)
+   * @param healAction undoes the fault
+   */
+  record Active(
+      String target, String probes, boolean probesMatched, Runnable midwayAction, Heal healAction) {
+    void midway() {
+      midwayAction.run();
+    }
 
-    /** What the connectivity probes saw right after the cut; empty for other faults. */
-    String probes();
-
-    /** Whether the probes saw exactly the cut the fault meant (true when it has no probes). */
-    boolean probesMatched();
-
-    /** Called halfway through the hold (a skew jumps). */
-    default void midway() {}
-
-    void heal() throws Exception;
+    void heal() throws Exception {
+      healAction.run();
+    }
   }
 
   static final Duration PROBE_TIMEOUT = Duration.ofMillis(700);
@@ -231,57 +234,18 @@ final class FaultActions {
     if (!report.ok()) {
       System.out.printf("[chaos] %s: probes did not match:%n%s%n", what, report);
     }
-    return new Active() {
-      @Override
-      public String target() {
-        return what;
-      }
-
-      @Override
-      public String probes() {
-        return seen;
-      }
-
-      @Override
-      public boolean probesMatched() {
-        return report.ok();
-      }
-
-      @Override
-      public void heal() {
-        system.firewall().uncut(cuts, CutEffect.DROP);
-      }
-    };
+    return new Active(
+        what, seen, report.ok(), () -> {}, () -> system.firewall().uncut(cuts, CutEffect.DROP));
   }
 
   private Active skew(String what, ClockSkew skew, Fault f) {
     skew.set(f.skew());
-    return new Active() {
-      @Override
-      public String target() {
-        return what + " " + f.skew().toMillis() + " ms, then " + f.jump().toMillis() + " ms";
-      }
-
-      @Override
-      public String probes() {
-        return "";
-      }
-
-      @Override
-      public boolean probesMatched() {
-        return true;
-      }
-
-      @Override
-      public void midway() {
-        skew.set(f.jump());
-      }
-
-      @Override
-      public void heal() {
-        skew.set(Duration.ZERO);
-      }
-    };
+    return new Active(
+        what + " " + f.skew().toMillis() + " ms, then " + f.jump().toMillis() + " ms",
+        "",
+        true,
+        () -> skew.set(f.jump()),
+        () -> skew.set(Duration.ZERO));
   }
 
   private Active clientFaults(Fault f) {
@@ -387,27 +351,7 @@ final class FaultActions {
   }
 
   private static Active plain(String target, Heal heal) {
-    return new Active() {
-      @Override
-      public String target() {
-        return target;
-      }
-
-      @Override
-      public String probes() {
-        return "";
-      }
-
-      @Override
-      public boolean probesMatched() {
-        return true;
-      }
-
-      @Override
-      public void heal() throws Exception {
-        heal.run();
-      }
-    };
+    return new Active(target, "", true, () -> {}, heal);
   }
 
   static void sleep(Duration d) throws InterruptedException {
