@@ -38,6 +38,7 @@ import java.util.concurrent.TimeUnit;
 public final class ChaosRun {
   private static final String KEYSPACE = "amber_chaos";
   private static final int PARTITIONS = 6;
+  private static final String STARTUP_TIMEOUT = "amber.localrt.startup.timeout";
   private static final int DIRECT_SLOT = 0;
 
   /** Hours of events at the default rates; the ledger refuses past it and the run fails. */
@@ -48,6 +49,11 @@ public final class ChaosRun {
     System.out.printf(
         "[chaos] seed %d, %s, settings %s%n",
         settings.seed(), settings.duration(), settings.asMap());
+    if (System.getProperty(STARTUP_TIMEOUT) == null
+        && System.getenv("AMBER_LOCALRT_STARTUP_TIMEOUT") == null) {
+      // a node restarted beside eight busy JVMs on two cores took over the default 3 min
+      System.setProperty(STARTUP_TIMEOUT, "480s");
+    }
     LocalRuntimeOptions base = LocalRuntimeOptions.fromEnvironment();
     LocalRuntimeOptions options =
         base.withBaseDir(base.projectDir().resolve("target").resolve("chaos-runtime"));

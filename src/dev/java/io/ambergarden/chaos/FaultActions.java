@@ -45,7 +45,7 @@ final class FaultActions {
   }
 
   static final Duration PROBE_TIMEOUT = Duration.ofMillis(700);
-  static final Duration NODE_START_DEADLINE = Duration.ofMinutes(3);
+  static final Duration NODE_START_DEADLINE = Duration.ofMinutes(8);
   static final int CLIENT_FAULTS_PER_SECOND = 4;
   static final Duration LOOKUP_DEADLINE = Duration.ofSeconds(30);
 
