@@ -210,8 +210,8 @@ class KafkaFailoverClusterIT {
       ConfigResource broker = new ConfigResource(ConfigResource.Type.TOPIC, topic);
       // the broker asked may learn of the new topic a moment after the controller made it
       Config config =
-          org.awaitility.Awaitility.await()
-              .atMost(java.time.Duration.ofSeconds(30))
+          await()
+              .atMost(Duration.ofSeconds(30))
               .ignoreExceptions()
               .until(
                   () ->
