@@ -199,7 +199,8 @@ public final class AmberGarden {
                 config.rollups().enabled()
                     ? deployments.deploy(() -> new RollupVerticle(config, instanceId, registry), 1)
                     : Future.succeededFuture())
-        .compose(v -> deployments.deployAll(MediaVerticles.of(config, instanceId, registry)));
+        .compose(v -> deployments.deployAll(MediaVerticles.of(config, instanceId, registry)))
+        .compose(v -> deployments.deployClockCheck(config, registry));
   }
 
   private Future<Void> deployConsumer(EventParser parser) {

@@ -1,6 +1,9 @@
 package io.ambergarden;
 
+import io.ambergarden.config.AmberConfig;
+import io.ambergarden.health.ClockCheckVerticle;
 import io.ambergarden.media.MediaVerticles;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Deployable;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
@@ -37,6 +40,13 @@ final class Deployments {
       chain = chain.compose(v -> deploy(d.verticle(), d.instances()));
     }
     return chain;
+  }
+
+  /** The clock check, unless clock.check-interval is 0. */
+  Future<Void> deployClockCheck(AmberConfig config, MeterRegistry registry) {
+    return config.clock().enabled()
+        ? deploy(() -> new ClockCheckVerticle(config, registry), 1)
+        : Future.succeededFuture();
   }
 
   /** Undeploys everything, newest first; from now on {@link #stopped} is true. */

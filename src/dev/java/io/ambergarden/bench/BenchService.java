@@ -27,6 +27,7 @@ public final class BenchService implements AutoCloseable {
   private static final Duration READY_DEADLINE = Duration.ofMinutes(3);
   private static final Duration STOP_DEADLINE = Duration.ofMinutes(1);
 
+  private volatile String apiKey;
   private final Process process;
   private final int port;
   private final Path log;
@@ -86,6 +87,8 @@ public final class BenchService implements AutoCloseable {
     cmd.addAll(jvmOptions);
     cmd.addAll(List.of("-cp", classpath, "io.ambergarden.AmberGarden"));
     ProcessBuilder pb = new ProcessBuilder(cmd);
+    // the service refuses unknown AMBER_* variables: the chaos harness's own are not its config
+    pb.environment().keySet().removeIf(k -> k.startsWith("AMBER_CHAOS_"));
     pb.environment().putAll(environment);
     config.forEach((k, v) -> pb.environment().put(ConfigLoader.envName(k), v));
     Files.createDirectories(log.getParent());
@@ -141,13 +144,21 @@ public final class BenchService implements AutoCloseable {
         "service not ready within " + READY_DEADLINE + "; log " + log + ":\n" + tail());
   }
 
+  /** From now on, {@link #get} presents this API key (a service with auth on). */
+  public void authenticateWith(String key) {
+    this.apiKey = key;
+  }
+
   public HttpResponse<String> get(String path) throws IOException, InterruptedException {
-    return http.send(
+    HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
             .timeout(Duration.ofSeconds(10))
-            .GET()
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+            .GET();
+    String key = apiKey;
+    if (key != null) {
+      request.header("X-API-Key", key);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   /** The Prometheus scrape, or empty text when the service does not answer. */

@@ -9,13 +9,14 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * What the workload sent and what was acknowledged (HTTP 202 or the broker's ack), by event
- * identity; the checker's source of truth. Event timestamps are 20 ms apart in send order from
- * {@code baseTs}, so each is unique and a device's newest event is its last one. Bounded by {@code
- * maxEvents}: past it {@link #next} refuses, counts the refusal ({@link #refusedFull}) and the run
- * fails: a workload without new identities proves little.
+ * identity; the checker's source of truth. Event timestamps are unique: 20 ms apart in send order
+ * from {@code baseTs}, or (a {@link #live} ledger) following the clock with some late ones. Bounded
+ * by {@code maxEvents}: past it {@link #next} refuses, counts the refusal ({@link #refusedFull})
+ * and the run fails: a workload without new identities proves little.
  */
 public final class AckLedger {
   /** The workload's event spacing in event time. */
@@ -36,11 +37,62 @@ public final class AckLedger {
   private final AtomicLong refusedFull = new AtomicLong();
   private final AtomicLong lastAckMillis = new AtomicLong(Long.MIN_VALUE);
 
+  /** Live events trail the clock by this much, so a slow instance clock still takes them. */
+  public static final long LIVE_LAG_MS = 2_000;
+
+  /** Null: every event at baseTs + n * TS_STEP_MS. Else live events follow this clock. */
+  private final LongSupplier clock;
+
+  private final int lateEvery;
+  private long lastLiveTs = Long.MIN_VALUE;
+  private int lateSeq;
+
   public AckLedger(List<String> devices, long baseTs, int maxEvents, long seed) {
+    this(devices, baseTs, maxEvents, seed, null, 0);
+  }
+
+  private AckLedger(
+      List<String> devices,
+      long baseTs,
+      int maxEvents,
+      long seed,
+      LongSupplier clock,
+      int lateEvery) {
     this.devices = List.copyOf(devices);
     this.baseTs = baseTs;
     this.maxEvents = maxEvents;
     this.random = new Random(seed);
+    this.clock = clock;
+    this.lateEvery = lateEvery;
+  }
+
+  /**
+   * Events as devices send them: in the current hour, {@link #LIVE_LAG_MS} behind {@code clock} and
+   * unique, and every {@code lateEvery}th one late, {@link #TS_STEP_MS} apart from {@code lateBase}
+   * on (an hour long closed), so hours open, close and reopen during the run.
+   */
+  public static AckLedger live(
+      List<String> devices,
+      long lateBase,
+      int maxEvents,
+      long seed,
+      LongSupplier clock,
+      int lateEvery) {
+    if (lateEvery < 2) {
+      throw new IllegalArgumentException("lateEvery must be at least 2, got " + lateEvery);
+    }
+    return new AckLedger(devices, lateBase, maxEvents, seed, clock, lateEvery);
+  }
+
+  private long nextTs(int n, boolean mayBeLate) {
+    if (clock == null) {
+      return baseTs + n * TS_STEP_MS;
+    }
+    if (mayBeLate && n % lateEvery == 0) {
+      return baseTs + (lateSeq++) * TS_STEP_MS;
+    }
+    lastLiveTs = Math.max(clock.getAsLong() - LIVE_LAG_MS, lastLiveTs + 1);
+    return lastLiveTs;
   }
 
   /** A new event of the next device in turn, or null once {@code maxEvents} were made. */
@@ -48,7 +100,10 @@ public final class AckLedger {
     return next(null);
   }
 
-  /** A new event of {@code device} (any device when null), or null past {@code maxEvents}. */
+  /**
+   * A new event of {@code device} (any device when null), or null past {@code maxEvents}. A named
+   * device's event (a recovery probe) is never late: it must become the device's latest.
+   */
   public synchronized ChaosEvent next(String device) {
     int n = seq.get();
     if (n >= maxEvents) {
@@ -60,7 +115,7 @@ public final class AckLedger {
     ChaosEvent e =
         new ChaosEvent(
             device != null ? device : devices.get(n % devices.size()),
-            baseTs + n * TS_STEP_MS,
+            nextTs(n, device == null),
             "c" + n,
             fault ? "fault" : "normal",
             fault ? 500 : 200,

@@ -82,9 +82,12 @@ final class ChaosChecker {
           "history (compressed NDJSON, one operation a line)",
           history.file().getFileName().toString());
       f.lag(awaitCaughtUp(group, topic));
+      f.hintsDelivered(awaitHintsDelivered());
       long settledAt = System.currentTimeMillis();
       // counters are applied from the count journal after the write: wait until it passed them all
-      awaitCounted(settledAt);
+      f.figure(
+          "count journal applied past the workload's end after, ms (-1: not in time)",
+          awaitCounted(settledAt));
       long reconciledBefore = settledAt - RECONCILE_MARGIN.toMillis();
       long t0 = System.currentTimeMillis();
       awaitReconciled(reconciledBefore);
@@ -123,25 +126,29 @@ final class ChaosChecker {
 
   /**
    * The faults after which consumers may write records again, each with the configured bound
-   * (max-in-flight + max-poll-records) per consumer it can disturb: a killed instance's partitions
-   * move with their uncommitted records; a node or broker fault can make every consumer retry the
-   * writes it has in flight. A SIGTERM drains and commits first, so it adds none.
+   * (max-in-flight + max-poll-records) per consumer it can disturb: a killed or paused instance's
+   * partitions move with their uncommitted records; a node, broker, network or clock fault can make
+   * every consumer retry the writes it has in flight. A SIGTERM drains and commits first, and
+   * client faults touch no consumer, so they add none.
    */
   static List<WritePath.Disruption> disruptions(
       List<Nemesis.Outcome> outcomes, int instances, int maxInFlight, int maxPollRecords) {
     long one = WritePath.perRebalance(maxInFlight, maxPollRecords);
-    return outcomes.stream()
-        .map(
-            o ->
-                new WritePath.Disruption(
-                    o.fault().toString(),
-                    o.injectedAt(),
-                    switch (o.fault().kind()) {
-                      case KILL_INSTANCE -> one;
-                      case TERM_INSTANCE -> 0L;
-                      default -> one * instances;
-                    }))
-        .toList();
+    List<WritePath.Disruption> out = new java.util.ArrayList<>();
+    for (Nemesis.Outcome o : outcomes) {
+      for (NemesisPlan.Fault f : o.step().faults()) {
+        out.add(
+            new WritePath.Disruption(
+                "#" + o.step().index() + " " + f,
+                o.injectedAt(),
+                switch (f.kind()) {
+                  case KILL_INSTANCE, PAUSE_INSTANCE -> one;
+                  case TERM_INSTANCE, CLIENT_FAULTS -> 0L;
+                  default -> one * instances;
+                }));
+      }
+    }
+    return out;
   }
 
   private StateReader.Response http(String path) throws IOException, InterruptedException {
@@ -149,16 +156,18 @@ final class ChaosChecker {
     return new StateReader.Response(r.statusCode(), r.body());
   }
 
-  private void awaitCounted(long ackedBefore) throws IOException, InterruptedException {
-    long end = System.currentTimeMillis() + deadline.toMillis();
+  private long awaitCounted(long ackedBefore) throws IOException, InterruptedException {
+    long t0 = System.currentTimeMillis();
+    long end = t0 + deadline.toMillis();
     LocalDate today = LocalDate.now(ZoneOffset.UTC);
     while (System.currentTimeMillis() < end) {
       Long counted = json("/api/v1/stats/status?day=" + today).getLong("countedThrough");
       if (counted != null && counted >= ackedBefore) {
-        return;
+        return System.currentTimeMillis() - t0;
       }
       TimeUnit.MILLISECONDS.sleep(500); // polling the journal's progress with a deadline
     }
+    return -1;
   }
 
   /**
@@ -227,6 +236,35 @@ final class ChaosChecker {
   }
 
   /** Milliseconds until the group's committed offsets reach the topic's end, or -1. */
+  /**
+   * Waits until no node holds hints for another (nodetool listpendinghints), so the replicas the
+   * faults left behind have caught up before anything is read; the millis it took, -1 past the
+   * deadline.
+   */
+  long awaitHintsDelivered() throws InterruptedException {
+    long t0 = System.currentTimeMillis();
+    long end = t0 + deadline.toMillis();
+    while (System.currentTimeMillis() < end) {
+      boolean none =
+          system.runtime().cluster().nodes().stream()
+              .allMatch(
+                  n -> {
+                    try {
+                      return n.nodetool("listpendinghints").contains(NO_PENDING_HINTS);
+                    } catch (RuntimeException e) {
+                      return false;
+                    }
+                  });
+      if (none) {
+        return System.currentTimeMillis() - t0;
+      }
+      TimeUnit.SECONDS.sleep(2); // hints go out every 10 s; polling until the deadline
+    }
+    return -1;
+  }
+
+  static final String NO_PENDING_HINTS = "does not have any pending hints";
+
   long awaitCaughtUp(String group, String topic) throws Exception {
     Properties p = new Properties();
     p.put("bootstrap.servers", bootstrap);

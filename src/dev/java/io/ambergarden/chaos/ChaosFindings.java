@@ -125,6 +125,14 @@ public final class ChaosFindings {
     check("speculative executions of counter updates", Double.toString(counters), counters == 0);
   }
 
+  /** Hints delivered by every node before the tables were read (-1: not within the deadline). */
+  public void hintsDelivered(long millis) {
+    check(
+        "hints delivered before the tables were read at ALL (ms after the workload)",
+        Long.toString(millis),
+        millis >= 0);
+  }
+
   public void lag(long drainedMillis) {
     check(
         "consumer lag back to 0 after the workload (ms)",
@@ -139,7 +147,52 @@ public final class ChaosFindings {
         failed + " of " + outcomes.size(),
         failed == 0 && !outcomes.isEmpty());
     Map<String, Integer> kinds = new HashMap<>();
-    outcomes.forEach(o -> kinds.merge(o.fault().kind().name(), 1, Integer::sum));
+    Map<String, Integer> shapes = new HashMap<>();
+    for (Nemesis.Outcome o : outcomes) {
+      o.step().faults().forEach(f -> kinds.merge(f.kind().name(), 1, Integer::sum));
+      shapes.merge(o.step().shape().name(), 1, Integer::sum);
+    }
     figure("faults by kind", new TreeMap<>(kinds));
+    figure("steps by shape", new TreeMap<>(shapes));
+  }
+
+  /** Every partition cut what it should and nothing else, as its probes saw right after the cut. */
+  public void partitionsProbed(List<Nemesis.Outcome> outcomes) {
+    List<String> bad =
+        outcomes.stream()
+            .filter(o -> !o.probesMatched())
+            .map(o -> "#" + o.step().index() + " " + o.probes())
+            .toList();
+    long probed = outcomes.stream().filter(o -> !o.probes().isEmpty()).count();
+    check(
+        "partitions whose probes did not match the cut",
+        bad.size() + " of " + probed + (bad.isEmpty() ? "" : " " + bad),
+        bad.isEmpty());
+  }
+
+  /**
+   * While two of three nodes are down, or the instances reach only a minority, a direct-mode
+   * instance refuses: not one 202 for a request sent once the fault was in force (kafka-mode
+   * instances keep accepting into Kafka).
+   */
+  public void majorityLoss(List<Nemesis.Outcome> outcomes) {
+    long directAcks = 0;
+    long acked = 0;
+    int losses = 0;
+    for (Nemesis.Outcome o : outcomes) {
+      for (int i = 0; i < o.step().faults().size(); i++) {
+        ChaosWorkload.PostStats during = o.httpPerFault().get(i);
+        if (o.step().faults().get(i).kind().losesQuorum() && during != null) {
+          losses++;
+          directAcks += during.directAcks();
+          acked += o.ackedDuringHold();
+        }
+      }
+    }
+    check(
+        "direct-mode 202s while storage had no quorum",
+        directAcks + " in " + losses + " majority losses and minority sides",
+        directAcks == 0);
+    figure("events acknowledged (into Kafka) during steps without a storage quorum", acked);
   }
 }

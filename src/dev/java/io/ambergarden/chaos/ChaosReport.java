@@ -16,7 +16,7 @@ final class ChaosReport {
   static JsonObject json(
       ChaosSettings settings,
       Instant started,
-      List<NemesisPlan.Fault> plan,
+      List<NemesisPlan.Step> plan,
       List<Nemesis.Outcome> outcomes,
       Map<String, Object> workload,
       ChaosFindings findings) {
@@ -24,10 +24,15 @@ final class ChaosReport {
     for (Nemesis.Outcome o : outcomes) {
       faults.add(
           new JsonObject()
-              .put("index", o.fault().index())
-              .put("kind", o.fault().kind().name())
-              .put("target", o.fault().target())
-              .put("holdMs", o.fault().hold().toMillis())
+              .put("index", o.step().index())
+              .put("shape", o.step().shape().name())
+              .put(
+                  "kind",
+                  String.join(" + ", o.step().faults().stream().map(f -> f.kind().name()).toList()))
+              .put("target", String.join("; ", o.targets()))
+              .put("probes", String.join("; ", o.probes()))
+              .put("holdMs", o.step().held().toMillis())
+              .put("directAcksDuringHold", o.httpDuringHold().directAcks())
               .put("injectedAt", Instant.ofEpochMilli(o.injectedAt()).toString())
               .put("secondsIntoRun", (o.injectedAt() - started.toEpochMilli()) / 1000)
               .put("healMs", o.healedAt() - Math.max(o.healStartedAt(), o.injectedAt()))
@@ -58,7 +63,7 @@ final class ChaosReport {
                 + settings.duration().toSeconds()
                 + "s")
         .put("settings", new JsonObject(settings.asMap()))
-        .put("schedule", new JsonArray(plan.stream().map(NemesisPlan.Fault::toString).toList()))
+        .put("schedule", new JsonArray(plan.stream().map(NemesisPlan.Step::toString).toList()))
         .put("faults", faults)
         .put("workload", new JsonObject(workload))
         .put("invariants", verdicts)
@@ -90,15 +95,17 @@ final class ChaosReport {
           .append(" |\n");
     }
     md.append(
-        "\n## Faults\n\n| # | fault | target | at s | held ms | heal ms | recovered after heal, ms | acked during hold | HTTP p99 before / during hold, ms | HTTP 5xx until recovered | error |\n|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        "\n## Faults\n\n| # | shape | fault | target | at s | held ms | heal ms | recovered after heal, ms | acked during hold | HTTP p99 before / during hold, ms | HTTP 5xx until recovered | probes / error |\n|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for (Object o : r.getJsonArray("faults")) {
       JsonObject f = (JsonObject) o;
       md.append("| ")
           .append(f.getInteger("index"))
           .append(" | ")
+          .append(f.getString("shape"))
+          .append(" | ")
           .append(f.getString("kind"))
           .append(" | ")
-          .append(f.getInteger("target"))
+          .append(f.getString("target"))
           .append(" | ")
           .append(f.getLong("secondsIntoRun"))
           .append(" | ")
@@ -118,7 +125,8 @@ final class ChaosReport {
           .append(" of ")
           .append(f.getInteger("httpTriesUntilRecovered"))
           .append(" | ")
-          .append(f.getString("error") == null ? "" : f.getString("error"))
+          .append(f.getString("probes"))
+          .append(f.getString("error") == null ? "" : " " + f.getString("error"))
           .append(" |\n");
     }
     md.append("\n## Figures\n\n");

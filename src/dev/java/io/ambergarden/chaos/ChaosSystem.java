@@ -2,11 +2,17 @@ package io.ambergarden.chaos;
 
 import io.ambergarden.bench.BenchService;
 import io.ambergarden.bench.ClassDataSharing;
+import io.ambergarden.chaos.net.ClockSkew;
+import io.ambergarden.chaos.net.Firewall;
+import io.ambergarden.chaos.net.SourceAddress;
 import io.ambergarden.localrt.CassandraNode;
+import io.ambergarden.localrt.KafkaBroker;
+import io.ambergarden.localrt.KafkaClusterAdmin;
 import io.ambergarden.localrt.LocalRuntime;
 import io.ambergarden.localrt.Ports;
 import io.ambergarden.metrics.PrometheusText;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,11 +27,16 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The system under test: the local runtime's Cassandra nodes and broker, and service instances in
- * fixed slots (one HTTP port each, as pods behind a Service). Keeps, per instance process, the last
- * scraped speculative-execution counts, so instances that die still count in the total.
+ * The system under test: the local runtime's Cassandra nodes and brokers, and service instances in
+ * fixed slots (one HTTP port each, as pods behind a Service). Every node, broker and instance
+ * connects from an address of its own (node i 127.0.0.i, broker b 127.0.0.1b, slot k 127.0.1.k+1)
+ * so partitions can cut it, and runs on a clock skew file of its own (zero until the nemesis moves
+ * it). Keeps, per instance process, the last scraped metrics, so instances that die still count in
+ * the totals.
  */
 final class ChaosSystem implements AutoCloseable {
+  static final String API_KEY_HEADER = "X-API-Key";
+
   static final List<String> SPECULATED = List.of("write", "read", "counter");
 
   /** Write-path totals the checker sums over every instance process of the run. */
@@ -44,15 +55,55 @@ final class ChaosSystem implements AutoCloseable {
   private final BenchService[] slots;
   private final Path logDir;
   private final ClassDataSharing cds;
+  private final Firewall firewall;
+  private final int directSlot;
+  private final String apiKey;
+  private final Map<Integer, ClockSkew> nodeSkews = new HashMap<>();
+  private final ClockSkew[] slotSkews;
+  private final KafkaClusterAdmin kafkaAdmin;
   private final Map<Long, Map<String, Double>> speculativeByPid = new ConcurrentHashMap<>();
   private final Map<Long, Map<String, Double>> writeTotalsByPid = new ConcurrentHashMap<>();
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private int started;
 
-  ChaosSystem(LocalRuntime runtime, Map<String, String> config, int instances, Path logDir)
+  /**
+   * Before the runtime starts: gives every node and broker its source address and every node its
+   * clock skew file, so their processes start with them.
+   */
+  ChaosSystem(
+      LocalRuntime runtime,
+      Firewall firewall,
+      String apiKey,
+      Map<String, String> config,
+      int instances,
+      Path logDir,
+      int directSlot)
       throws IOException {
     this.runtime = runtime;
+    this.directSlot = directSlot;
+    this.firewall = firewall;
+    this.apiKey = apiKey;
+    Path skews = runtime.options().baseDir().resolve("clock-skew");
+    for (CassandraNode n : runtime.cluster().nodes()) {
+      SourceAddress s = SourceAddress.of(NODE_GIDS, n.index(), nodeAddress(n.index()));
+      firewall.assign(s);
+      n.setLaunchPrefix(s.launchPrefix());
+      ClockSkew skew = ClockSkew.file(skews.resolve("node-" + n.index()));
+      nodeSkews.put(n.index(), skew);
+      n.setLaunchEnvironment(skew.env());
+    }
+    for (KafkaBroker b : runtime.kafkaCluster().nodes()) {
+      SourceAddress s = SourceAddress.of(BROKER_GIDS, b.nodeId(), address(b.host()));
+      firewall.assign(s);
+      b.setLaunchPrefix(s.launchPrefix());
+    }
+    this.slotSkews = new ClockSkew[instances];
+    for (int i = 0; i < instances; i++) {
+      firewall.assign(instanceSource(i));
+      slotSkews[i] = ClockSkew.file(skews.resolve("instance-" + i));
+    }
+    this.kafkaAdmin = KafkaClusterAdmin.of(runtime.kafkaCluster());
     this.config = Map.copyOf(config);
     this.ports = new int[instances];
     this.slots = new BenchService[instances];
@@ -67,6 +118,50 @@ final class ChaosSystem implements AutoCloseable {
 
   LocalRuntime runtime() {
     return runtime;
+  }
+
+  static final int NODE_GIDS = 0;
+  static final int BROKER_GIDS = 10;
+  static final int INSTANCE_GIDS = 20;
+
+  static InetAddress nodeAddress(int node) {
+    return address("127.0.0." + node);
+  }
+
+  static InetAddress instanceAddress(int slot) {
+    return address("127.0.1." + (slot + 1));
+  }
+
+  static SourceAddress instanceSource(int slot) {
+    return SourceAddress.of(INSTANCE_GIDS, slot + 1, instanceAddress(slot));
+  }
+
+  static InetAddress address(String literal) {
+    try {
+      return InetAddress.getByName(literal);
+    } catch (java.net.UnknownHostException e) {
+      throw new IllegalArgumentException(literal, e);
+    }
+  }
+
+  Firewall firewall() {
+    return firewall;
+  }
+
+  KafkaClusterAdmin kafkaAdmin() {
+    return kafkaAdmin;
+  }
+
+  ClockSkew nodeSkew(int node) {
+    return nodeSkews.get(node);
+  }
+
+  ClockSkew slotSkew(int slot) {
+    return slotSkews[slot];
+  }
+
+  String apiKey() {
+    return apiKey;
   }
 
   CassandraNode node(int index) {
@@ -93,7 +188,11 @@ final class ChaosSystem implements AutoCloseable {
   HttpResponse<String> get(int slot, String path, Duration timeout)
       throws IOException, InterruptedException {
     return http.send(
-        HttpRequest.newBuilder(uri(slot, path)).timeout(timeout).GET().build(),
+        HttpRequest.newBuilder(uri(slot, path))
+            .timeout(timeout)
+            .header(API_KEY_HEADER, apiKey)
+            .GET()
+            .build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
@@ -131,6 +230,7 @@ final class ChaosSystem implements AutoCloseable {
       throws IOException, InterruptedException {
     Map<String, String> cfg = new HashMap<>(config);
     cfg.put("http.port", Integer.toString(ports[slot]));
+    cfg.put("ingest.mode", slot == directSlot ? "direct" : "kafka");
     int n;
     synchronized (this) {
       n = started++;
@@ -138,12 +238,17 @@ final class ChaosSystem implements AutoCloseable {
     cfg.put("cassandra.schema.apply", Boolean.toString(n == 0));
     List<String> jvm = new ArrayList<>(JVM);
     jvm.addAll(cdsOptions);
-    return BenchService.start(
-        cfg,
-        ports[slot],
-        jvm,
-        cds.classpath(),
-        logDir.resolve("instance-" + slot + "-" + n + ".log"));
+    BenchService s =
+        BenchService.start(
+            cfg,
+            ports[slot],
+            jvm,
+            cds.classpath(),
+            logDir.resolve("instance-" + slot + "-" + n + ".log"),
+            instanceSource(slot).launchPrefix(),
+            slotSkews[slot].env());
+    s.authenticateWith(apiKey);
+    return s;
   }
 
   /** SIGKILL the slot's instance, its speculation counts scraped first. */
@@ -152,6 +257,19 @@ final class ChaosSystem implements AutoCloseable {
     if (s != null) {
       s.crash();
     }
+  }
+
+  /** SIGSTOP (true) or SIGCONT (false) the slot's instance; false when the slot is empty. */
+  boolean signal(int slot, boolean stop) throws IOException, InterruptedException {
+    BenchService s = slot(slot);
+    if (s == null || !s.isAlive()) {
+      return false;
+    }
+    Process p =
+        new ProcessBuilder("kill", stop ? "-STOP" : "-CONT", Long.toString(s.handle().pid()))
+            .redirectErrorStream(true)
+            .start();
+    return p.waitFor() == 0;
   }
 
   /** SIGTERM the slot's instance and wait for its graceful exit; returns how long it took. */
@@ -223,20 +341,30 @@ final class ChaosSystem implements AutoCloseable {
     return sum;
   }
 
-  /** Brings every fault back: nodes resumed and started, the broker started, every slot filled. */
+  /**
+   * Undoes every fault: cuts removed, clocks back to zero skew, nodes and brokers resumed and
+   * started, paused instances resumed, every slot filled.
+   */
   void healAll() throws IOException, InterruptedException {
+    firewall.healAll();
+    nodeSkews.values().forEach(k -> k.set(java.time.Duration.ZERO));
+    for (ClockSkew k : slotSkews) {
+      k.set(java.time.Duration.ZERO);
+    }
     for (CassandraNode n : runtime.cluster().nodes()) {
-      if (n.isRunning()) {
-        try {
-          n.resume();
-        } catch (RuntimeException notPaused) {
-          // resume of a node that was not paused
-        }
+      if (n.isPaused()) {
+        n.resume();
+      }
+    }
+    for (KafkaBroker b : runtime.kafkaCluster().nodes()) {
+      if (b.isPaused()) {
+        b.resume();
       }
     }
     runtime.cluster().start();
-    runtime.kafka().start();
+    runtime.kafkaCluster().start();
     for (int i = 0; i < slots.length; i++) {
+      signal(i, false);
       if (!isUp(i)) {
         start(i);
       }
@@ -245,6 +373,7 @@ final class ChaosSystem implements AutoCloseable {
 
   @Override
   public void close() throws InterruptedException {
+    kafkaAdmin.close();
     for (int i = 0; i < slots.length; i++) {
       BenchService s = take(i);
       if (s != null) {

@@ -66,11 +66,18 @@ final class ChaosWorkload implements AutoCloseable {
   private final Map<String, AtomicInteger> refusals = new ConcurrentHashMap<>();
   private final List<Post> posts = java.util.Collections.synchronizedList(new ArrayList<>());
 
-  /** One HTTP try: when it was sent (epoch millis), how long it took, and its outcome. */
-  record Post(long at, long millis, String outcome) {}
+  /**
+   * One HTTP try: when it was sent (epoch millis), how long it took, its outcome, and whether a
+   * direct-mode instance answered.
+   */
+  record Post(long at, long millis, String outcome, boolean direct) {}
 
-  /** HTTP tries of a window: how many, how many 5xx, and the latency of the 202s. */
-  record PostStats(int tries, int serverErrors, double p50Millis, double p99Millis) {}
+  /**
+   * HTTP tries of a window: how many, how many 5xx, the latency of the 202s, and the 202s of
+   * direct-mode instances (none while storage has no quorum).
+   */
+  record PostStats(
+      int tries, int serverErrors, double p50Millis, double p99Millis, int directAcks) {}
 
   /** Posts remembered for the per-fault figures; past it they are no longer recorded. */
   private static final int MAX_POSTS = 1_000_000;
@@ -167,7 +174,7 @@ final class ChaosWorkload implements AutoCloseable {
       String outcome = postTo(slot, bytes);
       history.complete(invoked, postType(outcome), null, outcome);
       if (posts.size() < MAX_POSTS) {
-        posts.add(new Post(t0, System.currentTimeMillis() - t0, outcome));
+        posts.add(new Post(t0, System.currentTimeMillis() - t0, outcome, direct));
       }
       if (outcome.equals("202")) {
         ledger.acked(batch, System.currentTimeMillis());
@@ -239,6 +246,7 @@ final class ChaosWorkload implements AutoCloseable {
                   HttpRequest.newBuilder(system.uri(slot, "/api/v1/events"))
                       .timeout(Duration.ofSeconds(15))
                       .header("Content-Type", "application/json")
+                      .header(ChaosSystem.API_KEY_HEADER, system.apiKey())
                       .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                       .build(),
                   HttpResponse.BodyHandlers.discarding());
@@ -330,13 +338,22 @@ final class ChaosWorkload implements AutoCloseable {
     return out;
   }
 
-  /** The workload's HTTP tries sent in [from, to). */
+  /**
+   * The workload's HTTP tries sent in [from, to); the direct-mode 202s among all tries are those
+   * answered in the window (a request held through a partition and answered after the heal was
+   * durable only then, as it should be).
+   */
   PostStats stats(long from, long to) {
     List<Long> ok = new ArrayList<>();
     int tries = 0;
     int errors = 0;
+    int directAcks = 0;
     synchronized (posts) {
       for (Post p : posts) {
+        long answered = p.at() + p.millis();
+        if (p.direct() && p.outcome().equals("202") && answered >= from && answered < to) {
+          directAcks++;
+        }
         if (p.at() >= from && p.at() < to) {
           tries++;
           if (p.outcome().startsWith("5")) {
@@ -348,7 +365,7 @@ final class ChaosWorkload implements AutoCloseable {
       }
     }
     java.util.Collections.sort(ok);
-    return new PostStats(tries, errors, percentile(ok, 0.50), percentile(ok, 0.99));
+    return new PostStats(tries, errors, percentile(ok, 0.50), percentile(ok, 0.99), directAcks);
   }
 
   static double percentile(List<Long> sorted, double p) {

@@ -1,7 +1,8 @@
 package io.ambergarden.chaos;
 
 import io.ambergarden.chaos.NemesisPlan.Fault;
-import io.ambergarden.localrt.CassandraNode;
+import io.ambergarden.chaos.NemesisPlan.Shape;
+import io.ambergarden.chaos.NemesisPlan.Step;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -13,15 +14,19 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs the plan's faults one after another until the deadline: waits the quiet gap, injects the
- * fault, holds it, heals it, and measures the recovery: from the heal until every instance took a
- * probe event (HTTP 202) and serves it back as the device's latest event, so the whole path (HTTP,
- * Kafka, consumer, Cassandra, read) works again.
+ * Runs the plan's steps one after another until the deadline: waits the quiet gap, injects the
+ * step's faults (together, or the second as the first heals), holds them, heals them, and measures
+ * the recovery: from the heal until every instance took a probe event (HTTP 202) and serves it back
+ * as the device's latest event, so the whole path (HTTP, Kafka, consumer, Cassandra, read) works
+ * again.
  */
 final class Nemesis {
-  /** What happened to one fault; times in epoch millis, -1 when it never happened. */
+  /** What happened to one step; times in epoch millis, -1 when it never happened. */
   record Outcome(
-      Fault fault,
+      Step step,
+      List<String> targets,
+      List<String> probes,
+      boolean probesMatched,
       long injectedAt,
       long healStartedAt,
       long healedAt,
@@ -30,6 +35,7 @@ final class Nemesis {
       ChaosWorkload.PostStats httpBefore,
       ChaosWorkload.PostStats httpDuringHold,
       ChaosWorkload.PostStats httpUntilRecovered,
+      List<ChaosWorkload.PostStats> httpPerFault,
       String error) {
     long recoveryMillis() {
       return recoveredAt < 0 ? -1 : recoveredAt - healedAt;
@@ -37,98 +43,154 @@ final class Nemesis {
   }
 
   private final ChaosSystem system;
+  private final FaultActions actions;
   private final AckLedger ledger;
   private final ChaosWorkload workload;
   private final Duration recoverDeadline;
   private final List<Outcome> outcomes = Collections.synchronizedList(new ArrayList<>());
 
-  Nemesis(ChaosSystem system, AckLedger ledger, ChaosWorkload workload, Duration recoverDeadline) {
+  Nemesis(
+      ChaosSystem system,
+      FaultActions actions,
+      AckLedger ledger,
+      ChaosWorkload workload,
+      Duration recoverDeadline) {
     this.system = system;
+    this.actions = actions;
     this.ledger = ledger;
     this.workload = workload;
     this.recoverDeadline = recoverDeadline;
   }
 
-  /** Runs faults while the next one can start before {@code until}. */
-  void run(List<Fault> plan, Instant until) throws InterruptedException {
-    for (Fault f : plan) {
-      Instant start = Instant.now().plus(f.gapBefore());
+  /** Runs steps while the next one can start before {@code until}. */
+  void run(List<Step> plan, Instant until) throws InterruptedException {
+    for (Step s : plan) {
+      Instant start = Instant.now().plus(s.gapBefore());
       if (start.isAfter(until)) {
         return;
       }
-      // the quiet gap between faults is the schedule itself
-      TimeUnit.MILLISECONDS.sleep(f.gapBefore().toMillis());
-      outcomes.add(inject(f));
+      FaultActions.sleep(s.gapBefore());
+      outcomes.add(run(s));
     }
   }
 
-  private Outcome inject(Fault f) throws InterruptedException {
+  private Outcome run(Step s) throws InterruptedException {
     long injected = System.currentTimeMillis();
     long healStart = -1;
     long healed = -1;
+    long struck = -1;
+    // per fault of the step: from when it was in force until its heal began
+    long[] from = {-1, -1};
+    long[] to = {-1, -1};
     String error = null;
-    System.out.printf("[chaos] %s: inject %s%n", Instant.now(), f);
+    List<FaultActions.Active> active = new ArrayList<>();
+    System.out.printf("[chaos] %s: step %s%n", Instant.now(), s);
     try {
-      switch (f.kind()) {
-        case KILL_NODE -> system.node(f.target()).kill();
-        case PAUSE_NODE -> system.node(f.target()).pause();
-        case RESTART_BROKER -> system.runtime().kafka().kill();
-        case KILL_INSTANCE -> system.kill(f.target());
-        case TERM_INSTANCE -> {
-          Duration exit = system.terminate(f.target());
-          System.out.printf(
-              "[chaos] instance %d exited %d ms after SIGTERM%n", f.target(), exit.toMillis());
+      Fault first = s.faults().get(0);
+      switch (s.shape()) {
+        case SINGLE -> {
+          FaultActions.Active a = inject(first, active);
+          struck = System.currentTimeMillis();
+          hold(List.of(a), first.hold());
+        }
+        case TOGETHER -> {
+          Fault second = s.faults().get(1);
+          List<FaultActions.Active> both = List.of(inject(first, active), inject(second, active));
+          struck = System.currentTimeMillis();
+          hold(both, first.hold().compareTo(second.hold()) >= 0 ? first.hold() : second.hold());
+        }
+        case AFTERSHOCK -> {
+          FaultActions.Active a = inject(first, active);
+          struck = System.currentTimeMillis();
+          from[0] = struck;
+          hold(List.of(a), first.hold());
+          to[0] = System.currentTimeMillis();
+          a.heal();
+          System.out.printf("[chaos] %s healed; the aftershock strikes%n", first);
+          FaultActions.Active b = inject(s.faults().get(1), active);
+          from[1] = System.currentTimeMillis();
+          hold(List.of(b), s.faults().get(1).hold());
         }
       }
-      TimeUnit.MILLISECONDS.sleep(f.hold().toMillis());
       healStart = System.currentTimeMillis();
-      heal(f);
+      for (int i = 0; i < s.faults().size(); i++) {
+        from[i] = from[i] < 0 ? struck : from[i];
+        to[i] = to[i] < 0 ? healStart : to[i];
+      }
+      for (int i = active.size() - 1; i >= (s.shape() == Shape.AFTERSHOCK ? 1 : 0); i--) {
+        active.get(i).heal();
+      }
       healed = System.currentTimeMillis();
-    } catch (IOException | RuntimeException e) {
+    } catch (Exception e) {
       error = e.toString();
-      System.out.printf("[chaos] %s failed: %s%n", f, e);
+      System.out.printf("[chaos] %s failed: %s%n", s, e);
       try {
         system.healAll();
-      } catch (IOException | RuntimeException again) {
+      } catch (Exception again) {
         error += "; heal: " + again;
       }
       healed = System.currentTimeMillis();
     }
-    long recovered = awaitRecovery(f);
+    long recovered = awaitRecovery(s);
     long holdEnd = healStart < 0 ? healed : healStart;
+    // requests sent once every fault of the step was in force
+    long holdStart = struck < 0 ? injected : struck;
     Outcome o =
         new Outcome(
-            f,
+            s,
+            active.stream().map(FaultActions.Active::target).toList(),
+            active.stream().map(FaultActions.Active::probes).filter(p -> !p.isEmpty()).toList(),
+            active.stream().allMatch(FaultActions.Active::probesMatched),
             injected,
             healStart,
             healed,
             recovered,
             ledger.ackedBetween(injected, holdEnd),
-            workload.stats(injected - f.gapBefore().toMillis(), injected),
-            workload.stats(injected, holdEnd),
+            workload.stats(injected - s.gapBefore().toMillis(), injected),
+            workload.stats(holdStart, holdEnd),
             workload.stats(injected, recovered < 0 ? System.currentTimeMillis() : recovered),
+            perFault(s, from, to),
             error);
     System.out.printf(
-        "[chaos] %s: healed in %d ms, recovered %d ms later%n",
-        f, healed - Math.max(healStart, injected), o.recoveryMillis());
+        "[chaos] #%d on %s: healed in %d ms, recovered %d ms later; direct 202s during each fault %s%n",
+        s.index(),
+        o.targets(),
+        healed - Math.max(healStart, injected),
+        o.recoveryMillis(),
+        o.httpPerFault().stream()
+            .map(p -> p == null ? "-" : Integer.toString(p.directAcks()))
+            .toList());
     return o;
   }
 
-  private void heal(Fault f) throws IOException, InterruptedException {
-    switch (f.kind()) {
-      case KILL_NODE -> {
-        CassandraNode n = system.node(f.target());
-        n.start();
-        system.runtime().cluster().awaitUp(Instant.now().plus(Duration.ofMinutes(3)));
-      }
-      case PAUSE_NODE -> system.node(f.target()).resume();
-      case RESTART_BROKER -> system.runtime().kafka().start();
-      case KILL_INSTANCE, TERM_INSTANCE -> system.start(f.target());
+  /** Each fault's HTTP figures while it alone was known to be in force; null if it never was. */
+  private List<ChaosWorkload.PostStats> perFault(Step s, long[] from, long[] to) {
+    List<ChaosWorkload.PostStats> out = new ArrayList<>();
+    for (int i = 0; i < s.faults().size(); i++) {
+      out.add(from[i] < 0 || to[i] < 0 ? null : workload.stats(from[i], to[i]));
     }
+    return out;
+  }
+
+  private FaultActions.Active inject(Fault f, List<FaultActions.Active> active) throws Exception {
+    FaultActions.Active a = actions.inject(f);
+    active.add(a);
+    System.out.printf(
+        "[chaos] %s: injected %s on %s %s%n", Instant.now(), f.kind(), a.target(), a.probes());
+    return a;
+  }
+
+  /** Holds the faults, each told when half the hold has passed. */
+  private static void hold(List<FaultActions.Active> faults, Duration hold)
+      throws InterruptedException {
+    Duration half = hold.dividedBy(2);
+    FaultActions.sleep(half);
+    faults.forEach(FaultActions.Active::midway);
+    FaultActions.sleep(hold.minus(half));
   }
 
   /** Epoch millis when every slot passed the probe, or -1 past the deadline. */
-  long awaitRecovery(Fault f) throws InterruptedException {
+  long awaitRecovery(Step s) throws InterruptedException {
     long deadline = System.currentTimeMillis() + recoverDeadline.toMillis();
     boolean[] passed = new boolean[system.instances()];
     ChaosEvent[] probes = new ChaosEvent[system.instances()];
@@ -146,7 +208,7 @@ final class Nemesis {
       // polling the probes until the deadline; no event tells us the path is whole again
       TimeUnit.MILLISECONDS.sleep(250);
     }
-    System.out.printf("[chaos] %s: not recovered within %s%n", f, recoverDeadline);
+    System.out.printf("[chaos] %s: not recovered within %s%n", s, recoverDeadline);
     return -1;
   }
 

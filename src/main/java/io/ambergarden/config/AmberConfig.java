@@ -25,7 +25,8 @@ public record AmberConfig(
     Duration shutdownGrace,
     RawConfig raw,
     SecurityConfig.Access access,
-    int replicas) {
+    int replicas,
+    Clock clock) {
 
   static AmberConfig from(RawConfig c) {
     return ConfigReader.read(c);
@@ -248,6 +249,16 @@ public record AmberConfig(
 
   /** The fleet index (every device's current state, by type, status and abnormal). */
   public record Fleet(int shards, int cacheSize, Duration refresh) {}
+
+  /**
+   * How often each Cassandra node's clock is compared with this instance's (zero: never), and the
+   * skew above which it is reported.
+   */
+  public record Clock(Duration checkInterval, Duration maxSkew) {
+    public boolean enabled() {
+      return !checkInterval.isZero();
+    }
+  }
 
   /** Detail partitions of hot devices: split into salted slices above a row target. */
   public record HotDevices(boolean enabled, int partitionRows, int maxSalts) {}

@@ -239,9 +239,16 @@ final class ConfigReader {
         c.duration("shutdown.grace-period", Duration.ofSeconds(1), Duration.ofMinutes(30));
     SecurityConfig.Access access = SecurityConfigReader.access(c, http.port());
     int replicas = SecurityConfigReader.replicas(c, query.cursorKey());
+    AmberConfig.Clock clock =
+        new AmberConfig.Clock(
+            c.duration("clock.check-interval", Duration.ZERO, Duration.ofHours(1)),
+            c.duration("clock.max-skew", ONE_MS, Duration.ofHours(1)));
+    if (clock.enabled() && clock.checkInterval().compareTo(Duration.ofSeconds(1)) < 0) {
+      throw new ConfigException("clock.check-interval", "must be 0s (off) or at least 1s");
+    }
     return new AmberConfig(
         http, ingest, events, cassandra, writer, kafka, query, counters, rollups, live, simulator,
-        fleet, hot, media, grace, c, access, replicas);
+        fleet, hot, media, grace, c, access, replicas, clock);
   }
 
   private static List<InetSocketAddress> contactPoints(RawConfig c, String key) {

@@ -4,6 +4,7 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import io.ambergarden.bus.FleetQuery;
 import io.ambergarden.cassandra.CqlTypes;
+import io.ambergarden.cassandra.FleetPointers;
 import io.ambergarden.config.AmberConfig;
 import io.vertx.core.Future;
 import java.util.ArrayList;
@@ -17,9 +18,11 @@ import org.slf4j.LoggerFactory;
  * The fleet list, in device-id order: reads the filter's facet of fleet_index (one partition per
  * shard, merged by device id) and each candidate's current state from latest_by_device, which is
  * the truth: a pointer whose device left the facet (a newer event changed its type or status) is
- * skipped and deleted at the pointer's own write time, so a newer pointer is never touched. A
- * pointer newer than the state it points at (its event's state write still in flight) is skipped,
- * not deleted. A page reads at most {@value #MAX_ROUNDS} rounds, so it may be short with a cursor.
+ * skipped, and deleted at the pointer's own write time once that is one refresh older than the
+ * state (before that a writer may still trust it for a newer event, see {@link FleetPointers}), so
+ * a newer or trusted pointer is never touched. A pointer newer than the state it points at (its
+ * event's state write still in flight) is skipped, not deleted. A page reads at most {@value
+ * #MAX_ROUNDS} rounds, so it may be short with a cursor.
  */
 final class FleetReader {
   private static final Logger LOG = LoggerFactory.getLogger(FleetReader.class);
@@ -29,11 +32,13 @@ final class FleetReader {
   private final CassandraReads reads;
   private final QueryStatements cql;
   private final AmberConfig config;
+  private final long refreshMillis;
 
   FleetReader(CassandraReads reads, QueryStatements cql, AmberConfig config) {
     this.reads = reads;
     this.cql = cql;
     this.config = config;
+    this.refreshMillis = config.fleet().refresh().toMillis();
   }
 
   Future<FleetQuery.Reply> page(FleetQuery.Request q) {
@@ -132,7 +137,8 @@ final class FleetReader {
                             r.get(4, CqlTypes.METRICS),
                             abnormal));
                   } else if (!filter.inFacet(type, status, abnormal)
-                      && r.getLong(5) >= pointers.get(id).writeTs()) {
+                      && pointers.get(id).writeTs()
+                          <= FleetPointers.deleteTs(r.getLong(5), refreshMillis)) {
                     repair(id, pointers.get(id));
                   }
                 }

@@ -5,6 +5,7 @@ import io.ambergarden.bus.Addresses;
 import io.ambergarden.bus.CountFacts;
 import io.ambergarden.bus.CountRequest;
 import io.ambergarden.cassandra.CassandraClients;
+import io.ambergarden.cassandra.ClusterClock;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.metrics.LogThrottle;
 import io.micrometer.core.instrument.Counter;
@@ -94,7 +95,7 @@ final class CountJournalScan {
 
   /** Creates every shard's progress row that is missing. */
   Future<Void> init() {
-    long start = marks.bucketOf(System.currentTimeMillis() - INITIAL_LOOKBACK.toMillis());
+    long start = marks.bucketOf(ClusterClock.shared().millis() - INITIAL_LOOKBACK.toMillis());
     List<Future<?>> creates = new ArrayList<>();
     for (int s = 0; s < config.rollups().shards(); s++) {
       creates.add(client.execute(cql.createProgress().bind(s, Instant.ofEpochMilli(start))));
@@ -146,7 +147,7 @@ final class CountJournalScan {
       return Future.succeededFuture();
     }
     return probe
-        .next(shard, marks.resumeFrom(until), System.currentTimeMillis())
+        .next(shard, marks.resumeFrom(until), ClusterClock.shared().millis())
         .compose(
             step -> {
               if (step.isEmpty()) {
@@ -235,6 +236,6 @@ final class CountJournalScan {
       return 0;
     }
     long oldest = countedUntil.values().stream().mapToLong(Long::longValue).min().orElse(0);
-    return Math.max(0, System.currentTimeMillis() - oldest) / 1000.0;
+    return Math.max(0, ClusterClock.shared().millis() - oldest) / 1000.0;
   }
 }

@@ -3,6 +3,7 @@ package io.ambergarden.rollup;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import io.ambergarden.cassandra.CassandraClients;
+import io.ambergarden.cassandra.ClusterClock;
 import io.ambergarden.cassandra.RowKeys;
 import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.config.AmberConfig;
@@ -36,7 +37,7 @@ final class ExactCounts {
 
   /** Writes one (device, hour)'s exact counts: per device cell name and per dimension. */
   Future<Void> write(int shard, String deviceId, long hour, HourCounts counts, long stampMicros) {
-    long now = System.currentTimeMillis();
+    long now = ClusterClock.shared().millis();
     Instant h = Instant.ofEpochMilli(hour);
     int ttl = RowKeys.ttlSeconds(hour + TimeBuckets.HOUR, now, retention);
     List<Future<?>> writes = new ArrayList<>();
@@ -129,7 +130,9 @@ final class ExactCounts {
               // day stats are served one day past the retention (CounterJanitor)
               int ttl =
                   RowKeys.ttlSeconds(
-                      hour + TimeBuckets.HOUR, System.currentTimeMillis(), retention.plusDays(2));
+                      hour + TimeBuckets.HOUR,
+                      ClusterClock.shared().millis(),
+                      retention.plusDays(2));
               List<Future<?>> writes = new ArrayList<>();
               sum.forEach(
                   (d, n) ->

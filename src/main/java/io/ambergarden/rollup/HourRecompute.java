@@ -3,6 +3,7 @@ package io.ambergarden.rollup;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import io.ambergarden.cassandra.CassandraClients;
+import io.ambergarden.cassandra.ClusterClock;
 import io.ambergarden.cassandra.CqlTypes;
 import io.ambergarden.cassandra.DetailSlices;
 import io.ambergarden.cassandra.RowKeys;
@@ -111,7 +112,7 @@ final class HourRecompute {
   /** Overwrites the (device, hour)'s rollup rows, each cell with the given write timestamp. */
   Future<Void> write(
       String deviceId, long hour, Map<String, RollupAggregator.Stats> stats, long stampMicros) {
-    long now = System.currentTimeMillis();
+    long now = ClusterClock.shared().millis();
     int ttl = RowKeys.ttlSeconds(hour + TimeBuckets.HOUR, now, config.events().retention());
     List<Future<?>> writes = new ArrayList<>();
     stats.forEach(

@@ -3,6 +3,7 @@ package io.ambergarden.rollup;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import io.ambergarden.cassandra.CassandraClients;
+import io.ambergarden.cassandra.ClusterClock;
 import io.ambergarden.config.AmberConfig;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -52,6 +53,7 @@ public final class RollupVerticle extends VerticleBase {
   private BucketProbe probe;
   private long timer = -1;
   private boolean scanning;
+  private boolean shardsReady;
   private boolean stopping;
   private Counter recomputes;
 
@@ -89,18 +91,16 @@ public final class RollupVerticle extends VerticleBase {
               hours = new HourRecompute(client, cql, config, exact);
               terms = new ShardTerms(cfg.leaseTtl());
               leases = new ShardLeases(client, cql, instanceId, terms);
-              long initialDone = marks.bucketOf(System.currentTimeMillis()) - marks.bucketMillis();
-              List<Future<?>> creates = new ArrayList<>();
-              for (int s = 0; s < cfg.shards(); s++) {
-                creates.add(
-                    client.execute(
-                        cql.createShard()
-                            .bind(s, Instant.EPOCH, Instant.ofEpochMilli(initialDone))));
-              }
-              if (journal != null) {
-                creates.add(journal.init());
-              }
-              return Future.all(creates);
+              // rows two starting instances race to create (contended LWTs): a start never fails
+              // for them, the scan creates what is still missing
+              return ensureShards()
+                  .otherwise(
+                      err -> {
+                        LOG.warn(
+                            "rollup shard rows not all created yet ({}); retried at the next scan",
+                            err.toString());
+                        return null;
+                      });
             })
         .onSuccess(
             v -> {
@@ -139,7 +139,7 @@ public final class RollupVerticle extends VerticleBase {
     if (stopping || !claimed || !renewing.isComplete()) {
       return;
     }
-    renewing = leases.renewDue(System.currentTimeMillis());
+    renewing = leases.renewDue(ClusterClock.shared().millis());
   }
 
   private void scan() {
@@ -158,12 +158,31 @@ public final class RollupVerticle extends VerticleBase {
             });
   }
 
+  /** Creates every shard's lease and progress rows that are missing, until once all were made. */
+  private Future<Void> ensureShards() {
+    if (shardsReady) {
+      return Future.succeededFuture();
+    }
+    long initialDone = marks.bucketOf(ClusterClock.shared().millis()) - marks.bucketMillis();
+    List<Future<?>> creates = new ArrayList<>();
+    for (int s = 0; s < cfg.shards(); s++) {
+      creates.add(
+          client.execute(
+              cql.createShard().bind(s, Instant.EPOCH, Instant.ofEpochMilli(initialDone))));
+    }
+    if (journal != null) {
+      creates.add(journal.init());
+    }
+    return Future.all(creates).onSuccess(v -> shardsReady = true).mapEmpty();
+  }
+
   Future<Void> scanOnce() {
     // claim and renewal condition on the same lease_until: never both in flight
     claimed = false;
-    return renewing
+    return ensureShards()
+        .transform(ar -> renewing)
         .transform(ar -> shards())
-        .compose(rows -> leases.claim(rows, System.currentTimeMillis()))
+        .compose(rows -> leases.claim(rows, ClusterClock.shared().millis()))
         .onComplete(ar -> claimed = ar.succeeded())
         .compose(
             mine -> {
@@ -224,7 +243,7 @@ public final class RollupVerticle extends VerticleBase {
    * done_until moves past both in one lightweight transaction.
    */
   private Future<Void> processShard(int shard, long doneUntil, int steps) {
-    long now = System.currentTimeMillis();
+    long now = ClusterClock.shared().millis();
     if (stopping || steps >= MAX_STEPS_PER_SCAN || !terms.holds(shard, now)) {
       return Future.succeededFuture();
     }
@@ -303,7 +322,7 @@ public final class RollupVerticle extends VerticleBase {
     if (exact == null) {
       return Future.succeededFuture();
     }
-    OptionalLong stamp = terms.stamp(shard, System.currentTimeMillis());
+    OptionalLong stamp = terms.stamp(shard, ClusterClock.shared().millis());
     if (stamp.isEmpty()) {
       return Future.failedFuture("the lease of rollup shard " + shard + " ended");
     }
@@ -316,7 +335,7 @@ public final class RollupVerticle extends VerticleBase {
    * the shard.
    */
   private Future<Void> recompute(int shard, String deviceId, long hour) {
-    OptionalLong stamp = terms.stamp(shard, System.currentTimeMillis());
+    OptionalLong stamp = terms.stamp(shard, ClusterClock.shared().millis());
     if (stamp.isEmpty()) {
       return Future.failedFuture("the lease of rollup shard " + shard + " ended");
     }

@@ -129,12 +129,12 @@ final class RowBinder {
             RowKeys.ttlSeconds(e.ts(), now, config.events().retention()));
   }
 
-  /** Removes a pointer the device left, if no newer event put it back. */
+  /** Removes a pointer the device left, one refresh back (see {@link FleetMembership}). */
   BoundStatement fleetDelete(String facet, FleetMembership.Change c) {
     Event e = c.event();
     return cql.fleetDelete()
         .bind(
-            c.writeTs(),
+            c.deleteTs(),
             facet,
             FleetFacets.shard(e.deviceId(), config.fleet().shards()),
             e.deviceId());

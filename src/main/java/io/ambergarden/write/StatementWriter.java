@@ -3,6 +3,7 @@ package io.ambergarden.write;
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import com.datastax.oss.driver.api.core.servererrors.QueryValidationException;
+import io.ambergarden.cassandra.ClusterClock;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.metrics.AmberMeters;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -52,7 +53,7 @@ final class StatementWriter {
             () ->
                 limiter.submit(
                     () -> {
-                      long at = System.currentTimeMillis();
+                      long at = ClusterClock.shared().millis();
                       Statement<?> s = build.apply(at).setIdempotent(true);
                       rows.record(s instanceof BatchStatement b ? b.size() : 1);
                       long t0 = System.nanoTime();

@@ -14,6 +14,7 @@ import io.ambergarden.bus.PersistRequest;
 import io.ambergarden.bus.PersistResult;
 import io.ambergarden.bus.RequestId;
 import io.ambergarden.cassandra.CassandraClients;
+import io.ambergarden.cassandra.ClusterClock;
 import io.ambergarden.cassandra.ReplicaBatches;
 import io.ambergarden.cassandra.ReplicaLocator;
 import io.ambergarden.cassandra.TimeBuckets;
@@ -123,7 +124,7 @@ public final class WriterVerticle extends VerticleBase {
     }
     inFlightEvents += n;
     meters.writesInFlight().addAndGet(n);
-    long now = System.currentTimeMillis();
+    long now = ClusterClock.shared().millis();
     Future<Void> detail;
     try {
       detail = writeAll(events, now);
@@ -175,7 +176,7 @@ public final class WriterVerticle extends VerticleBase {
    */
   private List<Future<?>> afterStored(List<Event> events) {
     List<Future<?>> out = new ArrayList<>();
-    long now = System.currentTimeMillis();
+    long now = ClusterClock.shared().millis();
     if (config.rollups().enabled()) {
       boolean reopen = config.counters().enabled() && config.counters().reconcile();
       List<WriteRow.Single> rows = new ArrayList<>();

@@ -178,7 +178,9 @@ class FleetIT {
     String d = type + "-z";
     long now = System.currentTimeMillis();
     post(event(d, now, type, "normal", 200));
-    // what a writer that lost its memory (a restart) leaves behind: a pointer of an older state
+    // what a writer that lost its memory (a restart) leaves behind: a pointer of an older state,
+    // more than a refresh older (a younger one may still be trusted by a writer, and is kept)
+    long pointerTs = now - s.config().fleet().refresh().toMillis() - 10_000;
     String facet = FleetFacets.typeStatus(type, "fault");
     int shard = FleetFacets.shard(d, s.config().fleet().shards());
     try (CqlSession cql = TestService.cql()) {
@@ -189,8 +191,8 @@ class FleetIT {
           facet,
           shard,
           d,
-          Instant.ofEpochMilli(now - 10_000),
-          (now - 10_000) * 1000);
+          Instant.ofEpochMilli(pointerTs),
+          pointerTs * 1000);
       assertThat(ids(all("type=" + type + "&status=fault", 10))).isEmpty();
       await()
           .atMost(Duration.ofSeconds(10))

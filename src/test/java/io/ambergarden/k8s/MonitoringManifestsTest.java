@@ -50,6 +50,7 @@ class MonitoringManifestsTest {
             "amber_health_check", // breaker open (check="writes")
             "amber_readiness_transitions_total", // readiness flapping
             "amber_counter_unknown_outcomes_total", // counter unknown outcomes
+            "amber_clock_skew_seconds", // clock skew (F21)
             "jvm_gc_live_data_size_bytes"); // heap near the limit
     String breaker =
         MonitoringManifests.rules().stream()

@@ -208,8 +208,18 @@ class KafkaFailoverClusterIT {
           .all()
           .get(30, TimeUnit.SECONDS);
       ConfigResource broker = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+      // the broker asked may learn of the new topic a moment after the controller made it
       Config config =
-          a.describeConfigs(List.of(broker)).all().get(30, TimeUnit.SECONDS).get(broker);
+          await()
+              .atMost(Duration.ofSeconds(30))
+              .ignoreExceptions()
+              .until(
+                  () ->
+                      a.describeConfigs(List.of(broker))
+                          .all()
+                          .get(10, TimeUnit.SECONDS)
+                          .get(broker),
+                  java.util.Objects::nonNull);
       assertThat(config.get("min.insync.replicas").value()).isEqualTo("2");
     }
     admin.awaitFullyReplicated(topic, RECOVERY);

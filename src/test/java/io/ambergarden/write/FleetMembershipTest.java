@@ -38,7 +38,8 @@ class FleetMembershipTest {
   }
 
   @Test
-  void aStatusChangeWritesTheNewFacetsAndRemovesTheOldOnesAtTheNewEventsTime() {
+  void
+      aStatusChangeWritesTheNewFacetsAtOnceAndDeletesTheOldOnesOneRefreshLaterReachingOneRefreshBack() {
     FleetMembership m = new FleetMembership(HOUR, 100);
     m.plan(event("M-1", T0, "charger", "normal"), false);
     FleetMembership.Change c = m.plan(event("M-1", T0 + 1000, "charger", "fault"), true);
@@ -49,20 +50,45 @@ class FleetMembershipTest {
             FleetFacets.ABNORMAL,
             FleetFacets.typeStatus("charger", "fault"),
             FleetFacets.typeAbnormal("charger"));
-    assertThat(c.remove())
+    assertThat(c.writeTs()).isEqualTo((T0 + 1000) * 1000);
+    // another writer may still trust the normal pointers it wrote: nothing is deleted yet
+    assertThat(c.remove()).isEmpty();
+    assertThat(m.plan(event("M-1", T0 + HOUR, "charger", "fault"), true).remove()).isEmpty();
+
+    FleetMembership.Change due = m.plan(event("M-1", T0 + 1000 + HOUR, "charger", "fault"), true);
+    assertThat(due.remove())
         .containsExactlyInAnyOrder(
             FleetFacets.status("normal"), FleetFacets.typeStatus("charger", "normal"));
-    assertThat(c.writeTs()).isEqualTo((T0 + 1000) * 1000);
+    assertThat(due.deleteTs()).isEqualTo((T0 + 1000) * 1000);
+    // deleted once
+    assertThat(m.plan(event("M-1", T0 + 2 * HOUR, "charger", "fault"), true).remove()).isEmpty();
   }
 
   @Test
-  void aTypeChangeRemovesEveryFacetOfTheOldType() {
+  void aTypeChangeDeletesEveryFacetOfTheOldTypeWhenDue() {
     FleetMembership m = new FleetMembership(HOUR, 100);
     m.plan(event("M-1", T0, "charger", "fault"), true);
-    FleetMembership.Change c = m.plan(event("M-1", T0 + 1000, "meter", "fault"), true);
-    assertThat(c.remove())
+    m.plan(event("M-1", T0 + 1000, "meter", "fault"), true);
+    FleetMembership.Change due = m.plan(event("M-1", T0 + 2000 + HOUR, "meter", "fault"), true);
+    assertThat(due.remove())
         .containsExactlyInAnyOrder(
             FleetFacets.type("charger"),
+            FleetFacets.typeStatus("charger", "fault"),
+            FleetFacets.typeAbnormal("charger"));
+  }
+
+  @Test
+  void aFacetTheDeviceIsBackInBeforeItsDeleteIsDueIsNeverDeleted() {
+    FleetMembership m = new FleetMembership(HOUR, 100);
+    m.plan(event("M-1", T0, "charger", "normal"), false);
+    m.plan(event("M-1", T0 + 1000, "charger", "fault"), true);
+    FleetMembership.Change back = m.plan(event("M-1", T0 + 2000, "charger", "normal"), false);
+    assertThat(back.add()).contains(FleetFacets.status("normal"));
+    FleetMembership.Change due = m.plan(event("M-1", T0 + 3000 + HOUR, "charger", "normal"), false);
+    assertThat(due.remove())
+        .containsExactlyInAnyOrder(
+            FleetFacets.status("fault"),
+            FleetFacets.ABNORMAL,
             FleetFacets.typeStatus("charger", "fault"),
             FleetFacets.typeAbnormal("charger"));
   }
@@ -83,9 +109,12 @@ class FleetMembershipTest {
     m.plan(event("M-1", T0, "charger", "normal"), false);
     m.plan(event("M-1", T0 + 1000, "charger", "fault"), true); // rows in flight
     FleetMembership.Change back = m.plan(event("M-1", T0 + 2000, "charger", "normal"), false);
-    // the fault request deletes the normal pointer at T0+1000; this one must write it again, later
+    // the device left normal at T0+1000; this one must write it again, and later delete fault
     assertThat(back.add()).contains(FleetFacets.status("normal"));
-    assertThat(back.remove()).contains(FleetFacets.status("fault"));
+    assertThat(back.next().left())
+        .extracting(FleetMembership.Left::facet)
+        .contains(FleetFacets.status("fault"))
+        .doesNotContain(FleetFacets.status("normal"));
   }
 
   @Test
@@ -94,6 +123,17 @@ class FleetMembershipTest {
     FleetMembership.Change first = m.plan(event("M-1", T0, "charger", "normal"), false);
     m.failed(first);
     assertThat(m.plan(event("M-1", T0 + 1000, "charger", "normal"), false).add()).isNotEmpty();
+  }
+
+  @Test
+  void aFailedChangeIsForgottenAlsoWhenANewerChangeWasPlannedOnTopOfIt() {
+    FleetMembership m = new FleetMembership(HOUR, 100);
+    FleetMembership.Change first = m.plan(event("M-1", T0, "charger", "normal"), false);
+    // planned while the first is in flight: it trusts the first one's rows and writes none
+    assertThat(m.plan(event("M-1", T0 + 1000, "charger", "normal"), false).isEmpty()).isTrue();
+    m.failed(first);
+    // the failed event sent again writes every facet the newer one trusted
+    assertThat(m.plan(event("M-1", T0, "charger", "normal"), false).add()).hasSize(4);
   }
 
   @Test
@@ -110,6 +150,18 @@ class FleetMembershipTest {
     FleetMembership.Change anHour = m.plan(event("M-1", T0 + HOUR, "charger", "normal"), false);
     assertThat(anHour.add()).hasSize(4);
     assertThat(anHour.remove()).isEmpty();
+  }
+
+  @Test
+  void theLeftFacetsAwaitingTheirDeleteAreBoundedPerDevice() {
+    FleetMembership m = new FleetMembership(HOUR, 100);
+    FleetMembership.Change last = null;
+    for (int i = 0; i < 40; i++) {
+      last = m.plan(event("M-1", T0 + i, "charger", "s" + i), false);
+    }
+    assertThat(last.next().left()).hasSize(FleetMembership.MAX_LEFT);
+    assertThat(last.next().left().get(FleetMembership.MAX_LEFT - 1).facet())
+        .isEqualTo(FleetFacets.typeStatus("charger", "s38"));
   }
 
   @Test

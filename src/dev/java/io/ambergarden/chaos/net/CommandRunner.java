@@ -13,6 +13,16 @@ interface CommandRunner {
 
   List<String> run(List<String> command);
 
+  /** Whether the command exits 0 (e.g. {@code iptables -C}: the rule exists). */
+  default boolean succeeds(List<String> command) {
+    try {
+      run(command);
+      return true;
+    } catch (IllegalStateException nonZero) {
+      return false;
+    }
+  }
+
   /** The real one: a child process, its stderr merged into what the exception says. */
   static CommandRunner system() {
     return command -> {

@@ -108,6 +108,25 @@ public final class Firewall implements AutoCloseable {
     }
   }
 
+  /**
+   * Removes these cuts only (made with the same effect), leaving any other fault's cuts in force; a
+   * rule already gone is skipped.
+   */
+  public synchronized void uncut(Collection<Cut> cuts, CutEffect effect) {
+    requireOpen();
+    for (Cut c : cuts) {
+      for (List<String> rule : IptablesRules.cut(CHAIN, c, effect)) {
+        List<String> delete = new ArrayList<>(rule);
+        delete.set(0, "-D");
+        List<String> check = new ArrayList<>(rule);
+        check.set(0, "-C");
+        if (commands.succeeds(iptablesCommand(List.of(), check.toArray(String[]::new)))) {
+          iptables(delete.toArray(String[]::new));
+        }
+      }
+    }
+  }
+
   /** Removes every cut at once. */
   public synchronized void healAll() {
     requireOpen();
@@ -153,9 +172,13 @@ public final class Firewall implements AutoCloseable {
   }
 
   private List<String> iptables(List<String> table, String... args) {
+    return commands.run(iptablesCommand(table, args));
+  }
+
+  private static List<String> iptablesCommand(List<String> table, String... args) {
     List<String> cmd = new ArrayList<>(List.of("iptables", "-w", "5"));
     cmd.addAll(table);
     cmd.addAll(List.of(args));
-    return commands.run(cmd);
+    return cmd;
   }
 }

@@ -53,6 +53,41 @@ class FirewallTest {
   }
 
   @Test
+  void uncuttingDeletesOnlyThatCutsRulesAndSkipsRulesAlreadyGone() throws Exception {
+    List<String> present = new ArrayList<>();
+    CommandRunner runner =
+        cmd -> {
+          String line = String.join(" ", cmd);
+          issued.add(line);
+          if (line.startsWith("ip netns identify")) {
+            return List.of("amber-chaos-1");
+          }
+          if (line.contains(" -A AMBER_CHAOS ")) {
+            present.add(line.replace(" -A ", " "));
+          } else if (line.contains(" -D AMBER_CHAOS ")) {
+            present.remove(line.replace(" -D ", " "));
+          } else if (line.contains(" -C AMBER_CHAOS ")
+              && !present.contains(line.replace(" -C ", " "))) {
+            throw new IllegalStateException("iptables: Bad rule (does a matching rule exist?)");
+          }
+          return List.of();
+        };
+    Firewall f = Firewall.inNamespace("amber-chaos-1", 42, runner);
+    InetAddress a = InetAddress.getByName("127.0.0.1");
+    InetAddress b = InetAddress.getByName("127.0.0.2");
+    InetAddress c = InetAddress.getByName("127.0.0.3");
+    f.cut(List.of(Cut.onPort(a, b, 7000)), CutEffect.DROP);
+    f.cut(List.of(Cut.onPort(a, c, 9042)), CutEffect.DROP);
+    assertThat(present).hasSize(4);
+    f.uncut(List.of(Cut.onPort(a, b, 7000)), CutEffect.DROP);
+    assertThat(present).hasSize(2).allMatch(r -> r.contains("9042"));
+    issued.clear();
+    f.uncut(List.of(Cut.onPort(a, b, 7000)), CutEffect.DROP);
+    assertThat(issued).hasSize(2).allMatch(l -> l.contains(" -C AMBER_CHAOS "));
+    assertThat(present).hasSize(2);
+  }
+
+  @Test
   void closingRemovesBothChainsAndTheFirewallCannotBeUsedAfter() {
     Firewall f = Firewall.inNamespace("amber-chaos-1", 42, identifying("amber-chaos-1"));
     issued.clear();
