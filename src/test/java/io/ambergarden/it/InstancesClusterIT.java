@@ -149,8 +149,9 @@ class InstancesClusterIT {
                   + shardRows(),
               e);
         }
+        // three instances and three nodes on two cores: a rebalance and first writes take a while
         await()
-            .atMost(Duration.ofMinutes(1))
+            .atMost(Duration.ofMinutes(3))
             .until(() -> written(a) > 100 && written(b) > 100 && written(c) > 100);
         postLive(a, liveDevice, "via-a");
         postLive(b, liveDevice, "via-b");
