@@ -6,10 +6,10 @@ import io.ambergarden.event.EventParser;
 import java.time.Clock;
 
 /** The event parser configured from the service config. */
-final class EventParsers {
+public final class EventParsers {
   private EventParsers() {}
 
-  static EventParser create(AmberConfig config, Clock clock) {
+  public static EventParser create(AmberConfig config, Clock clock) {
     EventLimits limits =
         EventLimits.defaults()
             .withBatchAndTime(

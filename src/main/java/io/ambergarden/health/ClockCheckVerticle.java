@@ -30,9 +30,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Every clock.check-interval, reads the clock of each Cassandra node the driver connects to (the
  * statement pinned to the node), estimates its offset from this instance's clock ({@link
- * ClockOffsets}), exports it, and warns (throttled) when the skew exceeds clock.max-skew: rollup
- * recomputes write with this instance's clock, and leases and TTLs run on the nodes' clocks. A node
- * that does not answer is counted and skipped; readiness does not depend on this check.
+ * ClockOffsets}), exports it, re-anchors the {@link ClusterClock} (the nodes' median) that marks,
+ * scans, leases and rollup stamps follow, and warns (throttled) when the skew exceeds
+ * clock.max-skew: TTLs, Paxos ballots and a skewed node's own messages still run on node clocks. A
+ * node that does not answer is counted and skipped; readiness does not depend on this check.
  */
 public final class ClockCheckVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(ClockCheckVerticle.class);
@@ -181,7 +182,7 @@ public final class ClockCheckVerticle extends VerticleBase {
       long skipped = warnings.tryAcquire();
       if (skipped != LogThrottle.SUPPRESS) {
         LOG.warn(
-            "{} (clock.max-skew {} ms); rollups and leases may be wrong while it lasts:"
+            "{} (clock.max-skew {} ms); a skewed node may drop its peers' messages while it lasts:"
                 + " check NTP or chrony on this pod's node and on the Cassandra nodes{}",
             verdict.describe(),
             settings.maxSkew().toMillis(),

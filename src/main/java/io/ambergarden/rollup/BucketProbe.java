@@ -45,7 +45,7 @@ final class BucketProbe {
   record Step(OptionalLong bucket, long next) {}
 
   /** The next step from {@code from}; empty when no bucket is due yet. */
-  Future<Optional<Step>> next(int shard, long from, long now) {
+  private Future<Optional<Step>> next(int shard, long from, long now) {
     List<Long> window = marks.dueWindow(from, now, safety, WINDOW);
     if (window.isEmpty()) {
       return Future.succeededFuture(Optional.empty());
@@ -57,6 +57,25 @@ final class BucketProbe {
                     new Step(
                         first,
                         first.orElse(window.get(window.size() - 1)) + marks.bucketMillis())));
+  }
+
+  /**
+   * One scan step from {@code from}: skips the empty due buckets, hands the first non-empty one to
+   * {@code process}, and returns where progress moves to; empty when no bucket is due yet.
+   */
+  Future<OptionalLong> step(
+      int shard, long from, long now, java.util.function.LongFunction<Future<?>> process) {
+    return next(shard, from, now)
+        .compose(
+            step -> {
+              if (step.isEmpty()) {
+                return Future.succeededFuture(OptionalLong.empty());
+              }
+              OptionalLong bucket = step.get().bucket();
+              Future<?> done =
+                  bucket.isEmpty() ? Future.succeededFuture() : process.apply(bucket.getAsLong());
+              return done.map(v -> OptionalLong.of(step.get().next()));
+            });
   }
 
   /** The CQL of a probe of {@code table} partitioned by (shard, {@code bucketColumn}). */

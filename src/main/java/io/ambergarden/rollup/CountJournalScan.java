@@ -22,7 +22,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -147,19 +146,16 @@ final class CountJournalScan {
       return Future.succeededFuture();
     }
     return probe
-        .next(shard, marks.resumeFrom(until), ClusterClock.shared().millis())
+        .step(
+            shard,
+            marks.resumeFrom(until),
+            ClusterClock.shared().millis(),
+            bucket -> applyBucket(shard, bucket).onSuccess(v -> applied.increment()))
         .compose(
-            step -> {
-              if (step.isEmpty()) {
-                return Future.succeededFuture();
-              }
-              OptionalLong bucket = step.get().bucket();
-              Future<Void> done =
-                  bucket.isEmpty()
-                      ? Future.succeededFuture()
-                      : applyBucket(shard, bucket.getAsLong()).onSuccess(v -> applied.increment());
-              return done.compose(v -> advance(shard, until, step.get().next(), steps));
-            });
+            next ->
+                next.isEmpty()
+                    ? Future.succeededFuture()
+                    : advance(shard, until, next.getAsLong(), steps));
   }
 
   private Future<Void> advance(int shard, long until, long next, int steps) {

@@ -248,19 +248,12 @@ public final class RollupVerticle extends VerticleBase {
       return Future.succeededFuture();
     }
     return probe
-        .next(shard, doneUntil, now)
+        .step(shard, doneUntil, now, bucket -> processBucket(shard, bucket))
         .compose(
-            step -> {
-              if (step.isEmpty()) {
-                return Future.succeededFuture();
-              }
-              OptionalLong bucket = step.get().bucket();
-              Future<Void> done =
-                  bucket.isEmpty()
-                      ? Future.succeededFuture()
-                      : processBucket(shard, bucket.getAsLong());
-              return done.compose(v -> advance(shard, step.get().next(), steps));
-            });
+            next ->
+                next.isEmpty()
+                    ? Future.succeededFuture()
+                    : advance(shard, next.getAsLong(), steps));
   }
 
   private Future<Void> advance(int shard, long next, int steps) {

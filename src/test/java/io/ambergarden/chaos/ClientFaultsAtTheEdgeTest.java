@@ -17,7 +17,6 @@ import io.ambergarden.chaos.history.Op;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.config.ConfigLoader;
 import io.ambergarden.event.Event;
-import io.ambergarden.event.EventLimits;
 import io.ambergarden.event.EventParser;
 import io.ambergarden.health.HealthState;
 import io.ambergarden.live.LiveConnections;
@@ -134,15 +133,7 @@ class ClientFaultsAtTheEdgeTest {
   /** One instance of the HTTP edge; it shares the key store (and the writer) with the other. */
   void deploy(AmberConfig config) throws Exception {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    EventParser parser =
-        new EventParser(
-            EventLimits.defaults()
-                .withBatchAndTime(
-                    config.ingest().maxBatch(),
-                    config.events().maxPayloadBytes(),
-                    config.events().retention(),
-                    config.events().futureSkew()),
-            Clock.systemUTC());
+    EventParser parser = io.ambergarden.EventParsers.create(config, Clock.systemUTC());
     HttpBudgets b = HttpBudgets.of(config, registry);
     HttpVerticle http =
         new HttpVerticle(

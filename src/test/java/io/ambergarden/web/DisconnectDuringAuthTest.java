@@ -11,7 +11,6 @@ import io.ambergarden.bus.PersistRequest;
 import io.ambergarden.bus.PersistResult;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.config.ConfigLoader;
-import io.ambergarden.event.EventLimits;
 import io.ambergarden.event.EventParser;
 import io.ambergarden.health.HealthState;
 import io.ambergarden.live.LiveConnections;
@@ -67,15 +66,7 @@ class DisconnectDuringAuthTest {
     cfg.putAll(extra);
     AmberConfig config = ConfigLoader.load(Map.of(), new Properties(), cfg);
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    EventParser parser =
-        new EventParser(
-            EventLimits.defaults()
-                .withBatchAndTime(
-                    config.ingest().maxBatch(),
-                    config.events().maxPayloadBytes(),
-                    config.events().retention(),
-                    config.events().futureSkew()),
-            Clock.systemUTC());
+    EventParser parser = io.ambergarden.EventParsers.create(config, Clock.systemUTC());
     LocalCodec.registerAll(vertx);
     vertx
         .eventBus()

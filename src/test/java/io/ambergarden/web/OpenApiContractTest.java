@@ -12,7 +12,6 @@ import io.ambergarden.bus.PersistResult;
 import io.ambergarden.bus.StatusStatsQuery;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.config.ConfigLoader;
-import io.ambergarden.event.EventLimits;
 import io.ambergarden.event.EventParser;
 import io.ambergarden.health.HealthState;
 import io.ambergarden.live.LiveConnections;
@@ -125,15 +124,7 @@ class OpenApiContractTest {
                 "contract-test", "events:write events:read live:read media:write media:read admin"),
             null);
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    EventParser parser =
-        new EventParser(
-            EventLimits.defaults()
-                .withBatchAndTime(
-                    config.ingest().maxBatch(),
-                    config.events().maxPayloadBytes(),
-                    config.events().retention(),
-                    config.events().futureSkew()),
-            Clock.systemUTC());
+    EventParser parser = io.ambergarden.EventParsers.create(config, Clock.systemUTC());
     LocalCodec.registerAll(vertx);
     client = WebClient.create(vertx);
     wsClient = vertx.createWebSocketClient();
