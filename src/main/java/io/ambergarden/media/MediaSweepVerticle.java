@@ -2,6 +2,7 @@ package io.ambergarden.media;
 
 import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.config.AmberConfig;
+import io.ambergarden.lease.ShardRows;
 import io.ambergarden.rollup.LeaseClaims;
 import io.ambergarden.rollup.LeasePlanner;
 import io.micrometer.core.instrument.Counter;
@@ -39,6 +40,7 @@ public final class MediaSweepVerticle extends VerticleBase {
   private long timer = -1;
   private boolean scanning;
   private volatile boolean stopping;
+  private ShardRows shardRows;
 
   public MediaSweepVerticle(AmberConfig config, String instanceId, MeterRegistry registry) {
     this.config = config;
@@ -73,19 +75,22 @@ public final class MediaSweepVerticle extends VerticleBase {
               sweeps =
                   new BlobSweeps(
                       client, cql, store, cfg, plan, instanceId, () -> stopping, orphans, purged);
-              Instant initialPurges =
-                  Instant.ofEpochMilli(
-                      plan.bucketOf(System.currentTimeMillis()) - plan.bucketMillis());
-              List<Future<?>> creates = new ArrayList<>();
-              for (int s = 0; s < ObjectKeys.SHARDS; s++) {
-                // orphans from the beginning of the bucket, purges from now: no mark is older
-                creates.add(
-                    client.execute(
-                        cql.createShard().bind(s, Instant.EPOCH, Instant.EPOCH, initialPurges)));
-              }
-              return Future.all(creates);
+              shardRows = new ShardRows(this::createShardRows);
+              return shardRows.ensureAtStart(LOG, "media sweep");
             })
         .onSuccess(v -> timer = vertx.setPeriodic(cfg.sweepInterval().toMillis(), id -> scan()));
+  }
+
+  private Future<?> createShardRows() {
+    Instant initialPurges =
+        Instant.ofEpochMilli(plan.bucketOf(System.currentTimeMillis()) - plan.bucketMillis());
+    List<Future<?>> creates = new ArrayList<>();
+    for (int s = 0; s < ObjectKeys.SHARDS; s++) {
+      // orphans from the beginning of the bucket, purges from now: no mark is older
+      creates.add(
+          client.execute(cql.createShard().bind(s, Instant.EPOCH, Instant.EPOCH, initialPurges)));
+    }
+    return Future.all(creates);
   }
 
   /** Gives the leases back so another instance takes the shards over at once. */
@@ -131,7 +136,9 @@ public final class MediaSweepVerticle extends VerticleBase {
     long now = System.currentTimeMillis();
     Instant leaseUntil = Instant.ofEpochMilli(now + cfg.sweepLeaseTtl().toMillis());
     Map<Integer, Long> purgesUntil = new HashMap<>();
-    return shards()
+    return shardRows
+        .ensure()
+        .compose(v -> shards())
         .compose(
             rows -> {
               rows.forEach((s, r) -> purgesUntil.put(s, r.purgesUntil()));

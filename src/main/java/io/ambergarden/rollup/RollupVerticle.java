@@ -5,6 +5,7 @@ import com.datastax.oss.driver.api.core.cql.Statement;
 import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.cassandra.ClusterClock;
 import io.ambergarden.config.AmberConfig;
+import io.ambergarden.lease.ShardRows;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.cassandra.CassandraClient;
@@ -53,7 +54,7 @@ public final class RollupVerticle extends VerticleBase {
   private BucketProbe probe;
   private long timer = -1;
   private boolean scanning;
-  private boolean shardsReady;
+  private ShardRows shardRows;
   private boolean stopping;
   private Counter recomputes;
 
@@ -91,16 +92,8 @@ public final class RollupVerticle extends VerticleBase {
               hours = new HourRecompute(client, cql, config, exact);
               terms = new ShardTerms(cfg.leaseTtl());
               leases = new ShardLeases(client, cql, instanceId, terms);
-              // rows two starting instances race to create (contended LWTs): a start never fails
-              // for them, the scan creates what is still missing
-              return ensureShards()
-                  .otherwise(
-                      err -> {
-                        LOG.warn(
-                            "rollup shard rows not all created yet ({}); retried at the next scan",
-                            err.toString());
-                        return null;
-                      });
+              shardRows = new ShardRows(this::createShardRows);
+              return shardRows.ensureAtStart(LOG, "rollup");
             })
         .onSuccess(
             v -> {
@@ -158,11 +151,8 @@ public final class RollupVerticle extends VerticleBase {
             });
   }
 
-  /** Creates every shard's lease and progress rows that are missing, until once all were made. */
-  private Future<Void> ensureShards() {
-    if (shardsReady) {
-      return Future.succeededFuture();
-    }
+  /** Creates every shard's lease and progress row, and the journal's, with IF NOT EXISTS. */
+  private Future<?> createShardRows() {
     long initialDone = marks.bucketOf(ClusterClock.shared().millis()) - marks.bucketMillis();
     List<Future<?>> creates = new ArrayList<>();
     for (int s = 0; s < cfg.shards(); s++) {
@@ -173,13 +163,14 @@ public final class RollupVerticle extends VerticleBase {
     if (journal != null) {
       creates.add(journal.init());
     }
-    return Future.all(creates).onSuccess(v -> shardsReady = true).mapEmpty();
+    return Future.all(creates);
   }
 
   Future<Void> scanOnce() {
     // claim and renewal condition on the same lease_until: never both in flight
     claimed = false;
-    return ensureShards()
+    return shardRows
+        .ensure()
         .transform(ar -> renewing)
         .transform(ar -> shards())
         .compose(rows -> leases.claim(rows, ClusterClock.shared().millis()))
