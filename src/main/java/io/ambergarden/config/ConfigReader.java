@@ -241,7 +241,8 @@ final class ConfigReader {
     int replicas = SecurityConfigReader.replicas(c, query.cursorKey());
     AmberConfig.Clock clock =
         new AmberConfig.Clock(
-            c.duration("clock.check-interval", Duration.ZERO, Duration.ofHours(1)),
+            // at most 2 min: the cluster clock falls back to the wall clock after 5 min unsynced
+            c.duration("clock.check-interval", Duration.ZERO, Duration.ofMinutes(2)),
             c.duration("clock.max-skew", ONE_MS, Duration.ofHours(1)));
     if (clock.enabled() && clock.checkInterval().compareTo(Duration.ofSeconds(1)) < 0) {
       throw new ConfigException("clock.check-interval", "must be 0s (off) or at least 1s");

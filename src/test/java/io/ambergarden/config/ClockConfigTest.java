@@ -27,6 +27,15 @@ class ClockConfigTest {
   }
 
   @Test
+  void anIntervalLongerThanTwoMinutesIsRefusedSoTheClusterClockNeverFallsBackBetweenChecks() {
+    assertThat(load(Map.of("AMBER_CLOCK_CHECK_INTERVAL", "2m")).clock().checkInterval())
+        .isEqualTo(Duration.ofMinutes(2));
+    assertThatThrownBy(() -> load(Map.of("AMBER_CLOCK_CHECK_INTERVAL", "3m")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("clock.check-interval:");
+  }
+
+  @Test
   void anIntervalBelowOneSecondOrANonPositiveSkewIsRefusedNamingTheKey() {
     assertThatThrownBy(() -> load(Map.of("AMBER_CLOCK_CHECK_INTERVAL", "500ms")))
         .isInstanceOf(ConfigException.class)
