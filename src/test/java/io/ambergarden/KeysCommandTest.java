@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 class KeysCommandTest {
   @Test
-  void testCreateOptionsBecomeAKey() {
+  void createOptionsBecomeAKey() {
     KeyRecord k =
         KeysCommand.parseCreate(
             new String[] {
@@ -29,7 +29,7 @@ class KeysCommandTest {
   }
 
   @Test
-  void testBadOptionsAreRefusedWithTheReason() {
+  void badOptionsAreRefusedWithTheReason() {
     assertThatThrownBy(() -> KeysCommand.parseCreate(new String[] {"--name", "x"}))
         .hasMessageContaining("--scopes");
     assertThatThrownBy(
@@ -45,7 +45,7 @@ class KeysCommandTest {
   }
 
   @Test
-  void testWithoutASubcommandItPrintsUsage() {
+  void withoutASubcommandItPrintsUsage() {
     java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
     int code =
         KeysCommand.run(

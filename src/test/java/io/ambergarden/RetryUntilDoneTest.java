@@ -20,7 +20,7 @@ class RetryUntilDoneTest {
   }
 
   @Test
-  void testAFailedAttemptIsUndoneAndTriedAgainUntilItSucceeds() {
+  void aFailedAttemptIsUndoneAndTriedAgainUntilItSucceeds() {
     AtomicInteger attempts = new AtomicInteger();
     AtomicInteger undone = new AtomicInteger();
     RetryUntilDone.run(
@@ -42,7 +42,7 @@ class RetryUntilDoneTest {
   }
 
   @Test
-  void testNothingIsTriedOnceStopped() {
+  void nothingIsTriedOnceStopped() {
     AtomicInteger attempts = new AtomicInteger();
     AtomicBoolean stopped = new AtomicBoolean();
     RetryUntilDone.run(

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 class StartupFailureTest {
   @Test
-  void testRefusedCassandraCredentialsAreOneLineNamingTheKeys() {
+  void refusedCassandraCredentialsAreOneLineNamingTheKeys() {
     StartupFailure f =
         StartupFailure.of(
             new CompletionException(
@@ -29,7 +29,7 @@ class StartupFailureTest {
   }
 
   @Test
-  void testAnUntrustedCertificateNamesTheStoreAndTheTruststoreKey() {
+  void anUntrustedCertificateNamesTheStoreAndTheTruststoreKey() {
     Throwable pkix =
         new SSLHandshakeException("PKIX path building failed")
             .initCause(new java.security.cert.CertPathValidatorException("no trust anchor"));
@@ -46,7 +46,7 @@ class StartupFailureTest {
   }
 
   @Test
-  void testKafkaSaslAndAclFailuresSayWhatToCheck() {
+  void kafkaSaslAndAclFailuresSayWhatToCheck() {
     assertThat(
             StartupFailure.of(new SaslAuthenticationException("Authentication failed during"))
                 .getMessage())
@@ -59,7 +59,7 @@ class StartupFailureTest {
   }
 
   @Test
-  void testAnythingElseKeepsItsOwnWordsAndIsNotKnown() {
+  void anythingElseKeepsItsOwnWordsAndIsNotKnown() {
     StartupFailure f = StartupFailure.of(new IllegalStateException("boom"));
     assertThat(f.known()).isFalse();
     assertThat(f.getMessage()).contains("boom");

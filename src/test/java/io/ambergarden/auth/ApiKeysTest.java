@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 class ApiKeysTest {
   @Test
-  void testAMintedKeyParsesAndMatchesOnlyItsOwnHash() {
+  void aMintedKeyParsesAndMatchesOnlyItsOwnHash() {
     ApiKeys.Minted a = ApiKeys.mint();
     ApiKeys.Minted b = ApiKeys.mint();
     assertThat(a.text()).startsWith("amb_").hasSize(4 + 16 + 1 + 43);
@@ -20,7 +20,7 @@ class ApiKeysTest {
   }
 
   @Test
-  void testTheSecretHas256RandomBitsAndIsNotInTheHash() {
+  void theSecretHas256RandomBitsAndIsNotInTheHash() {
     Set<String> seen = new HashSet<>();
     for (int i = 0; i < 1000; i++) {
       assertThat(seen.add(ApiKeys.mint().text())).isTrue();
@@ -33,7 +33,7 @@ class ApiKeysTest {
   }
 
   @Test
-  void testMalformedKeysDoNotParse() {
+  void malformedKeysDoNotParse() {
     String good = ApiKeys.mint().text();
     assertThat(ApiKeys.parse(good.substring(1))).isEmpty();
     assertThat(ApiKeys.parse(good + "x")).isEmpty();
@@ -44,7 +44,7 @@ class ApiKeysTest {
   }
 
   @Test
-  void testATamperedSecretDoesNotMatch() {
+  void aTamperedSecretDoesNotMatch() {
     ApiKeys.Minted m = ApiKeys.mint();
     char last = m.text().charAt(m.text().length() - 1);
     String tampered = m.text().substring(0, m.text().length() - 1) + (last == 'A' ? 'B' : 'A');

@@ -13,14 +13,14 @@ class ClientAddressTest {
       new ClientAddress(List.of(AddressRange.parse("10.0.0.0/8"), AddressRange.parse("fd00::/8")));
 
   @Test
-  void testForwardedForIsIgnoredFromAnUntrustedPeer() {
+  void forwardedForIsIgnoredFromAnUntrustedPeer() {
     assertThat(behindProxy.of("203.0.113.7", List.of("1.2.3.4"))).isEqualTo("203.0.113.7");
     assertThat(new ClientAddress(List.of()).of("10.1.1.1", List.of("1.2.3.4")))
         .isEqualTo("10.1.1.1");
   }
 
   @Test
-  void testTheNearestUntrustedHopIsTheClient() {
+  void theNearestUntrustedHopIsTheClient() {
     assertThat(behindProxy.of("10.1.1.1", List.of("6.6.6.6, 198.51.100.4, 10.2.2.2")))
         .isEqualTo("198.51.100.4");
     assertThat(behindProxy.of("10.1.1.1", List.of("6.6.6.6", "198.51.100.4")))
@@ -28,20 +28,20 @@ class ClientAddressTest {
   }
 
   @Test
-  void testGarbageInTheChainStopsAtTheLastTrustedHop() {
+  void garbageInTheChainStopsAtTheLastTrustedHop() {
     assertThat(behindProxy.of("10.1.1.1", List.of("evil.example, 10.2.2.2"))).isEqualTo("10.2.2.2");
     assertThat(behindProxy.of("10.1.1.1", List.of())).isEqualTo("10.1.1.1");
   }
 
   @Test
-  void testIpv6ClientsAreGroupedByTheirSlash64() {
+  void ipv6ClientsAreGroupedByTheirSlash64() {
     assertThat(behindProxy.of("2001:db8:1:2:aaaa::1", null))
         .isEqualTo(behindProxy.of("2001:db8:1:2:bbbb::9", null))
         .isNotEqualTo(behindProxy.of("2001:db8:1:3::1", null));
   }
 
   @Test
-  void testRangesParseOnlyLiteralAddresses() {
+  void rangesParseOnlyLiteralAddresses() {
     assertThat(
             AddressRange.parse("192.168.0.0/16")
                 .contains(new byte[] {(byte) 192, (byte) 168, 9, 9}))
@@ -60,7 +60,7 @@ class ClientAddressTest {
   }
 
   @Test
-  void testFailuresRefillAndTheTrackedAddressesAreBounded() {
+  void failuresRefillAndTheTrackedAddressesAreBounded() {
     AtomicLong nanos = new AtomicLong();
     AddressFailures f = new AddressFailures(60, 100, nanos::get);
     for (int i = 0; i < 60; i++) {

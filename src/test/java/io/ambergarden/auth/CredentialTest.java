@@ -8,7 +8,7 @@ class CredentialTest {
   private static final String KEY = ApiKeys.mint().text();
 
   @Test
-  void testBearerKeysJwtsHeaderKeysAndTicketsAreToldApart() {
+  void bearerKeysJwtsHeaderKeysAndTicketsAreToldApart() {
     assertThat(Credential.from("Bearer " + KEY, null, null).orElseThrow())
         .isEqualTo(new Credential(Credential.Type.API_KEY, KEY));
     assertThat(Credential.from("bearer a.b.c", null, null).orElseThrow().type())
@@ -21,7 +21,7 @@ class CredentialTest {
   }
 
   @Test
-  void testTheAuthorizationHeaderWinsAndOtherSchemesAreInvalidNotMissing() {
+  void theAuthorizationHeaderWinsAndOtherSchemesAreInvalidNotMissing() {
     assertThat(Credential.from("Bearer " + KEY, "other", "t").orElseThrow().value()).isEqualTo(KEY);
     Credential basic = Credential.from("Basic dXNlcjpwdw==", null, null).orElseThrow();
     assertThat(basic.value()).isEmpty();
@@ -30,7 +30,7 @@ class CredentialTest {
   }
 
   @Test
-  void testTheValueNeverAppearsInToString() {
+  void theValueNeverAppearsInToString() {
     assertThat(Credential.from("Bearer " + KEY, null, null).orElseThrow().toString())
         .doesNotContain(KEY.substring(10));
   }

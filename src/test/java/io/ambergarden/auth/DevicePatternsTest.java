@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 class DevicePatternsTest {
   @Test
-  void testAPrefixPatternAllowsItsDevicesAndNoOthers() {
+  void aPrefixPatternAllowsItsDevicesAndNoOthers() {
     DevicePatterns p = DevicePatterns.of(List.of("M-*"));
     assertThat(p.bound()).isTrue();
     assertThat(p.allows("M-1")).isTrue();
@@ -21,7 +21,7 @@ class DevicePatternsTest {
   }
 
   @Test
-  void testExactIdsAndInnerWildcardsMatchWholeIds() {
+  void exactIdsAndInnerWildcardsMatchWholeIds() {
     DevicePatterns p = DevicePatterns.of(List.of("pump-7", "site:*:valve"));
     assertThat(p.allows("pump-7")).isTrue();
     assertThat(p.allows("pump-70")).isFalse();
@@ -31,7 +31,7 @@ class DevicePatternsTest {
   }
 
   @Test
-  void testAWildcardNeverSpansCharactersOutsideTheIdAlphabet() {
+  void aWildcardNeverSpansCharactersOutsideTheIdAlphabet() {
     DevicePatterns p = DevicePatterns.of(List.of("M-*"));
     assertThat(p.allows("M-1/../N-2")).isFalse();
     assertThat(p.allows("M-1%2F")).isFalse();
@@ -39,13 +39,13 @@ class DevicePatternsTest {
   }
 
   @Test
-  void testNoPatternsMeansEveryDevice() {
+  void noPatternsMeansEveryDevice() {
     assertThat(DevicePatterns.of(List.of()).bound()).isFalse();
     assertThat(DevicePatterns.all().allows("anything")).isTrue();
   }
 
   @Test
-  void testBadPatternsAreRefusedNamingThePattern() {
+  void badPatternsAreRefusedNamingThePattern() {
     assertThatThrownBy(() -> DevicePatterns.of(List.of("M 1")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'M 1'");

@@ -39,7 +39,7 @@ class GatekeeperOutageTest {
   }
 
   @Test
-  void testAStaticKeyIsVerifiedWithoutTheStore() {
+  void aStaticKeyIsVerifiedWithoutTheStore() {
     Gatekeeper g = gate(Map.of());
     Future<Principal> p =
         g.authenticate(new Credential(Credential.Type.API_KEY, fixed.text()), "a");
@@ -52,7 +52,7 @@ class GatekeeperOutageTest {
   }
 
   @Test
-  void testAStaticKeyWithAWrongSecretIsInvalid() {
+  void aStaticKeyWithAWrongSecretIsInvalid() {
     Gatekeeper g = gate(Map.of());
     String wrong = fixed.text().substring(0, fixed.text().length() - 43) + "A".repeat(43);
     assertThat(
@@ -61,7 +61,7 @@ class GatekeeperOutageTest {
   }
 
   @Test
-  void testAStoredKeyThatCannotBeReadIsUnavailableWithARetryHint() {
+  void aStoredKeyThatCannotBeReadIsUnavailableWithARetryHint() {
     Gatekeeper g = gate(Map.of());
     AuthException e =
         failure(
@@ -72,7 +72,7 @@ class GatekeeperOutageTest {
   }
 
   @Test
-  void testAnAddressThatFailsTooOftenIsRefusedBeforeAnyLookupAndOthersAreNot() {
+  void anAddressThatFailsTooOftenIsRefusedBeforeAnyLookupAndOthersAreNot() {
     Gatekeeper g = gate(Map.of("auth.address.failures-per-minute", "5"));
     Credential bad = new Credential(Credential.Type.API_KEY, "amb_not-a-key");
     for (int i = 0; i < 5; i++) {
@@ -96,7 +96,7 @@ class GatekeeperOutageTest {
   }
 
   @Test
-  void testUnavailableAnswersDoNotCountAgainstTheAddress() {
+  void unavailableAnswersDoNotCountAgainstTheAddress() {
     Gatekeeper g = gate(Map.of("auth.address.failures-per-minute", "2"));
     for (int i = 0; i < 10; i++) {
       assertThat(
@@ -109,7 +109,7 @@ class GatekeeperOutageTest {
   }
 
   @Test
-  void testABadStaticKeysFileNamesTheKeyAndNeverTheSecret() {
+  void aBadStaticKeysFileNamesTheKeyAndNeverTheSecret() {
     String secretish = "amb_0123456789abcdef_short";
     assertThatThrownBy(
             () ->

@@ -75,7 +75,7 @@ class JwtVerifierTest {
   }
 
   @Test
-  void testAValidRs256TokenGivesItsSubjectScopesAndDevices() throws Exception {
+  void aValidRs256TokenGivesItsSubjectScopesAndDevices() throws Exception {
     JwtVerifier v = verifier(pem(RSA));
     JsonObject claims =
         TestJwts.claims("meter-fleet", "events:write live:read unknown:x")
@@ -91,7 +91,7 @@ class JwtVerifierTest {
   }
 
   @Test
-  void testATokenThatNamesNoDevicesIsRefusedUnlessAllItsScopesAreFleetWide() throws Exception {
+  void aTokenThatNamesNoDevicesIsRefusedUnlessAllItsScopesAreFleetWide() throws Exception {
     JwtVerifier strict = verifier(pem(RSA));
     JwtVerifier readsFleetWide = verifier(pem(RSA, "events:read", "live:read"));
     for (Object noDevices : Arrays.asList(null, new JsonArray(), "", "  ")) {
@@ -122,7 +122,7 @@ class JwtVerifierTest {
   }
 
   @Test
-  void testAnAdminTokenWithoutDevicesReachesEveryDevice() throws Exception {
+  void anAdminTokenWithoutDevicesReachesEveryDevice() throws Exception {
     JwtVerifier v = verifier(pem(RSA));
     Principal p =
         verify(
@@ -133,7 +133,7 @@ class JwtVerifierTest {
   }
 
   @Test
-  void testAWronglyTypedDevicesClaimIsRefusedEvenForAdmin() throws Exception {
+  void aWronglyTypedDevicesClaimIsRefusedEvenForAdmin() throws Exception {
     JwtVerifier v = verifier(pem(RSA, "events:read"));
     for (Object wrong :
         List.of(
@@ -154,7 +154,7 @@ class JwtVerifierTest {
   }
 
   @Test
-  void testAnUnknownFleetWideScopeStopsStartupNamingTheKey() {
+  void anUnknownFleetWideScopeStopsStartupNamingTheKey() {
     Future<JwtVerifier> started = JwtVerifier.start(vertx, pem(RSA, "events:reed"), 50);
     assertThat(started.failed()).isTrue();
     assertThat(started.cause())
@@ -163,7 +163,7 @@ class JwtVerifierTest {
   }
 
   @Test
-  void testScpAsAnArrayIsReadToo() throws Exception {
+  void scpAsAnArrayIsReadToo() throws Exception {
     JwtVerifier v = verifier(pem(RSA));
     JsonObject claims = TestJwts.claims("svc", null);
     claims.remove("scope");
@@ -173,7 +173,7 @@ class JwtVerifierTest {
   }
 
   @Test
-  void testAnEs256KeyVerifiesEs256Tokens() throws Exception {
+  void anEs256KeyVerifiesEs256Tokens() throws Exception {
     KeyPair ec = TestJwts.ec();
     JwtVerifier v = verifier(pem(ec));
     Future<Principal> p =
@@ -185,7 +185,7 @@ class JwtVerifierTest {
   }
 
   @Test
-  void testAnExpiredTokenIsRefusedButTheLeewayIsHonoured() throws Exception {
+  void anExpiredTokenIsRefusedButTheLeewayIsHonoured() throws Exception {
     JwtVerifier v = verifier(pem(RSA));
     long now = System.currentTimeMillis() / 1000;
     JsonObject expired = TestJwts.claims("s", "events:read").put("exp", now - 120);
@@ -198,7 +198,7 @@ class JwtVerifierTest {
   }
 
   @Test
-  void testATamperedTokenIsRefused() throws Exception {
+  void aTamperedTokenIsRefused() throws Exception {
     JwtVerifier v = verifier(pem(RSA));
     String token = TestJwts.rs256(RSA.getPrivate(), TestJwts.claims("s", "events:read"), null);
     String[] parts = token.split("\\.");
@@ -213,7 +213,7 @@ class JwtVerifierTest {
   }
 
   @Test
-  void testATokenSignedByAnotherKeyIsRefused() throws Exception {
+  void aTokenSignedByAnotherKeyIsRefused() throws Exception {
     JwtVerifier v = verifier(pem(RSA));
     assertThat(
             verify(v, TestJwts.rs256(OTHER.getPrivate(), TestJwts.claims("s", "admin"), null))
@@ -222,7 +222,7 @@ class JwtVerifierTest {
   }
 
   @Test
-  void testAlgNoneIsRefused() throws Exception {
+  void algNoneIsRefused() throws Exception {
     JwtVerifier v = verifier(pem(RSA));
     String none = TestJwts.none(TestJwts.claims("s", "admin"));
     assertThat(verify(v, none).failed()).isTrue();
@@ -232,14 +232,14 @@ class JwtVerifierTest {
   }
 
   @Test
-  void testHmacSignedWithThePublicKeyIsRefused() throws Exception {
+  void hmacSignedWithThePublicKeyIsRefused() throws Exception {
     JwtVerifier v = verifier(pem(RSA));
     assertThat(verify(v, TestJwts.hs256WithPublicKey(RSA, TestJwts.claims("s", "admin"))).failed())
         .isTrue();
   }
 
   @Test
-  void testWrongIssuerWrongAudienceNoExpAndNoSubAreRefused() throws Exception {
+  void wrongIssuerWrongAudienceNoExpAndNoSubAreRefused() throws Exception {
     JwtVerifier v = verifier(pem(RSA));
     JsonObject iss = TestJwts.claims("s", "admin").put("iss", "https://evil.test");
     JsonObject aud = TestJwts.claims("s", "admin").put("aud", "someone-else");
@@ -258,7 +258,7 @@ class JwtVerifierTest {
   }
 
   @Test
-  void testAFutureNotBeforeIsRefused() throws Exception {
+  void aFutureNotBeforeIsRefused() throws Exception {
     JwtVerifier v = verifier(pem(RSA));
     JsonObject nbf =
         TestJwts.claims("s", "admin").put("nbf", System.currentTimeMillis() / 1000 + 600);
@@ -266,7 +266,7 @@ class JwtVerifierTest {
   }
 
   @Test
-  void testGarbageIsRefusedNotThrown() throws Exception {
+  void garbageIsRefusedNotThrown() throws Exception {
     JwtVerifier v = verifier(pem(RSA));
     for (String t : List.of("", "a", "a.b", "a.b.c", "....", "eyJ.eyJ.x")) {
       assertThat(verify(v, t).failed()).as(t).isTrue();
@@ -274,7 +274,7 @@ class JwtVerifierTest {
   }
 
   @Test
-  void testAJwksKeyRotationIsPickedUpAndSymmetricKeysAreIgnored() throws Exception {
+  void aJwksKeyRotationIsPickedUpAndSymmetricKeysAreIgnored() throws Exception {
     AtomicReference<JsonArray> keys =
         new AtomicReference<>(
             new JsonArray()
@@ -328,7 +328,7 @@ class JwtVerifierTest {
   }
 
   @Test
-  void testRefetchesStartedOutsideVertxAllComplete() throws Exception {
+  void refetchesStartedOutsideVertxAllComplete() throws Exception {
     JsonObject body = new JsonObject().put("keys", new JsonArray().add(TestJwts.jwk(RSA, "k1")));
     HttpServer jwks =
         vertx

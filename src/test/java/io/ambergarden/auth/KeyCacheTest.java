@@ -58,7 +58,7 @@ class KeyCacheTest {
   }
 
   @Test
-  void testAFreshEntryIsServedWithoutReadingTheStore() {
+  void aFreshEntryIsServedWithoutReadingTheStore() {
     store.put("a", key("a", null));
     KeyCache c = cache(60_000);
     assertThat(value(c.get("a"))).isPresent();
@@ -68,7 +68,7 @@ class KeyCacheTest {
   }
 
   @Test
-  void testARevocationIsSeenWithinTheRefresh() {
+  void aRevocationIsSeenWithinTheRefresh() {
     store.put("a", key("a", null));
     KeyCache c = cache(60_000);
     value(c.get("a"));
@@ -83,7 +83,7 @@ class KeyCacheTest {
   }
 
   @Test
-  void testAnEntryOlderThanTheRefreshWaitsForAFreshRead() {
+  void anEntryOlderThanTheRefreshWaitsForAFreshRead() {
     store.put("a", key("a", null));
     KeyCache c = cache(60_000);
     value(c.get("a"));
@@ -93,7 +93,7 @@ class KeyCacheTest {
   }
 
   @Test
-  void testUnknownIdsAreRememberedToo() {
+  void unknownIdsAreRememberedToo() {
     KeyCache c = cache(60_000);
     assertThat(value(c.get("nope"))).isEmpty();
     assertThat(value(c.get("nope"))).isEmpty();
@@ -101,7 +101,7 @@ class KeyCacheTest {
   }
 
   @Test
-  void testWhileTheStoreIsDownAKnownKeyKeepsWorkingUntilMaxStale() {
+  void whileTheStoreIsDownAKnownKeyKeepsWorkingUntilMaxStale() {
     store.put("a", key("a", null));
     KeyCache c = cache(10_000);
     value(c.get("a"));
@@ -114,7 +114,7 @@ class KeyCacheTest {
   }
 
   @Test
-  void testWithoutMaxStaleAnUnreadableKeyIsRefused() {
+  void withoutMaxStaleAnUnreadableKeyIsRefused() {
     store.put("a", key("a", null));
     KeyCache c = cache(0);
     value(c.get("a"));
@@ -124,7 +124,7 @@ class KeyCacheTest {
   }
 
   @Test
-  void testConcurrentMissesShareOneRead() {
+  void concurrentMissesShareOneRead() {
     manual = true;
     KeyCache c = cache(60_000);
     Future<Optional<KeyRecord>> first = c.get("a");
@@ -136,7 +136,7 @@ class KeyCacheTest {
   }
 
   @Test
-  void testBothSidesOfTheCacheAreBounded() {
+  void bothSidesOfTheCacheAreBounded() {
     KeyCache c = cache(60_000);
     for (String id : List.of("a", "b", "c", "d", "e")) {
       store.put(id, key(id, null));
@@ -148,7 +148,7 @@ class KeyCacheTest {
   }
 
   @Test
-  void testAKnownKeyKeepsWorkingThroughAnOutageLongerThanMaxStale() {
+  void aKnownKeyKeepsWorkingThroughAnOutageLongerThanMaxStale() {
     store.put("a", key("a", null));
     KeyCache c = cache(10_000);
     value(c.get("a"));
@@ -164,7 +164,7 @@ class KeyCacheTest {
   }
 
   @Test
-  void testDuringAnOutageAKnownKeyIsAnsweredWithoutWaitingForTheStore() {
+  void duringAnOutageAKnownKeyIsAnsweredWithoutWaitingForTheStore() {
     store.put("a", key("a", null));
     KeyCache c = cache(60_000);
     value(c.get("a"));
@@ -182,7 +182,7 @@ class KeyCacheTest {
   }
 
   @Test
-  void testAKeyNeverSeenFailsClosedWhileTheStoreIsDownWithoutAReadPerRequest() {
+  void aKeyNeverSeenFailsClosedWhileTheStoreIsDownWithoutAReadPerRequest() {
     KeyCache c = cache(60_000);
     down = true;
     assertThat(c.getThroughOutage("new").failed()).isTrue();
@@ -196,7 +196,7 @@ class KeyCacheTest {
   }
 
   @Test
-  void testARevocationIsSeenOnceTheStoreAnswersAgain() {
+  void aRevocationIsSeenOnceTheStoreAnswersAgain() {
     store.put("a", key("a", null));
     KeyCache c = cache(60_000);
     value(c.get("a"));
@@ -211,7 +211,7 @@ class KeyCacheTest {
   }
 
   @Test
-  void testInvalidateForgetsAtOnce() {
+  void invalidateForgetsAtOnce() {
     store.put("a", key("a", null));
     KeyCache c = cache(60_000);
     value(c.get("a"));

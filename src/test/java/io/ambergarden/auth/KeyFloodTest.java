@@ -43,7 +43,7 @@ class KeyFloodTest {
   }
 
   @Test
-  void testRandomIdsEvictNoRealKeyAndCostOneReadPerIdPerNegativeTtl() {
+  void randomIdsEvictNoRealKeyAndCostOneReadPerIdPerNegativeTtl() {
     Random random = new Random(26);
     List<String> real = new ArrayList<>();
     for (int i = 0; i < REAL; i++) {

@@ -27,7 +27,7 @@ class RateLimitsTest {
   }
 
   @Test
-  void testEachCallerHasItsOwnBucket() {
+  void eachCallerHasItsOwnBucket() {
     AtomicLong now = new AtomicLong();
     RateLimits limits = new RateLimits(10, now::get);
     assertThat(limits.acquire("a", 1)).isZero();
@@ -41,7 +41,7 @@ class RateLimitsTest {
   }
 
   @Test
-  void testACallerNeverWaitsWhileAnotherCallersAcquireIsUnderWay() throws Exception {
+  void aCallerNeverWaitsWhileAnotherCallersAcquireIsUnderWay() throws Exception {
     // the clock stalls inside the first caller's acquire, as a descheduled event loop would
     CountDownLatch stalled = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
@@ -71,7 +71,7 @@ class RateLimitsTest {
   }
 
   @Test
-  void testOneBucketSharedByFourThreadsGrantsExactlyItsRate() throws Exception {
+  void oneBucketSharedByFourThreadsGrantsExactlyItsRate() throws Exception {
     RateLimits limits = new RateLimits(10, () -> 0);
     AtomicInteger granted = new AtomicInteger();
     CountDownLatch start = new CountDownLatch(1);
@@ -97,7 +97,7 @@ class RateLimitsTest {
   }
 
   @Test
-  void testTwoHundredThousandCallersOnFourThreadsKeepTheMapWithinItsBound() throws Exception {
+  void twoHundredThousandCallersOnFourThreadsKeepTheMapWithinItsBound() throws Exception {
     int max = 1000;
     RateLimits limits = new RateLimits(max, () -> 0);
     List<Future<?>> done = new ArrayList<>();

@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 
 class RouteRulesTest {
   @Test
-  void testEachApiRouteNeedsItsScope() {
+  void eachApiRouteNeedsItsScope() {
     assertThat(RouteRules.of("POST", "/api/v1/events").scope()).isEqualTo(Scope.EVENTS_WRITE);
     assertThat(RouteRules.of("GET", "/api/v1/devices/M-1/events").scope())
         .isEqualTo(Scope.EVENTS_READ);
@@ -23,7 +23,7 @@ class RouteRulesTest {
   }
 
   @Test
-  void testDeviceRoutesNameTheirDevice() {
+  void deviceRoutesNameTheirDevice() {
     RouteRules.Rule r = RouteRules.of("GET", "/api/v1/devices/M-7/latest");
     assertThat(r.devices()).isEqualTo(RouteRules.Devices.PATH);
     assertThat(r.deviceId()).isEqualTo("M-7");
@@ -35,7 +35,7 @@ class RouteRulesTest {
   }
 
   @Test
-  void testHealthTheDashboardAndShareLinksAreOpen() {
+  void healthTheDashboardAndShareLinksAreOpen() {
     assertThat(RouteRules.of("GET", "/health/ready").open()).isTrue();
     assertThat(RouteRules.of("GET", "/").open()).isTrue();
     assertThat(RouteRules.of("GET", "/auth.js").open()).isTrue();
@@ -44,7 +44,7 @@ class RouteRulesTest {
   }
 
   @Test
-  void testAnApiRouteWithoutARuleNeedsAdmin() {
+  void anApiRouteWithoutARuleNeedsAdmin() {
     assertThat(RouteRules.of("GET", "/api/v2/whatever").scope()).isEqualTo(Scope.ADMIN);
     assertThat(RouteRules.of("PUT", "/api/v1/events").scope()).isEqualTo(Scope.ADMIN);
     assertThat(RouteRules.of("GET", "/api").scope()).isEqualTo(Scope.ADMIN);

@@ -105,7 +105,7 @@ class SocketRevalidationTest {
   }
 
   @Test
-  void testARevokedKeysSocketClosesOnceTheStoreHasBeenUnreachableForLongerThanMaxStale() {
+  void aRevokedKeysSocketClosesOnceTheStoreHasBeenUnreachableForLongerThanMaxStale() {
     Gatekeeper gate = gate(MAX_STALE);
     Principal p = key.principal(100);
     assertThat(check(gate, p)).isTrue();
@@ -126,7 +126,7 @@ class SocketRevalidationTest {
   }
 
   @Test
-  void testASocketStaysOpenThroughOutagesShorterThanMaxStaleWithReadsBetween() {
+  void aSocketStaysOpenThroughOutagesShorterThanMaxStaleWithReadsBetween() {
     Gatekeeper gate = gate(MAX_STALE);
     Principal p = key.principal(100);
     assertThat(check(gate, p)).as("the key read as the socket opened").isTrue();
@@ -146,7 +146,7 @@ class SocketRevalidationTest {
   }
 
   @Test
-  void testHealthyChecksReadTheStoreNoMoreThanOncePerCheckWhateverMaxStale() {
+  void healthyChecksReadTheStoreNoMoreThanOncePerCheckWhateverMaxStale() {
     for (Duration maxStale : List.of(MAX_STALE, Duration.ZERO)) {
       Gatekeeper gate = gate(maxStale);
       Principal p = key.principal(100);

@@ -8,7 +8,7 @@ class TokenBucketTest {
   private static final long SECOND = 1_000_000_000L;
 
   @Test
-  void testABurstUpToTheRateThenOneTokenPerInterval() {
+  void aBurstUpToTheRateThenOneTokenPerInterval() {
     TokenBucket b = new TokenBucket(5, 0);
     for (int i = 0; i < 5; i++) {
       assertThat(b.take(0)).isZero();
@@ -21,7 +21,7 @@ class TokenBucketTest {
   }
 
   @Test
-  void testAnIdleBucketHoldsAtMostOneSecondOfTokens() {
+  void anIdleBucketHoldsAtMostOneSecondOfTokens() {
     TokenBucket b = new TokenBucket(3, 0);
     int granted = 0;
     for (int i = 0; i < 10; i++) {
@@ -33,7 +33,7 @@ class TokenBucketTest {
   }
 
   @Test
-  void testTheRateHoldsOverALongRun() {
+  void theRateHoldsOverALongRun() {
     TokenBucket b = new TokenBucket(100, 0);
     int granted = 0;
     // 10 s of a client trying every millisecond

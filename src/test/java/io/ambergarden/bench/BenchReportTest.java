@@ -24,7 +24,7 @@ class BenchReportTest {
           Map.of("amber.bench.events", 1_000));
 
   @Test
-  void testRatioDividesAndIsUndefinedWithoutAPositiveDenominator() {
+  void ratioDividesAndIsUndefinedWithoutAPositiveDenominator() {
     assertThat(BenchReport.ratio("x", 3_000, 1_500).value()).isEqualTo(2.0);
     assertThat(BenchReport.ratio("x", 3_000, 0).value()).isNaN();
     assertThat(BenchReport.ratio("x", Double.NaN, 10).value()).isNaN();
@@ -32,7 +32,7 @@ class BenchReportTest {
   }
 
   @Test
-  void testFiguresAreFormattedWithDashesAndNaForWhatDoesNotApply() {
+  void figuresAreFormattedWithDashesAndNaForWhatDoesNotApply() {
     assertThat(BenchReport.number(12_345.6)).isEqualTo(String.format("%,d", 12_346));
     assertThat(BenchReport.number(Double.NaN)).isEqualTo("-");
     assertThat(BenchReport.ratioText(0.456)).isEqualTo(String.format("%.2f", 0.46));
@@ -40,7 +40,7 @@ class BenchReportTest {
   }
 
   @Test
-  void testReportHasOneRowPerMeasurementAndTheFourServiceRatios() {
+  void reportHasOneRowPerMeasurementAndTheFourServiceRatios() {
     BenchReport report =
         IngestBench.report(SETTINGS, ENV, figures(), List.of(), BenchReport.Resources.NONE);
 
@@ -68,7 +68,7 @@ class BenchReportTest {
   }
 
   @Test
-  void testMarkdownAndJsonCarryEnvironmentSettingsReadsAndTheLiveLatencyNote() {
+  void markdownAndJsonCarryEnvironmentSettingsReadsAndTheLiveLatencyNote() {
     BenchReport report =
         IngestBench.report(
             SETTINGS,
@@ -99,7 +99,7 @@ class BenchReportTest {
   }
 
   @Test
-  void testReadsSectionSaysSoWhenReadsWereOff() {
+  void readsSectionSaysSoWhenReadsWereOff() {
     IngestBench.Figures f = figures();
     IngestBench.Figures noReads =
         new IngestBench.Figures(
@@ -123,7 +123,7 @@ class BenchReportTest {
   }
 
   @Test
-  void testLiveLatencyFromTheHookReplacesTheNotMeasuredNote() {
+  void liveLatencyFromTheHookReplacesTheNotMeasuredNote() {
     IngestBench.Figures f = figures();
     IngestBench.Figures withLive =
         new IngestBench.Figures(
@@ -148,7 +148,7 @@ class BenchReportTest {
   }
 
   @Test
-  void testCpuTableHasAColumnPerCounterWithADashWhereAPhaseHasNone() {
+  void cpuTableHasAColumnPerCounterWithADashWhereAPhaseHasNone() {
     BenchReport.Resources resources =
         new BenchReport.Resources(
             List.of("service"),
@@ -173,7 +173,7 @@ class BenchReportTest {
   }
 
   @Test
-  void testCpuAndMemoryTablesShowEachProcessAndTheSeriesExtremes() {
+  void cpuAndMemoryTablesShowEachProcessAndTheSeriesExtremes() {
     TimeSeries heap = new TimeSeries("heap after GC");
     heap.add(1, 300);
     heap.add(2, 500);

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class CpuLedgerTest {
   @Test
-  void testPhaseDerivesCoresAndCpuPerThousandEvents() {
+  void phaseDerivesCoresAndCpuPerThousandEvents() {
     CpuLedger.Phase phase = new CpuLedger.Phase("p", 2_000, 4.0, Map.of("a", 6.0, "b", 2.0));
 
     assertThat(phase.cores("a")).isEqualTo(1.5);
@@ -23,7 +23,7 @@ class CpuLedgerTest {
   }
 
   @Test
-  void testSpanMeasuresThisJvmsCpuAndMarksAnUnknownProcessNaN() {
+  void spanMeasuresThisJvmsCpuAndMarksAnUnknownProcessNaN() {
     CpuLedger ledger =
         new CpuLedger()
             .process("self", () -> Optional.of(ProcessHandle.current()))
@@ -49,7 +49,7 @@ class CpuLedgerTest {
   }
 
   @Test
-  void testSpanDifferencesEachCounterAndLeavesOutOneUnreadableAtEitherEnd() {
+  void spanDifferencesEachCounterAndLeavesOutOneUnreadableAtEitherEnd() {
     AtomicLong recomputes = new AtomicLong(40);
     AtomicBoolean up = new AtomicBoolean(false);
     CpuLedger ledger =
@@ -67,7 +67,7 @@ class CpuLedgerTest {
   }
 
   @Test
-  void testAwaitQuietReturnsAfterOneWindowForAnIdleProcessAndAtTheDeadlineForABusyOne()
+  void awaitQuietReturnsAfterOneWindowForAnIdleProcessAndAtTheDeadlineForABusyOne()
       throws Exception {
     CpuLedger ledger = new CpuLedger().process("self", () -> Optional.of(ProcessHandle.current()));
 

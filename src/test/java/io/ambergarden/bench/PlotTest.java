@@ -21,7 +21,7 @@ class PlotTest {
   }
 
   @Test
-  void testPlotIsAValidPngOfTheRequestedSizeWithSomethingDrawn() throws IOException {
+  void plotIsAValidPngOfTheRequestedSizeWithSomethingDrawn() throws IOException {
     TimeSeries throughput = new TimeSeries("(a) raw driver ceiling");
     TimeSeries latency = new TimeSeries("(e) p99 GET /devices/{id}/latest");
     for (int t = 1; t <= 30; t++) {
@@ -50,7 +50,7 @@ class PlotTest {
   }
 
   @Test
-  void testPlotWithoutAnyPointsStillRendersAxes() {
+  void plotWithoutAnyPointsStillRendersAxes() {
     BufferedImage image =
         Plot.render(
             "bench",
@@ -64,7 +64,7 @@ class PlotTest {
   }
 
   @Test
-  void testTickStepsAreOneTwoOrFiveTimesAPowerOfTen() {
+  void tickStepsAreOneTwoOrFiveTimesAPowerOfTen() {
     assertThat(Plot.niceStep(100, 10)).isEqualTo(10);
     assertThat(Plot.niceStep(27_000, 5)).isEqualTo(10_000);
     assertThat(Plot.niceStep(7, 5)).isEqualTo(2);
@@ -73,7 +73,7 @@ class PlotTest {
   }
 
   @Test
-  void testTickLabelsGroupThousandsAndDropAUselessFraction() {
+  void tickLabelsGroupThousandsAndDropAUselessFraction() {
     assertThat(Plot.tickLabel(25_000)).isEqualTo(String.format("%,d", 25_000));
     assertThat(Plot.tickLabel(0.5)).isEqualTo(String.format("%,.1f", 0.5));
   }

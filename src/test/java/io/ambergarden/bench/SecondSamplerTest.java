@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 
 class SecondSamplerTest {
   @Test
-  void testStoppingAGaugeTakesAFinalSampleAndNanAddsNoPoint() {
+  void stoppingAGaugeTakesAFinalSampleAndNanAddsNoPoint() {
     try (SecondSampler sampler = new SecondSampler()) {
       TimeSeries measured = sampler.gauge("p99", () -> 12.5);
       TimeSeries idle = sampler.gauge("idle", () -> Double.NaN);
@@ -21,7 +21,7 @@ class SecondSamplerTest {
   }
 
   @Test
-  void testAFinalRateIntervalTooShortToMeanAnythingIsDropped() {
+  void aFinalRateIntervalTooShortToMeanAnythingIsDropped() {
     try (SecondSampler sampler = new SecondSampler()) {
       long[] counter = {0};
       TimeSeries series = sampler.rate("phase", () -> counter[0]);

@@ -6,18 +6,18 @@ import org.junit.jupiter.api.Test;
 
 class TimeSeriesTest {
   @Test
-  void testRateIsCounterDeltaPerSecond() {
+  void rateIsCounterDeltaPerSecond() {
     assertThat(TimeSeries.rate(1_000, 3_500, 0, 500_000_000L)).isEqualTo(5_000);
     assertThat(TimeSeries.rate(0, 10, 2_000_000_000L, 4_000_000_000L)).isEqualTo(5);
   }
 
   @Test
-  void testRateOfAnEmptyIntervalIsZero() {
+  void rateOfAnEmptyIntervalIsZero() {
     assertThat(TimeSeries.rate(5, 9, 1_000, 1_000)).isZero();
   }
 
   @Test
-  void testPointsAreASnapshotInInsertionOrder() {
+  void pointsAreASnapshotInInsertionOrder() {
     TimeSeries s = new TimeSeries("x");
     s.add(1, 10);
     var snapshot = s.points();

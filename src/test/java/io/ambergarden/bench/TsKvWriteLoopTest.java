@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 class TsKvWriteLoopTest {
   @Test
-  void testPartitionIsTheStartOfTheUtcMonth() {
+  void partitionIsTheStartOfTheUtcMonth() {
     long midMarch = Instant.parse("2025-03-17T13:45:10.123Z").toEpochMilli();
     assertThat(TsKvWriteLoop.monthPartition(midMarch))
         .isEqualTo(Instant.parse("2025-03-01T00:00:00Z").toEpochMilli());
@@ -19,7 +19,7 @@ class TsKvWriteLoopTest {
   }
 
   @Test
-  void testEntityIdIsAStableVersionOneUuidPerDevice() {
+  void entityIdIsAStableVersionOneUuidPerDevice() {
     assertThat(TsKvWriteLoop.entityId("dev-1").version()).isEqualTo(1);
     assertThat(TsKvWriteLoop.entityId("dev-1").variant()).isEqualTo(2);
     assertThat(TsKvWriteLoop.entityId("dev-1"))
@@ -28,7 +28,7 @@ class TsKvWriteLoopTest {
   }
 
   @Test
-  void testRowsAreFiveKeysPerEventPlusFivePartitionRowsPerDeviceMonth() {
+  void rowsAreFiveKeysPerEventPlusFivePartitionRowsPerDeviceMonth() {
     long march = Instant.parse("2025-03-17T00:00:00Z").toEpochMilli();
     long april = Instant.parse("2025-04-02T00:00:00Z").toEpochMilli();
     List<BenchEvents.Spec> events =

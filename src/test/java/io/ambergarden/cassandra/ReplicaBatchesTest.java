@@ -17,7 +17,7 @@ class ReplicaBatchesTest {
   }
 
   @Test
-  void testItemsOfTheSameReplicasShareAGroupAndOthersDoNot() {
+  void itemsOfTheSameReplicasShareAGroupAndOthersDoNot() {
     List<List<String>> groups = group(List.of("a:1", "b:1", "a:2", "b:3", "a:4"), 10, 1000);
 
     assertThat(groups)
@@ -25,7 +25,7 @@ class ReplicaBatchesTest {
   }
 
   @Test
-  void testAGroupClosesAtMaxItemsAndBeforeMaxBytes() {
+  void aGroupClosesAtMaxItemsAndBeforeMaxBytes() {
     assertThat(group(List.of("a:1", "a:1", "a:1", "a:1", "a:1"), 2, 1000))
         .containsExactly(List.of("a:1", "a:1"), List.of("a:1", "a:1"), List.of("a:1"));
     assertThat(group(List.of("a:40", "a:40", "a:40"), 10, 100))
@@ -35,7 +35,7 @@ class ReplicaBatchesTest {
   }
 
   @Test
-  void testUnknownReplicasAndGroupingOffSendEveryItemAlone() {
+  void unknownReplicasAndGroupingOffSendEveryItemAlone() {
     assertThat(group(List.of("?x:1", "a:1", "?y:1"), 10, 100))
         .containsExactlyInAnyOrder(List.of("?x:1"), List.of("?y:1"), List.of("a:1"));
     assertThat(group(List.of("a:1", "a:1"), 1, 100))

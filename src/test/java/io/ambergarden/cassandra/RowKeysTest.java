@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 class RowKeysTest {
   @Test
-  void testWriteTimestampOrdersByEventTimeWhateverTheId() {
+  void writeTimestampOrdersByEventTimeWhateverTheId() {
     for (String a : new String[] {"", "a", "zzzz", "0"}) {
       for (String b : new String[] {"", "b", "yyyy", "9"}) {
         assertThat(RowKeys.eventTimeWriteTimestamp(1001, a))
@@ -20,7 +20,7 @@ class RowKeysTest {
   }
 
   @Test
-  void testSaltIsStableAndInRange() {
+  void saltIsStableAndInRange() {
     for (int i = 0; i < 1000; i++) {
       assertThat(RowKeys.salt("device-" + i, 8)).isBetween(0, 7);
     }
@@ -29,7 +29,7 @@ class RowKeysTest {
   }
 
   @Test
-  void testTtlEndsTheRowAtEventTimePlusRetention() {
+  void ttlEndsTheRowAtEventTimePlusRetention() {
     long now = 10_000_000L;
     assertThat(RowKeys.ttlSeconds(now, now, Duration.ofDays(1))).isEqualTo(86_400);
     assertThat(RowKeys.ttlSeconds(now - 3_600_000L, now, Duration.ofDays(1))).isEqualTo(82_800);
@@ -37,7 +37,7 @@ class RowKeysTest {
   }
 
   @Test
-  void testBucketsAreUtcAlignedStarts() {
+  void bucketsAreUtcAlignedStarts() {
     TimeBuckets day = new TimeBuckets(Duration.ofDays(1));
     assertThat(day.bucketOf(86_400_000L * 3 + 5)).isEqualTo(86_400_000L * 3);
     assertThat(day.bucketOf(-1)).isEqualTo(-86_400_000L);

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  */
 class ConfigDocsTest {
   @Test
-  void testReadmeListsEveryConfigKey() throws IOException {
+  void readmeListsEveryConfigKey() throws IOException {
     Properties defaults = new Properties();
     defaults.load(new StringReader(Files.readString(Path.of("conf/amber.properties"))));
     String readme = Files.readString(Path.of("README.md"));

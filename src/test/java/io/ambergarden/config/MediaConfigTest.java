@@ -14,7 +14,7 @@ class MediaConfigTest {
   }
 
   @Test
-  void testDefaultsDescribeALocalS3CompatibleStoreAndTenMebibyteImages() {
+  void defaultsDescribeALocalS3CompatibleStoreAndTenMebibyteImages() {
     AmberConfig.Media m = load(Map.of()).media();
     assertThat(m.enabled()).isTrue();
     assertThat(m.s3Endpoint()).isEqualTo("http://127.0.0.1:9000");
@@ -26,7 +26,7 @@ class MediaConfigTest {
   }
 
   @Test
-  void testTheSecretKeyIsRedactedEverywhereItCouldBeShown() {
+  void theSecretKeyIsRedactedEverywhereItCouldBeShown() {
     AmberConfig c =
         load(Map.of("media.s3.access-key", "AKIAEXAMPLE", "media.s3.secret-key", "s3cr3t-value"));
     assertThat(c.media().toString()).doesNotContain("s3cr3t-value");
@@ -34,7 +34,7 @@ class MediaConfigTest {
   }
 
   @Test
-  void testBadValuesStopStartupNamingTheKey() {
+  void badValuesStopStartupNamingTheKey() {
     Map<String, String> bad =
         Map.of(
             "media.max-tags", "9",
@@ -55,7 +55,7 @@ class MediaConfigTest {
   }
 
   @Test
-  void testAnOrphanGraceShorterThanTheLongestAnUploadMayTakeStopsStartup() {
+  void anOrphanGraceShorterThanTheLongestAnUploadMayTakeStopsStartup() {
     // an upload may stream its body for its deadline and then wait 3 request timeouts for its
     // metadata; a grace below that lets the sweeper collect the blob of an upload still running
     assertThatThrownBy(
@@ -74,7 +74,7 @@ class MediaConfigTest {
   }
 
   @Test
-  void testTheOrphanGraceOfAnAcceptedConfigCoversTheUploadDeadlinePlusTheMetadataWait() {
+  void theOrphanGraceOfAnAcceptedConfigCoversTheUploadDeadlinePlusTheMetadataWait() {
     for (Map<String, String> overrides :
         java.util.List.of(
             Map.<String, String>of(),

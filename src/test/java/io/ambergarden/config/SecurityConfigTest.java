@@ -19,7 +19,7 @@ class SecurityConfigTest {
   }
 
   @Test
-  void testAuthIsOnByDefaultWithoutJwtTlsOrManagementPort() {
+  void authIsOnByDefaultWithoutJwtTlsOrManagementPort() {
     SecurityConfig.Access a = load(Map.of()).access();
     assertThat(a.enabled()).isTrue();
     assertThat(a.jwt().enabled()).isFalse();
@@ -30,7 +30,7 @@ class SecurityConfigTest {
   }
 
   @Test
-  void testJwtNeedsAnIssuerAnAudienceAndOneKeySource() throws Exception {
+  void jwtNeedsAnIssuerAnAudienceAndOneKeySource() throws Exception {
     Path pem = Files.writeString(dir.resolve("k.pem"), "x");
     Map<String, String> m = new HashMap<>(Map.of("auth.jwt.public-key-file", pem.toString()));
     assertThatThrownBy(() -> load(m)).hasMessageStartingWith("auth.jwt.issuer:");
@@ -47,7 +47,7 @@ class SecurityConfigTest {
   }
 
   @Test
-  void testTlsFilesGoTogetherAndMustExist() throws Exception {
+  void tlsFilesGoTogetherAndMustExist() throws Exception {
     Path cert = Files.writeString(dir.resolve("c.pem"), "x");
     assertThatThrownBy(() -> load(Map.of("http.tls.cert-file", cert.toString())))
         .hasMessageStartingWith("http.tls.key-file:");
@@ -56,7 +56,7 @@ class SecurityConfigTest {
   }
 
   @Test
-  void testCorsTakesOriginsOnly() {
+  void corsTakesOriginsOnly() {
     assertThat(
             load(Map.of("http.cors.allowed-origins", "https://a.example, http://b:8080"))
                 .access()
@@ -69,7 +69,7 @@ class SecurityConfigTest {
   }
 
   @Test
-  void testRevocationCannotBeDelayedPastFourSeconds() {
+  void revocationCannotBeDelayedPastFourSeconds() {
     assertThatThrownBy(() -> load(Map.of("auth.key-cache.refresh", "10s")))
         .hasMessageStartingWith("auth.key-cache.refresh:");
     assertThatThrownBy(() -> load(Map.of("auth.ticket-ttl", "2m")))
@@ -77,7 +77,7 @@ class SecurityConfigTest {
   }
 
   @Test
-  void testMoreThanOneReplicaNeedsACursorKey() {
+  void moreThanOneReplicaNeedsACursorKey() {
     assertThatThrownBy(() -> load(Map.of("service.replicas", "3")))
         .hasMessageStartingWith("query.cursor-key:")
         .hasMessageContaining("service.replicas is 3");
@@ -88,7 +88,7 @@ class SecurityConfigTest {
   }
 
   @Test
-  void testKafkaSaslNeedsCredentialsAndKnownNames() {
+  void kafkaSaslNeedsCredentialsAndKnownNames() {
     assertThatThrownBy(() -> load(Map.of("kafka.security.protocol", "SASL_SSL")))
         .hasMessageStartingWith("kafka.sasl.username:");
     assertThatThrownBy(
@@ -102,7 +102,7 @@ class SecurityConfigTest {
   }
 
   @Test
-  void testCassandraRolesAreIdentifiersAndPasswordsGoWithTheirStores() {
+  void cassandraRolesAreIdentifiersAndPasswordsGoWithTheirStores() {
     assertThat(
             load(Map.of("cassandra.schema.grant-to", "amber_service, reporting"))
                 .cassandra()
@@ -116,7 +116,7 @@ class SecurityConfigTest {
   }
 
   @Test
-  void testSecretsAreRefusedAsSystemPropertiesAndRedactedEverywhere() {
+  void secretsAreRefusedAsSystemPropertiesAndRedactedEverywhere() {
     Properties sys = new Properties();
     sys.setProperty("amber.kafka.sasl.password", "hunter2");
     assertThatThrownBy(() -> ConfigLoader.load(Map.of(), sys, Map.of()))
@@ -137,7 +137,7 @@ class SecurityConfigTest {
   }
 
   @Test
-  void testTrustedProxiesAreAddressesOrRangesAndStartingWithoutCassandraNeedsKafkaMode() {
+  void trustedProxiesAreAddressesOrRangesAndStartingWithoutCassandraNeedsKafkaMode() {
     SecurityConfig.KeyLookup k =
         load(Map.of("http.trusted-proxies", "10.0.0.0/8, 192.168.1.7")).access().keyLookup();
     assertThat(k.trustedProxies())

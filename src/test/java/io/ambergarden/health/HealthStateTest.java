@@ -18,7 +18,7 @@ class HealthStateTest {
   }
 
   @Test
-  void testInKafkaModeAStoreOutageLeavesThePodReadyButSaysSo() {
+  void inKafkaModeAStoreOutageLeavesThePodReadyButSaysSo() {
     HealthState h = allGood(IngestMode.KAFKA);
     h.cassandraUsable(false);
     h.writesBlocked(true);
@@ -35,7 +35,7 @@ class HealthStateTest {
   }
 
   @Test
-  void testInKafkaModeKafkaTheGuardAConsumerOutOfItsGroupAndShutdownGate() {
+  void inKafkaModeKafkaTheGuardAConsumerOutOfItsGroupAndShutdownGate() {
     HealthState h = allGood(IngestMode.KAFKA);
     h.kafkaUsable(false);
     assertThat(h.ready()).isFalse();
@@ -52,7 +52,7 @@ class HealthStateTest {
   }
 
   @Test
-  void testInKafkaModeAConsumerStalledWhileCassandraAnswersGatesAndTheBodySaysStalled() {
+  void inKafkaModeAConsumerStalledWhileCassandraAnswersGatesAndTheBodySaysStalled() {
     HealthState h = allGood(IngestMode.KAFKA);
     h.consumerStalled(true, true);
     assertThat(h.ready()).isFalse();
@@ -72,7 +72,7 @@ class HealthStateTest {
   }
 
   @Test
-  void testInDirectModeEveryCheckGates() {
+  void inDirectModeEveryCheckGates() {
     HealthState h = allGood(IngestMode.DIRECT);
     assertThat(h.ready()).isTrue();
     h.cassandraUsable(false);
@@ -89,7 +89,7 @@ class HealthStateTest {
   }
 
   @Test
-  void testReadsFailFastOnlyOnceTheProbeHasSeenTheStoreFail() {
+  void readsFailFastOnlyOnceTheProbeHasSeenTheStoreFail() {
     HealthState h = new HealthState(IngestMode.KAFKA);
     assertThat(h.cassandraKnownDown()).as("before the first probe").isFalse();
     h.cassandraUsable(false);
@@ -99,7 +99,7 @@ class HealthStateTest {
   }
 
   @Test
-  void testGaugesShowEachCheckAndTransitionsCountFlapping() {
+  void gaugesShowEachCheckAndTransitionsCountFlapping() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     HealthState h = new HealthState(IngestMode.DIRECT).bindTo(registry);
     h.cassandraUsable(true);

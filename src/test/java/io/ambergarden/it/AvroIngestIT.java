@@ -56,7 +56,7 @@ class AvroIngestIT {
   }
 
   @Test
-  void testAvroAndJsonLandAndBadAvroIsDeadLettered() {
+  void avroAndJsonLandAndBadAvroIsDeadLettered() {
     String run = UUID.randomUUID().toString().substring(0, 8);
     String v1Device = "avro1-" + run;
     String v2Device = "avro2-" + run;

@@ -52,7 +52,7 @@ class CassandraOutageIT {
    * every accepted event has exactly one row and the lag is back to 0.
    */
   @Test
-  void testOutageKeepsKafkaIngestReadyAndLosesNothing() throws Exception {
+  void outageKeepsKafkaIngestReadyAndLosesNothing() throws Exception {
     CassandraNode cassandra = RealServers.runtime().cassandra();
     String kafkaDevice = "outage-k-" + UUID.randomUUID();
     String httpDevice = "outage-h-" + UUID.randomUUID();
@@ -185,7 +185,7 @@ class CassandraOutageIT {
               () ->
                   PrometheusText.sum(consumer.get("/metrics").body(), "amber_kafka_consumer_lag")
                       == 0);
-      System.out.printf(
+      ItLog.printf(
           "cassandra outage: kafka-mode HTTP 202s %d (%d while Cassandra was down), answers %s,"
               + " readiness probes not 200: %d; direct-mode answers %s; read while down %d ms;"
               + " all %d records committed %d ms after the restart%n",
@@ -229,7 +229,7 @@ class CassandraOutageIT {
    * keys work on both, a revocation reaches both within 5 s, and every accepted event lands once.
    */
   @Test
-  void testKnownKeysOutlastMaxStaleAndAPodStartsDuringTheOutage() throws Exception {
+  void knownKeysOutlastMaxStaleAndAPodStartsDuringTheOutage() throws Exception {
     CassandraNode cassandra = RealServers.runtime().cassandra();
     String run = UUID.randomUUID().toString().substring(0, 8);
     String device = "restart-" + run;
@@ -360,7 +360,7 @@ class CassandraOutageIT {
             .until(() -> rowsByEventId(cql, device, base).keySet().containsAll(accepted));
         assertThat(rowsByEventId(cql, device, base).values()).allMatch(n -> n == 1);
       }
-      System.out.printf(
+      ItLog.printf(
           "outage past max-stale: %d ms down; known key 202 x %d during it; pod started during"
               + " the outage served a static key and a JWT; readiness probes not 200 on the"
               + " running pod: %d; revocation seen on both %d ms after the DELETE; %d events"

@@ -172,7 +172,7 @@ class ConsumerLivenessIT {
         .until(() -> Kafkas.caughtUp(config.kafka().groupId(), topic, ends));
     long caughtUpMs = (System.nanoTime() - t0) / 1_000_000;
     assertThat(stored).doesNotContain("bad");
-    System.out.printf(
+    ItLog.printf(
         "F12 light traffic: 10 good records stored %d ms, bad one dead-lettered %d ms, lag 0 at %d ms"
             + " after the bad record was sent (retry timeout 3 s)%n",
         storedMs, deadMs, caughtUpMs);
@@ -255,7 +255,7 @@ class ConsumerLivenessIT {
         .atMost(Duration.ofSeconds(90))
         .until(() -> Kafkas.caughtUp(config.kafka().groupId(), topic, ends));
     assertThat(stored.stream().filter(id -> id.startsWith("r"))).hasSize(records);
-    System.out.printf(
+    ItLog.printf(
         "F16 churn: %d records stored through %d joins and leaves with a 20 ms writer%n",
         records, cycles);
   }

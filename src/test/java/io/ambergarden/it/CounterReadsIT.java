@@ -101,7 +101,7 @@ class CounterReadsIT {
   }
 
   @Test
-  void testCountersServeExactRowsOfReconciledHoursAndCountersOfTheOthersWithTheirLimits() {
+  void countersServeExactRowsOfReconciledHoursAndCountersOfTheOthersWithTheirLimits() {
     TestService.dropKeyspace(KEYSPACE);
     String device = "cr-" + UUID.randomUUID().toString().substring(0, 8);
     int shard = RowKeys.salt(device, SHARDS);

@@ -115,7 +115,7 @@ class CountersIT {
   }
 
   @Test
-  void testEventsSentAgainToOneInstanceToAnotherAndAfterARestartCountOnceTheirHourIsExact() {
+  void eventsSentAgainToOneInstanceToAnotherAndAfterARestartCountOnceTheirHourIsExact() {
     String status = "dup-" + UUID.randomUUID().toString().substring(0, 8);
     int code = 600 + ThreadLocalRandom.current().nextInt(300);
     String device = "cnt-" + status;
@@ -151,7 +151,7 @@ class CountersIT {
   }
 
   @Test
-  void testABackfillReopensAClosedHourAndItsCountsConvergeToExact() {
+  void aBackfillReopensAClosedHourAndItsCountsConvergeToExact() {
     String status = "bf-" + UUID.randomUUID().toString().substring(0, 8);
     String device = "cnt-" + status;
     long hour = closedHour() - HOUR;
@@ -179,7 +179,7 @@ class CountersIT {
   }
 
   @Test
-  void testWithoutReconciliationAClosedHourStaysApproximateAndIsNeverClaimedExact() {
+  void withoutReconciliationAClosedHourStaysApproximateAndIsNeverClaimedExact() {
     String status = "approx-" + UUID.randomUUID().toString().substring(0, 8);
     String device = "cnt-" + status;
     long hour = closedHour();
@@ -217,7 +217,7 @@ class CountersIT {
   }
 
   @Test
-  void testOpenHourCountsStayBetweenAcknowledgedAndAttemptedUntilReconciled() throws Exception {
+  void openHourCountsStayBetweenAcknowledgedAndAttemptedUntilReconciled() throws Exception {
     String status = "open-" + UUID.randomUUID().toString().substring(0, 8);
     int code = 600 + ThreadLocalRandom.current().nextInt(300);
     long ts = System.currentTimeMillis() - 1000;
@@ -265,7 +265,7 @@ class CountersIT {
   }
 
   @Test
-  void testEventsRedeliveredAfterAnInstanceIsKilledMidStreamCountOnceTheirHourIsExact()
+  void eventsRedeliveredAfterAnInstanceIsKilledMidStreamCountOnceTheirHourIsExact()
       throws Exception {
     String status = "crash-" + UUID.randomUUID().toString().substring(0, 8);
     String topic = "it-crash-" + UUID.randomUUID().toString().substring(0, 8);
@@ -325,7 +325,7 @@ class CountersIT {
   }
 
   @Test
-  void testAbnormalQueryCountsEachDeviceOncePerCode() {
+  void abnormalQueryCountsEachDeviceOncePerCode() {
     int code = 600 + ThreadLocalRandom.current().nextInt(300);
     String prefix = "abn-" + UUID.randomUUID().toString().substring(0, 6);
     long now = System.currentTimeMillis();

@@ -256,7 +256,7 @@ class DashboardIT {
 
   @Test
   @Order(1)
-  void testTheOverviewShowsRateDevicesAbnormalCodesAndTodaysMix() throws IOException {
+  void theOverviewShowsRateDevicesAbnormalCodesAndTodaysMix() throws IOException {
     open("#/overview");
     wait.until(ExpectedConditions.textToBe(By.id("ov-devices"), "24"));
     wait.until(ExpectedConditions.textToBe(By.id("ov-abnormal"), "3"));
@@ -281,7 +281,7 @@ class DashboardIT {
 
   @Test
   @Order(2)
-  void testTheFleetFiltersPagesAndMarksAbnormalDevices() {
+  void theFleetFiltersPagesAndMarksAbnormalDevices() {
     open("#/fleet?type=charger");
     wait.until(d -> all("#fleet-rows tr").size() == PER_TYPE);
     List<String> ids =
@@ -319,7 +319,7 @@ class DashboardIT {
 
   @Test
   @Order(3)
-  void testTheDevicePageShowsStateChartRollupsCountersAndItsOwnLiveFeed() throws IOException {
+  void theDevicePageShowsStateChartRollupsCountersAndItsOwnLiveFeed() throws IOException {
     open("#/fleet?type=charger");
     wait.until(d -> all("#fleet-rows tr").size() == PER_TYPE);
     browser
@@ -367,7 +367,7 @@ class DashboardIT {
 
   @Test
   @Order(4)
-  void testTheLiveFeedShowsFilteredEventsAsTheyArrive() {
+  void theLiveFeedShowsFilteredEventsAsTheyArrive() {
     open("#/live");
     WebElement form = browser.findElement(By.id("filters"));
     form.findElement(By.name("devices")).sendKeys("dash-pump-02");

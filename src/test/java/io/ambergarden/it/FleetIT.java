@@ -102,7 +102,7 @@ class FleetIT {
   }
 
   @Test
-  void testTheFleetListsEveryDeviceOnceInIdOrderWithItsLatestState() {
+  void theFleetListsEveryDeviceOnceInIdOrderWithItsLatestState() {
     String type = unique("fleet");
     long now = System.currentTimeMillis();
     List<String> events = new ArrayList<>();
@@ -135,7 +135,7 @@ class FleetIT {
   }
 
   @Test
-  void testADeviceThatChangesStatusOrTypeMovesBetweenTheFilteredLists() {
+  void aDeviceThatChangesStatusOrTypeMovesBetweenTheFilteredLists() {
     String type = unique("move");
     String other = unique("moved");
     String d = type + "-x";
@@ -156,7 +156,7 @@ class FleetIT {
   }
 
   @Test
-  void testALateEventNeverMakesADevicesStateOlder() {
+  void aLateEventNeverMakesADevicesStateOlder() {
     String type = unique("late");
     String d = type + "-y";
     long now = System.currentTimeMillis();
@@ -173,7 +173,7 @@ class FleetIT {
   }
 
   @Test
-  void testAStaleIndexRowIsSkippedAndRemovedByTheRead() {
+  void aStaleIndexRowIsSkippedAndRemovedByTheRead() {
     String type = unique("stale");
     String d = type + "-z";
     long now = System.currentTimeMillis();
@@ -212,7 +212,7 @@ class FleetIT {
   }
 
   @Test
-  void testBadFleetParametersAreNamed() {
+  void badFleetParametersAreNamed() {
     HttpResponse<String> r = s.get("/api/v1/devices?abnormal=maybe");
     assertThat(r.statusCode()).isEqualTo(400);
     assertThat(r.body()).contains("abnormal");
@@ -232,7 +232,7 @@ class FleetIT {
   }
 
   @Test
-  void testStatsOverARangeGiveOneEntryPerDayPlusTotalsWithPerTypeCounts() {
+  void statsOverARangeGiveOneEntryPerDayPlusTotalsWithPerTypeCounts() {
     String type = unique("stats");
     LocalDate today = LocalDate.now(ZoneOffset.UTC);
     long now = System.currentTimeMillis();
@@ -279,7 +279,7 @@ class FleetIT {
   }
 
   @Test
-  void testDevicesSeenInTheLastHourCountsEachDeviceOnce() {
+  void devicesSeenInTheLastHourCountsEachDeviceOnce() {
     String type = unique("act");
     long now = System.currentTimeMillis();
     int before = get("/api/v1/stats/activity?minutes=60").getInteger("devices");
@@ -294,7 +294,7 @@ class FleetIT {
   }
 
   @Test
-  void testASparseDeviceTypePagesThroughItsOwnBucketsNotEveryHour() {
+  void aSparseDeviceTypePagesThroughItsOwnBucketsNotEveryHour() {
     String type = unique("sparse");
     long now = System.currentTimeMillis();
     // two events 30 days apart: 720 hourly buckets between them, 48 read per page before

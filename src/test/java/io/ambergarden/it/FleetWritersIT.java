@@ -43,7 +43,7 @@ class FleetWritersIT {
   }
 
   @Test
-  void testDevicesWhoseEventsAlternateBetweenWritersAreListedUnderExactlyTheirNewestFacets() {
+  void devicesWhoseEventsAlternateBetweenWritersAreListedUnderExactlyTheirNewestFacets() {
     String type = FleetIT.unique("writers");
     String a = type + "-a";
     String b = type + "-b";

@@ -46,8 +46,7 @@ class HangUpDuringSlowProduceIT {
   private static final Duration STORM = Duration.ofSeconds(30);
 
   @Test
-  void testClientsThatHangUpOnASlowBrokerNeverHoldMoreThanTheIngestBudgetInMemory()
-      throws Exception {
+  void clientsThatHangUpOnASlowBrokerNeverHoldMoreThanTheIngestBudgetInMemory() throws Exception {
     String topic = "it-hangup-" + UUID.randomUUID().toString().substring(0, 8);
     Map<String, String> cfg =
         Map.of(
@@ -115,7 +114,7 @@ class HangUpDuringSlowProduceIT {
         assertThat(clients.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
       }
       long peak = samples.stream().mapToLong(Long::longValue).max().orElseThrow();
-      System.out.printf(
+      ItLog.printf(
           "[HangUpDuringSlowProduceIT] %d connections hung up after 1 s in %s of broker stop/cont"
               + " cycles; heap after full GC: idle %d MiB, during the storm %s MiB (peak %d MiB,"
               + " bound %d MiB)%n",

@@ -81,7 +81,7 @@ class HotDeviceIT {
       HttpResponse<String> r = s.postEvents(b.append(']').toString());
       assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
     }
-    System.out.printf(
+    ItLog.printf(
         "HotDeviceIT: %,d events of one device in %.1f s%n",
         EVENTS, (System.nanoTime() - started) / 1e9);
   }
@@ -120,7 +120,7 @@ class HotDeviceIT {
   }
 
   @Test
-  void testEveryDetailPartitionOfTheHotDeviceStaysUnderTheRowTarget() {
+  void everyDetailPartitionOfTheHotDeviceStaysUnderTheRowTarget() {
     try (CqlSession cql = TestService.cql()) {
       Map<Long, Long> rows = new HashMap<>();
       for (long p : partitions(cql)) {
@@ -136,7 +136,7 @@ class HotDeviceIT {
                 .getLong(0));
       }
       long max = rows.values().stream().mapToLong(Long::longValue).max().orElse(0);
-      System.out.printf(
+      ItLog.printf(
           "HotDeviceIT: %d partitions, rows per partition max %,d (target %,d, unsalted %,d)%n",
           rows.size(), max, TARGET, EVENTS);
       assertThat(rows.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(EVENTS);
@@ -145,7 +145,7 @@ class HotDeviceIT {
   }
 
   @Test
-  void testTheTablesOwnMetricsShowNoPartitionNearTheSizeOfTheWholeDevice() throws Exception {
+  void theTablesOwnMetricsShowNoPartitionNearTheSizeOfTheWholeDevice() throws Exception {
     int jmx = RealServers.runtime().options().jmxPort();
     JMXServiceURL url =
         new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmx + "/jmxrmi");
@@ -164,7 +164,7 @@ class HotDeviceIT {
       long meanBytes = (Long) m.getAttribute(new ObjectName(table + "MeanPartitionSize"), "Value");
       long partitions =
           (Long) m.getAttribute(new ObjectName(table + "EstimatedPartitionCount"), "Value");
-      System.out.printf(
+      ItLog.printf(
           "HotDeviceIT: table metrics: %d partitions, mean %,d bytes, max %,d bytes%n",
           partitions, meanBytes, maxBytes);
       // the whole device, uncompressed, against its largest partition: unsalted that partition
@@ -178,7 +178,7 @@ class HotDeviceIT {
   }
 
   @Test
-  void testPagingOverTheHotDeviceReturnsEveryEventOnceInOrder() {
+  void pagingOverTheHotDeviceReturnsEveryEventOnceInOrder() {
     Set<String> seen = new HashSet<>();
     long previousTs = Long.MAX_VALUE;
     String previousId = "";

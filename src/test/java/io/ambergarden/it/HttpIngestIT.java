@@ -91,7 +91,7 @@ class HttpIngestIT {
   }
 
   @Test
-  void testPostedEventIsReadBackInKafkaMode() {
+  void postedEventIsReadBackInKafkaMode() {
     String d = device();
     long now = System.currentTimeMillis();
     HttpResponse<String> r =
@@ -112,7 +112,7 @@ class HttpIngestIT {
 
   /** The read replies are streamed from the stored events: every field, as it was posted. */
   @Test
-  void testEveryFieldIsReadBackAsPostedByEachRead() {
+  void everyFieldIsReadBackAsPostedByEachRead() {
     String d = device();
     String type = "t-" + UUID.randomUUID().toString().substring(0, 8);
     long now = System.currentTimeMillis();
@@ -142,7 +142,7 @@ class HttpIngestIT {
   }
 
   @Test
-  void testPostedEventIsDurableBeforeTheAnswerInDirectMode() {
+  void postedEventIsDurableBeforeTheAnswerInDirectMode() {
     String d = device();
     long now = System.currentTimeMillis();
     String ndjson =
@@ -155,7 +155,7 @@ class HttpIngestIT {
   }
 
   @Test
-  void testLargePayloadsOfOneDevicehourAreStoredDespiteCassandrasBatchSizeLimit() {
+  void largePayloadsOfOneDevicehourAreStoredDespiteCassandrasBatchSizeLimit() {
     // 10 events x 12 KiB = 120 KiB in one partition. Cassandra refuses a batch over
     // batch_size_fail_threshold
     // (50 KiB) unless it touches one partition (CASSANDRA-10876): this holds the writer to
@@ -176,7 +176,7 @@ class HttpIngestIT {
   }
 
   @Test
-  void testRedeliveredEventLeavesExactlyOneDetailRow() {
+  void redeliveredEventLeavesExactlyOneDetailRow() {
     for (TestService s : new TestService[] {viaKafka, direct}) {
       String d = device();
       String e = event(d, System.currentTimeMillis(), "\"eventId\":\"same\",\"code\":200");
@@ -192,7 +192,7 @@ class HttpIngestIT {
   }
 
   @Test
-  void testLateOlderEventDoesNotReplaceLatestState() {
+  void lateOlderEventDoesNotReplaceLatestState() {
     String d = device();
     long now = System.currentTimeMillis();
     assertThat(direct.postEvents(event(d, now, "\"status\":\"new\"")).statusCode()).isEqualTo(202);
@@ -205,7 +205,7 @@ class HttpIngestIT {
   }
 
   @Test
-  void testWrongTypeIsA400NamingTheField() {
+  void wrongTypeIsA400NamingTheField() {
     HttpResponse<String> r =
         direct.postEvents(
             "["
@@ -245,7 +245,7 @@ class HttpIngestIT {
       tags.site    | {"deviceId":"d1","ts":NOW,"tags":{"site":3}}
       payload      | {"deviceId":"d1","ts":NOW,"payload":"PAYLOAD"}
       """)
-  void testEveryRuleIsA400NamingTheField(String field, String template) {
+  void everyRuleIsA400NamingTheField(String field, String template) {
     String body =
         template
             .replace("NOW", Long.toString(System.currentTimeMillis()))
@@ -260,7 +260,7 @@ class HttpIngestIT {
   }
 
   @Test
-  void testAnInvalidBatchAcceptsNothing() {
+  void anInvalidBatchAcceptsNothing() {
     String d = device();
     HttpResponse<String> r =
         direct.postEvents(
@@ -270,7 +270,7 @@ class HttpIngestIT {
   }
 
   @Test
-  void testWrongContentTypeIs415AndTooLargeBodyIs413() {
+  void wrongContentTypeIs415AndTooLargeBodyIs413() {
     HttpResponse<String> r = direct.post("/api/v1/events", "text/plain", "{}");
     assertThat(r.statusCode()).isEqualTo(415);
     assertThat(r.headers().firstValue("Content-Type")).hasValue("application/problem+json");
@@ -287,7 +287,7 @@ class HttpIngestIT {
   }
 
   @Test
-  void testChunkedBodyOverTheLimitIs413() {
+  void chunkedBodyOverTheLimitIs413() {
     byte[] chunk = ("[" + event(device(), System.currentTimeMillis(), "") + ",").getBytes();
     HttpRequest req =
         HttpRequest.newBuilder(direct.uri("/api/v1/events"))
@@ -320,7 +320,7 @@ class HttpIngestIT {
   }
 
   @Test
-  void testBadQueryParametersAre400() {
+  void badQueryParametersAre400() {
     assertThat(direct.get("/api/v1/devices/a%20b/events").statusCode()).isEqualTo(400);
     assertThat(direct.get("/api/v1/devices/d/events?limit=0").statusCode()).isEqualTo(400);
     assertThat(direct.get("/api/v1/devices/d/events?limit=100000").statusCode()).isEqualTo(400);

@@ -116,7 +116,7 @@ class ImageLimitsIT {
   }
 
   @Test
-  void testFiftyConcurrentTenMebibyteUploadsKeepTheServicesHeapFlat() throws Exception {
+  void fiftyConcurrentTenMebibyteUploadsKeepTheServicesHeapFlat() throws Exception {
     int uploads = 50;
     long size = 10L * MIB;
     String device = device();
@@ -165,7 +165,7 @@ class ImageLimitsIT {
       }
       double seconds = (System.nanoTime() - t0) / 1e9;
       long growth = maxLive - baseline;
-      System.out.printf(
+      ItLog.printf(
           "[ImageLimitsIT] %d x %d MiB uploads in %.1f s (%.1f MB/s); service live heap before"
               + " %d MiB, %d..%d MiB while they streamed (growth %d MiB, %d probes, -Xmx512m)%n",
           uploads,
@@ -234,7 +234,7 @@ class ImageLimitsIT {
           .build();
 
   @Test
-  void testObjectStoreDownGives503WithRetryAfterAndWritesNothing() {
+  void objectStoreDownGives503WithRetryAfterAndWritesNothing() {
     String device = device();
     String stored =
         new JsonObject(Images.upload(s, device(), "", "image/png", Images.png(1000, 1)).body())
@@ -311,7 +311,7 @@ class ImageLimitsIT {
   }
 
   @Test
-  void testBadInputsGetProblemsNamingWhatWasWrongAndStoreNothing() throws Exception {
+  void badInputsGetProblemsNamingWhatWasWrongAndStoreNothing() throws Exception {
     String device = device();
     String path = "/api/v1/devices/" + device + "/images";
     java.util.Set<String> before = objectKeys();

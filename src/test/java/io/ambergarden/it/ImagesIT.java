@@ -99,7 +99,7 @@ class ImagesIT {
   }
 
   @Test
-  void testUploadThenMetadataAndBytesReadBackWithTheSameSha256() {
+  void uploadThenMetadataAndBytesReadBackWithTheSameSha256() {
     String device = device();
     byte[] body = Images.png(300_000, 1);
     JsonObject img =
@@ -173,7 +173,7 @@ class ImagesIT {
   }
 
   @Test
-  void testListsByDeviceAndTagWalkMonthsWithKeysetPagingEachImageOnceUnderConcurrentInserts()
+  void listsByDeviceAndTagWalkMonthsWithKeysetPagingEachImageOnceUnderConcurrentInserts()
       throws Exception {
     String device = device();
     String tag = "t" + UUID.randomUUID().toString().substring(0, 8);
@@ -266,7 +266,7 @@ class ImagesIT {
   }
 
   @Test
-  void testAListReadsTheMonthIndexAndOnlyTheMonthsThatHoldImages() {
+  void aListReadsTheMonthIndexAndOnlyTheMonthsThatHoldImages() {
     String device = device();
     YearMonth now = YearMonth.now(ZoneOffset.UTC);
     for (int back : new int[] {0, 1, 3}) {
@@ -290,7 +290,7 @@ class ImagesIT {
   }
 
   @Test
-  void testAShareIsServedWithoutCredentialsUntilItExpiresThen404() {
+  void aShareIsServedWithoutCredentialsUntilItExpiresThen404() {
     byte[] body = Images.jpeg(5000, 3);
     String id = created(Images.upload(s, device(), "", "image/jpeg", body)).getString("imageId");
     HttpResponse<String> r =
@@ -324,7 +324,7 @@ class ImagesIT {
   }
 
   @Test
-  void testSoftDeleteHidesTheImageAtOnceAndTheSweeperPurgesItsBlob() {
+  void softDeleteHidesTheImageAtOnceAndTheSweeperPurgesItsBlob() {
     String device = device();
     String tag = "del" + UUID.randomUUID().toString().substring(0, 6);
     String id =
@@ -368,7 +368,7 @@ class ImagesIT {
   }
 
   @Test
-  void testAnOrphanBlobIsCollectedWhileBlobsWithMetadataStay() {
+  void anOrphanBlobIsCollectedWhileBlobsWithMetadataStay() {
     // the state a failed metadata write leaves: a blob under our key layout, no metadata
     UUID orphanId = UUID.randomUUID();
     String orphan = ObjectKeys.key(orphanId, System.currentTimeMillis());
@@ -413,7 +413,7 @@ class ImagesIT {
   }
 
   @Test
-  void testTheDashboardShowsADevicesRecentImages() throws Exception {
+  void theDashboardShowsADevicesRecentImages() throws Exception {
     boolean present =
         java.nio.file.Files.isExecutable(CHROMIUM)
             && java.nio.file.Files.isExecutable(CHROMEDRIVER);

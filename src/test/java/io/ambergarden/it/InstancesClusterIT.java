@@ -73,7 +73,7 @@ class InstancesClusterIT {
   }
 
   @Test
-  void testAnInstanceKilledAndAnotherStartedMidStreamLoseNothingAndTheLeasesAndLiveFeedFollow()
+  void anInstanceKilledAndAnotherStartedMidStreamLoseNothingAndTheLeasesAndLiveFeedFollow()
       throws Exception {
     // a fresh keyspace: leases, marks and done_until of an earlier run would be this run's state
     TestService.dropKeyspace(KEYSPACE);
@@ -226,7 +226,7 @@ class InstancesClusterIT {
         assertThat(rows.values()).as("rows per event id").allMatch(n -> n == 1);
         double writtenByLiving = written(a) + written(b) + written(d);
         double duplicates = writtenByLiving + writtenByC - acked.size();
-        System.out.printf(
+        ItLog.printf(
             "[InstancesClusterIT] 3 instances, C SIGKILLed and D started mid-stream: %d records"
                 + " acknowledged and stored once; written by A+B+D %.0f and by C %.0f (read just"
                 + " before the kill); duplicates %.0f (bound %d); lag 0 %d ms after the stream"

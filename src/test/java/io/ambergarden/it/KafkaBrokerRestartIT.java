@@ -35,7 +35,7 @@ class KafkaBrokerRestartIT {
   private static final long MAX_POLL_INTERVAL_MS = 5_000;
 
   @Test
-  void testABrokerRestartMidStreamLosesNothingAndTheConsumerKeepsItsPartitions() throws Exception {
+  void aBrokerRestartMidStreamLosesNothingAndTheConsumerKeepsItsPartitions() throws Exception {
     KafkaBroker broker = RealServers.runtime().kafka();
     String d = "restart-" + UUID.randomUUID();
     long base = System.currentTimeMillis() - 60_000;
@@ -142,7 +142,7 @@ class KafkaBrokerRestartIT {
               .max(TimeUnit.MILLISECONDS);
       assertThat(maxGapMs).isLessThan(MAX_POLL_INTERVAL_MS);
       double written = s.kafkaEventsWritten();
-      System.out.printf(
+      ItLog.printf(
           "F3 broker restart: accepted %d, records %d, stored %d, writes %.0f (duplicates %.0f),"
               + " outage %d ms, resumed %d ms after the broker was back, longest poll gap %.0f ms,"
               + " members %s%n",

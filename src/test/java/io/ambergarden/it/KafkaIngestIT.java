@@ -58,7 +58,7 @@ class KafkaIngestIT {
   }
 
   @Test
-  void testRecordsAreWrittenAndRedeliveriesAreIdempotent() {
+  void recordsAreWrittenAndRedeliveriesAreIdempotent() {
     try (TestService s = TestService.start(Map.of())) {
       String d = device();
       long now = System.currentTimeMillis();
@@ -77,7 +77,7 @@ class KafkaIngestIT {
   }
 
   @Test
-  void testPoisonRecordsAreDeadLetteredWithTheirBytesAndTheStreamGoesOn() {
+  void poisonRecordsAreDeadLetteredWithTheirBytesAndTheStreamGoesOn() {
     try (TestService s = TestService.start(Map.of())) {
       String d = device();
       byte[] notUtf8 = {(byte) 0xC3, (byte) 0x28, '{', '}'};
@@ -118,7 +118,7 @@ class KafkaIngestIT {
   }
 
   @Test
-  void testDeadLetterGuardStopsConsumptionAndReadiness() {
+  void deadLetterGuardStopsConsumptionAndReadiness() {
     try (TestService s =
         TestService.start(
             Map.of(
@@ -161,7 +161,7 @@ class KafkaIngestIT {
   }
 
   @Test
-  void testRecordProducedBeforeStartIsPickedUp() {
+  void recordProducedBeforeStartIsPickedUp() {
     // consumer group starts at the earliest offset, so nothing produced before the first start is
     // lost
     String topic = "it-pre-" + UUID.randomUUID().toString().substring(0, 8);

@@ -75,7 +75,7 @@ class LiveFeedIT {
   }
 
   @Test
-  void testFilteredEventsArriveOnceDurableAndHeartbeatsFlow() {
+  void filteredEventsArriveOnceDurableAndHeartbeatsFlow() {
     String d = "live-" + UUID.randomUUID().toString().substring(0, 8);
     try (LiveClient mine = LiveClient.connect(a.config().http().port(), "devices=" + d);
         LiveClient otherCode =
@@ -101,7 +101,7 @@ class LiveFeedIT {
   }
 
   @Test
-  void testAClientOnAnotherInstanceSeesTheEvent() throws Exception {
+  void aClientOnAnotherInstanceSeesTheEvent() throws Exception {
     String d = "cross-" + UUID.randomUUID().toString().substring(0, 8);
     try (ServiceProcess b = ServiceProcess.start("live-b", cfg());
         LiveClient onA = LiveClient.connect(a.config().http().port(), "devices=" + d)) {
@@ -120,7 +120,7 @@ class LiveFeedIT {
   }
 
   @Test
-  void testSlowClientIsClosedAndANormalOneKeepsReceiving() throws Exception {
+  void slowClientIsClosedAndANormalOneKeepsReceiving() throws Exception {
     String d = "slow-" + UUID.randomUUID().toString().substring(0, 8);
     int port = a.config().http().port();
     try (Socket slow = LiveClient.rawUpgrade(port, "/api/v1/live?devices=" + d, null);
@@ -149,7 +149,7 @@ class LiveFeedIT {
   }
 
   @Test
-  void testResumeWithSinceHasNoGapAndNoDuplicate() throws Exception {
+  void resumeWithSinceHasNoGapAndNoDuplicate() throws Exception {
     String d = "resume-" + UUID.randomUUID().toString().substring(0, 8);
     long since = System.currentTimeMillis() - 120_000;
     List<String> posted = new ArrayList<>();
@@ -188,7 +188,7 @@ class LiveFeedIT {
   }
 
   @Test
-  void testForeignOriginIsRefusedAndBadFiltersAre400() throws Exception {
+  void foreignOriginIsRefusedAndBadFiltersAre400() throws Exception {
     int port = a.config().http().port();
     try (Socket s = LiveClient.rawUpgrade(port, "/api/v1/live", "http://evil.example")) {
       assertThat(LiveClient.statusLine(s)).contains("403");
@@ -206,7 +206,7 @@ class LiveFeedIT {
   }
 
   @Test
-  void testAReplayPastTheReplayMemoryIsRefusedWith1013AndTheFeedStaysUsable() throws Exception {
+  void aReplayPastTheReplayMemoryIsRefusedWith1013AndTheFeedStaysUsable() throws Exception {
     String d = "replay-big-" + UUID.randomUUID().toString().substring(0, 8);
     long since = System.currentTimeMillis() - 600_000;
     String payload = ",\"payload\":{\"blob\":\"" + "y".repeat(1000) + "\"}";
@@ -242,7 +242,7 @@ class LiveFeedIT {
   }
 
   @Test
-  void testTheFeedIsPushOnlyDataFromTheClientClosesItWith1003() throws Exception {
+  void theFeedIsPushOnlyDataFromTheClientClosesItWith1003() throws Exception {
     int port = a.config().http().port();
     try (Socket s = LiveClient.rawUpgrade(port, "/api/v1/live?devices=talker", null)) {
       byte[] text = "{\"subscribe\":\"all\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
@@ -254,7 +254,7 @@ class LiveFeedIT {
   }
 
   @Test
-  void testAFrameLargerThanTheLimitClosesWith1009() throws Exception {
+  void aFrameLargerThanTheLimitClosesWith1009() throws Exception {
     int port = a.config().http().port();
     try (Socket s = LiveClient.rawUpgrade(port, "/api/v1/live?devices=big", null)) {
       // only the header and a little of the body: the limit is checked on the declared length

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Timeout(180)
 class MonitoringIT {
   @Test
-  void testEveryMetricTheAlertsAndTheDashboardUseIsExported() throws Exception {
+  void everyMetricTheAlertsAndTheDashboardUseIsExported() throws Exception {
     Set<String> used = MonitoringManifests.usedMetricNames();
     assertThat(used).hasSizeGreaterThan(15);
     String device = "mon-" + UUID.randomUUID().toString().substring(0, 8);

@@ -110,7 +110,7 @@ class NodeFaultsClusterIT {
 
   @Test
   @Order(1)
-  void testANodeKilledInTheMiddleOfIngestLosesNothingAndCatchesUp() throws Exception {
+  void aNodeKilledInTheMiddleOfIngestLosesNothingAndCatchesUp() throws Exception {
     service = start(Map.of());
     CassandraNode victim = cluster.node(3);
     ClusterWorkload load;
@@ -137,7 +137,7 @@ class NodeFaultsClusterIT {
         .atMost(Duration.ofMinutes(3))
         .pollInterval(Duration.ofSeconds(2))
         .untilAsserted(() -> assertStoredExactlyOnce(service, load, ConsistencyLevel.ONE, true));
-    System.out.printf(
+    ItLog.printf(
         "[NodeFaultsClusterIT] node killed: %d events acknowledged (HTTP and Kafka), %d posts"
             + " refused%n",
         load.acked.size(), load.refusals.size());
@@ -145,7 +145,7 @@ class NodeFaultsClusterIT {
 
   @Test
   @Order(2)
-  void testTwoNodesStoppedGive503WithRetryAfterAndStopOffsetsThenRecover() throws Exception {
+  void twoNodesStoppedGive503WithRetryAfterAndStopOffsetsThenRecover() throws Exception {
     service = start(Map.of("writer.request-timeout", "5s"));
     ClusterWorkload load;
     long committedWhileDown;
@@ -185,14 +185,14 @@ class NodeFaultsClusterIT {
             });
     awaitKafkaCaughtUp(service);
     assertStoredExactlyOnce(service, load, ConsistencyLevel.QUORUM, false);
-    System.out.printf(
+    ItLog.printf(
         "[NodeFaultsClusterIT] two nodes down: %d refused with 503, %d acknowledged and stored%n",
         load.refusals.size(), load.acked.size());
   }
 
   @Test
   @Order(3)
-  void testASlowReplicaIsSpeculatedAroundButNeverForCounters() throws Exception {
+  void aSlowReplicaIsSpeculatedAroundButNeverForCounters() throws Exception {
     service = start(Map.of("cassandra.speculative.delay", "100ms"));
     CassandraNode slow = cluster.node(3);
     ClusterWorkload load;
@@ -227,7 +227,7 @@ class NodeFaultsClusterIT {
       }
     }
     double specWrites = speculative(service, "write") - specWritesBefore;
-    System.out.printf(
+    ItLog.printf(
         "[NodeFaultsClusterIT] slow replica: write p50 %.1f / p99 %.1f ms before, %.1f / %.1f ms"
             + " during an 8 s SIGSTOP; slowest read %d ms; %d posts refused; speculative"
             + " executions: writes %.0f, counters %.0f%n",
@@ -266,7 +266,7 @@ class NodeFaultsClusterIT {
     AtomicInteger n = new AtomicInteger();
     long slowestPost =
         speculatedInPauseCycles(slow, "write", () -> timedPost(load, n.incrementAndGet()));
-    System.out.printf(
+    ItLog.printf(
         "[NodeFaultsClusterIT] quiet traffic in SIGSTOP cycles: slowest read %d ms, slowest post"
             + " %d ms%n",
         slowestRead, slowestPost);
@@ -300,7 +300,7 @@ class NodeFaultsClusterIT {
               requestFor(request, slowest);
               return speculative(service, statement) > before;
             });
-    System.out.printf(
+    ItLog.printf(
         "[NodeFaultsClusterIT] %s: %.0f speculative executions in %d SIGSTOP cycles%n",
         statement, speculative(service, statement) - before, cycles[0]);
     return slowest[0];
@@ -384,14 +384,14 @@ class NodeFaultsClusterIT {
             text.contains("?")
                 ? SimpleStatement.newInstance(text, device)
                 : SimpleStatement.newInstance(text);
-        System.out.println("[NodeFaultsClusterIT] " + text);
+        ItLog.println("[NodeFaultsClusterIT] " + text);
         for (Row r : cql.execute(st.setConsistencyLevel(ConsistencyLevel.QUORUM))) {
-          System.out.println("[NodeFaultsClusterIT]   " + r.getFormattedContents());
+          ItLog.println("[NodeFaultsClusterIT]   " + r.getFormattedContents());
         }
       }
-      System.out.println("[NodeFaultsClusterIT] now " + Instant.now());
+      ItLog.println("[NodeFaultsClusterIT] now " + Instant.now());
     } catch (RuntimeException e) {
-      System.out.println("[NodeFaultsClusterIT] count state not read: " + e);
+      ItLog.println("[NodeFaultsClusterIT] count state not read: " + e);
     }
   }
 
@@ -486,7 +486,7 @@ class NodeFaultsClusterIT {
         if (Instant.now().isAfter(deadline)) {
           throw e;
         }
-        System.out.printf("[NodeFaultsClusterIT] verification read timed out, read again: %s%n", e);
+        ItLog.printf("[NodeFaultsClusterIT] verification read timed out, read again: %s%n", e);
       }
     }
   }

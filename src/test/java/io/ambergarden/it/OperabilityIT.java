@@ -34,7 +34,7 @@ class OperabilityIT {
   }
 
   @Test
-  void testSigtermDuringIngestLosesNothingAndCommitsExactlyWhatWasProcessed() throws Exception {
+  void sigtermDuringIngestLosesNothingAndCommitsExactlyWhatWasProcessed() throws Exception {
     String topic = "it-term-" + UUID.randomUUID().toString().substring(0, 8);
     String group = topic + "-group";
     Kafkas.createTopic(topic, 2);
@@ -132,7 +132,7 @@ class OperabilityIT {
   }
 
   @Test
-  void testMetricsExposeTheServiceMetersAfterTraffic() throws Exception {
+  void metricsExposeTheServiceMetersAfterTraffic() throws Exception {
     String d = "metrics-" + UUID.randomUUID().toString().substring(0, 8);
     try (TestService s = TestService.start(Map.of("kafka.topic-partitions", "1"));
         LiveClient live = LiveClient.connect(s.config().http().port(), "devices=" + d)) {

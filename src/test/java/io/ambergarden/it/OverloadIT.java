@@ -71,7 +71,7 @@ class OverloadIT {
   }
 
   @Test
-  void testSixHundredConcurrentLargeUploadsNeverExhaustTheHeap() throws Exception {
+  void sixHundredConcurrentLargeUploadsNeverExhaustTheHeap() throws Exception {
     String topic = "it-overload-" + UUID.randomUUID().toString().substring(0, 8);
     Map<String, String> cfg =
         Map.of(
@@ -141,8 +141,8 @@ class OverloadIT {
       scrape
           .lines()
           .filter(l -> l.startsWith("amber_http_shed_total") || l.startsWith("vertx_http_server"))
-          .forEach(System.out::println);
-      System.out.printf(
+          .forEach(ItLog::println);
+      ItLog.printf(
           "overload: %d uploads of %d bytes in %d ms: %s; heap peak %d MiB used, %d MiB live after"
               + " GC during the burst, %d MiB after a full GC; ready %d ms after%n",
           CLIENTS,

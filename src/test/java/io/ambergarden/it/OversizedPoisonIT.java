@@ -139,7 +139,7 @@ class OversizedPoisonIT {
       assertThat(s.get("/health/ready").statusCode()).isEqualTo(200);
       assertThat(s.counter("amber.dead.letters.truncated")).isEqualTo(1.0);
       assertThat(s.counter("amber.dead.letters.lost")).isEqualTo(0.0);
-      System.out.printf(
+      ItLog.printf(
           "F19 oversized: %d-byte lz4 record + %d behind it; committed %d, stored %d, one cut"
               + " letter of %d bytes, ready throughout (%d readiness polls failed), settled in %d"
               + " ms%n",
@@ -192,7 +192,7 @@ class OversizedPoisonIT {
       }
       assertThat(notReady).hasValue(0);
       assertThat(s.counter("amber.dead.letters.truncated")).isEqualTo(1.0);
-      System.out.printf(
+      ItLog.printf(
           "F19 refused whole: a 4096-byte poison record and %d behind it on a dead-letter topic of"
               + " max.message.bytes 1024; committed %d, stored %d, one bare letter, ready"
               + " throughout%n",
@@ -243,7 +243,7 @@ class OversizedPoisonIT {
           .contains("RecordTooLargeException")
           .contains("record skipped")
           .contains("SHA-256 " + sha256(poison));
-      System.out.printf(
+      ItLog.printf(
           "F19 no letter writable: committed %d, stored %d, lost counter 1, one ERROR line, ready"
               + " throughout%n",
           Kafkas.committedTotal(group, topic), BEHIND);

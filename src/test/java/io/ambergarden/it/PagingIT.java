@@ -114,7 +114,7 @@ class PagingIT {
   }
 
   @Test
-  void testPagingAcrossBucketsReturnsEveryEventOnceInOrderUnderConcurrentInserts() {
+  void pagingAcrossBucketsReturnsEveryEventOnceInOrderUnderConcurrentInserts() {
     String device = "page-" + UUID.randomUUID().toString().substring(0, 8);
     long now = System.currentTimeMillis();
     List<Ev> stored = new ArrayList<>();
@@ -159,7 +159,7 @@ class PagingIT {
    * names it first: the same pages whether the current bucket holds events or not.
    */
   @Test
-  void testFirstPagesAreTheSameWhetherTheCurrentBucketHoldsEventsOrNot() {
+  void firstPagesAreTheSameWhetherTheCurrentBucketHoldsEventsOrNot() {
     long now = System.currentTimeMillis();
     String old = "old-only-" + UUID.randomUUID().toString().substring(0, 8);
     List<Ev> olderHours = new ArrayList<>();
@@ -201,7 +201,7 @@ class PagingIT {
   }
 
   @Test
-  void testBucketBudgetEndsPagesEarlyButLosesNothing() {
+  void bucketBudgetEndsPagesEarlyButLosesNothing() {
     String device = "budget-" + UUID.randomUUID().toString().substring(0, 8);
     long now = System.currentTimeMillis();
     List<Ev> stored = new ArrayList<>();
@@ -225,7 +225,7 @@ class PagingIT {
   }
 
   @Test
-  void testTamperedForgedOrForeignCursorIs400() {
+  void tamperedForgedOrForeignCursorIs400() {
     String device = "tamper-" + UUID.randomUUID().toString().substring(0, 8);
     long now = System.currentTimeMillis();
     post(device, null, List.of(new Ev(now - 3, "a"), new Ev(now - 2, "b"), new Ev(now - 1, "c")));
@@ -254,7 +254,7 @@ class PagingIT {
   }
 
   @Test
-  void testDeviceTypePagesMergeSaltsNewestFirst() {
+  void deviceTypePagesMergeSaltsNewestFirst() {
     String type = "type" + UUID.randomUUID().toString().substring(0, 8).replace("-", "");
     long now = System.currentTimeMillis();
     List<Ev> all = new ArrayList<>();

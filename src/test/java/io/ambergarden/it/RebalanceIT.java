@@ -42,7 +42,7 @@ class RebalanceIT {
   private static final int DUPLICATE_BOUND = 2 * (MAX_IN_FLIGHT + MAX_POLL_RECORDS);
 
   @Test
-  void testAnInstanceJoiningAndLeavingMidStreamLosesNothingAndDuplicatesLittle() throws Exception {
+  void anInstanceJoiningAndLeavingMidStreamLosesNothingAndDuplicatesLittle() throws Exception {
     String topic = "it-rebalance-" + UUID.randomUUID().toString().substring(0, 8);
     Map<String, String> cfg = new HashMap<>();
     cfg.put("kafka.topic", topic);
@@ -94,7 +94,7 @@ class RebalanceIT {
       var bWrites = b.app().registry().find("amber.ingest.events").tag("path", "kafka").counter();
       try {
         await().atMost(Duration.ofSeconds(60)).until(() -> bWrites.count() >= 500);
-        System.out.printf(
+        ItLog.printf(
             "F16 second instance joined and wrote 500 in %d ms%n",
             (System.nanoTime() - joinAt) / 1_000_000);
       } finally {
@@ -128,7 +128,7 @@ class RebalanceIT {
       assertThat(rows.values()).allMatch(n -> n == 1);
       int produced = acked.size();
       double duplicates = writtenByA + writtenByB - rows.size();
-      System.out.printf(
+      ItLog.printf(
           "F16 rebalance (join, then leave): accepted %d, stored %d, written by A %.0f and by B"
               + " %.0f, duplicates %.0f (bound %d), A took everything back and caught up %d ms"
               + " after B left; revoked on A %.0f, assigned to A %.0f partitions%n",

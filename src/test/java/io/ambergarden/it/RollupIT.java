@@ -112,7 +112,7 @@ class RollupIT {
   }
 
   @Test
-  void testRollupsMatchTheRawEventsIncludingLateAndBackfilledOnes() {
+  void rollupsMatchTheRawEventsIncludingLateAndBackfilledOnes() {
     TestService.dropKeyspace(KEYSPACE);
     // a fresh keyspace's schema takes 20-40 s to apply: not out of the 45 s before the watermark
     try (TestService schema =

@@ -172,7 +172,7 @@ class SecuredStoresIT {
   }
 
   @Test
-  void testAFullCycleRunsThroughSaslSslKafkaAndTlsCassandraWithLeastPrivilege() throws Exception {
+  void aFullCycleRunsThroughSaslSslKafkaAndTlsCassandraWithLeastPrivilege() throws Exception {
     Map<String, String> cfg = secured();
     cfg.putAll(topicsWithAcls());
     String device = "sec-" + UUID.randomUUID().toString().substring(0, 8);
@@ -258,7 +258,7 @@ class SecuredStoresIT {
   }
 
   @Test
-  void testWrongCassandraCredentialsStopStartupWithOneLine() throws Exception {
+  void wrongCassandraCredentialsStopStartupWithOneLine() throws Exception {
     Map<String, String> cfg = secured();
     cfg.put("cassandra.password", "not-" + SERVICE_PASSWORD);
     assertThat(startupLine(cfg))
@@ -274,7 +274,7 @@ class SecuredStoresIT {
   }
 
   @Test
-  void testAnUntrustedCassandraCertificateStopsStartupWithOneLine() throws Exception {
+  void anUntrustedCassandraCertificateStopsStartupWithOneLine() throws Exception {
     Certificates other =
         Certificates.authority(Files.createTempDirectory(dir, "other-ca"), "Other CA", "changeit");
     Map<String, String> cfg = secured();
@@ -287,7 +287,7 @@ class SecuredStoresIT {
   }
 
   @Test
-  void testWrongKafkaCredentialsOrAnUntrustedBrokerStopStartupWithOneLine() throws Exception {
+  void wrongKafkaCredentialsOrAnUntrustedBrokerStopStartupWithOneLine() throws Exception {
     Map<String, String> badPassword = secured();
     badPassword.putAll(topicsWithAcls());
     badPassword.put("kafka.sasl.password", "not-the-password");

@@ -122,7 +122,7 @@ class StoreAndBrokerOutageIT {
         assertThat(rows).hasSize(BEFORE + DURING);
         assertThat(rows.values()).allMatch(n -> n == 1);
       }
-      System.out.printf(
+      ItLog.printf(
           "F18 store and broker away: outage %d ms (broker frozen %d ms, session timeout %d ms),"
               + " partitions lost %.0f revoked %.0f assigned %.0f; all %d records committed %d ms"
               + " after Cassandra was back%n",

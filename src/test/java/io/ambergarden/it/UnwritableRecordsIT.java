@@ -77,7 +77,7 @@ class UnwritableRecordsIT {
   }
 
   @Test
-  void testARecordTheStoreRejectsBecomesOneStoreRejectedDeadLetterAndItsNeighboursLand() {
+  void aRecordTheStoreRejectsBecomesOneStoreRejectedDeadLetterAndItsNeighboursLand() {
     // the parser allows a 1 MiB payload; the local Cassandra takes mutations and CQL messages up to
     // 768 KiB (max_mutation_size), as a production cluster has its own limits: this event is valid
     // and can never be stored
@@ -126,7 +126,7 @@ class UnwritableRecordsIT {
       }
       assertThat(s.get("/health/ready").statusCode()).isEqualTo(200);
       assertThat(s.counter("amber.kafka.consumer.store.rejected")).isEqualTo(1.0);
-      System.out.printf(
+      ItLog.printf(
           "F12 store rejection: accepted %d, stored %d, dead letters %d (StoreRejected), committed"
               + " %d, settled in %d ms%n",
           BEFORE + 1 + AFTER,

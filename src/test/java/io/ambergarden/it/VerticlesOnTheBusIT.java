@@ -130,7 +130,7 @@ class VerticlesOnTheBusIT {
   }
 
   @Test
-  void testWriterRepliesOnlyOnceTheEventsAreReadableAndPublishesThemAsDurable(
+  void writerRepliesOnlyOnceTheEventsAreReadableAndPublishesThemAsDurable(
       Vertx vertx, VertxTestContext ctx) {
     String device = device();
     List<Event> written = events(device, 5, System.currentTimeMillis() - 60_000);
@@ -184,8 +184,7 @@ class VerticlesOnTheBusIT {
   }
 
   @Test
-  void testWriterRefusesARequestBeyondItsInFlightLimitAsOverloaded(
-      Vertx vertx, VertxTestContext ctx) {
+  void writerRefusesARequestBeyondItsInFlightLimitAsOverloaded(Vertx vertx, VertxTestContext ctx) {
     List<Event> tooMany = events(device(), 51, System.currentTimeMillis() - 120_000);
     vertx
         .eventBus()
@@ -211,7 +210,7 @@ class VerticlesOnTheBusIT {
    * capacity back, so a full-size request still fits afterwards.
    */
   @Test
-  void testAWritePlanThatThrowsIsAnsweredAndLeaksNoCapacity(Vertx vertx, VertxTestContext ctx) {
+  void aWritePlanThatThrowsIsAnsweredAndLeaksNoCapacity(Vertx vertx, VertxTestContext ctx) {
     // one after another: each broken plan must give its capacity back before the next arrives
     // (sent together, 60 events would exceed the limit of 50 and be refused as overloaded)
     List<Object> refused = new ArrayList<>();
@@ -298,7 +297,7 @@ class VerticlesOnTheBusIT {
   }
 
   @Test
-  void testQueryPagesADeviceWithPositionsUntilTheLastPage(Vertx vertx, VertxTestContext ctx) {
+  void queryPagesADeviceWithPositionsUntilTheLastPage(Vertx vertx, VertxTestContext ctx) {
     String device = device();
     List<Event> written = events(device, 7, System.currentTimeMillis() - 300_000);
     List<String> seen = new ArrayList<>();
@@ -340,7 +339,7 @@ class VerticlesOnTheBusIT {
   }
 
   @Test
-  void testLatestOfADeviceWithoutEventsFailsAsNotFound(Vertx vertx, VertxTestContext ctx) {
+  void latestOfADeviceWithoutEventsFailsAsNotFound(Vertx vertx, VertxTestContext ctx) {
     vertx
         .eventBus()
         .request(DeviceLatestQuery.ADDRESS, new DeviceLatestQuery.Request(device()), TIMEOUT)
@@ -356,7 +355,7 @@ class VerticlesOnTheBusIT {
   }
 
   @Test
-  void testCounterVerticleRepliesOnceTheIncrementsAreWritten(Vertx vertx, VertxTestContext ctx) {
+  void counterVerticleRepliesOnceTheIncrementsAreWritten(Vertx vertx, VertxTestContext ctx) {
     String device = device();
     long hour = TimeBuckets.hourOf(System.currentTimeMillis() - 30_000);
     List<CountFacts.Fact> facts =

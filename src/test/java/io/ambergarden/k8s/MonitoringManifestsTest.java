@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  */
 class MonitoringManifestsTest {
   @Test
-  void testEveryRuleIsAnAlertWithAnExpressionSeverityAndSummary() throws IOException {
+  void everyRuleIsAnAlertWithAnExpressionSeverityAndSummary() throws IOException {
     List<Map<String, Object>> rules = MonitoringManifests.rules();
     assertThat(rules).isNotEmpty();
     Set<String> names = new TreeSet<>();
@@ -37,7 +37,7 @@ class MonitoringManifestsTest {
   }
 
   @Test
-  void testTheRulesWatchEveryFaultOperatorsMustSee() throws IOException {
+  void theRulesWatchEveryFaultOperatorsMustSee() throws IOException {
     Set<String> used = new TreeSet<>();
     for (Map<String, Object> r : MonitoringManifests.rules()) {
       used.addAll(MonitoringManifests.metricNames((String) r.get("expr")));
@@ -61,7 +61,7 @@ class MonitoringManifestsTest {
   }
 
   @Test
-  void testTheDashboardIsGrafanaJsonWithPanelsQueryingPrometheus() throws IOException {
+  void theDashboardIsGrafanaJsonWithPanelsQueryingPrometheus() throws IOException {
     JsonObject d = MonitoringManifests.dashboard();
     assertThat(d.getString("uid")).isEqualTo("amber-garden");
     assertThat(d.getInteger("schemaVersion")).isGreaterThanOrEqualTo(30);
@@ -90,7 +90,7 @@ class MonitoringManifestsTest {
   }
 
   @Test
-  void testMetricNamesAreReadOutOfPromQlWithoutLabelsFunctionsOrKeywords() {
+  void metricNamesAreReadOutOfPromQlWithoutLabelsFunctionsOrKeywords() {
     assertThat(
             MonitoringManifests.metricNames(
                 "sum by (namespace, pod) (rate(amber_x_total{check=\"writes\", pod=~\"a.*\"}[5m]))"
@@ -107,7 +107,7 @@ class MonitoringManifestsTest {
   }
 
   @Test
-  void testAScrapeComparisonFlagsANameTheServiceDoesNotExport() {
+  void aScrapeComparisonFlagsANameTheServiceDoesNotExport() {
     String scrape =
         "# HELP amber_ready x\n# TYPE amber_ready gauge\namber_ready 1.0\n"
             + "amber_dead_letters_total 0.0\n"

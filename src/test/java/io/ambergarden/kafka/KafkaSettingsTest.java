@@ -12,13 +12,13 @@ import org.junit.jupiter.api.Test;
 
 class KafkaSettingsTest {
   @Test
-  void testPlaintextAddsNothing() {
+  void plaintextAddsNothing() {
     AmberConfig.Kafka k = ConfigLoader.load(Map.of(), new Properties(), Map.of()).kafka();
     assertThat(KafkaSettings.producer(k, "p")).doesNotContainKey("security.protocol");
   }
 
   @Test
-  void testTheSessionTimeoutReachesTheConsumer() {
+  void theSessionTimeoutReachesTheConsumer() {
     AmberConfig.Kafka k =
         ConfigLoader.load(
                 Map.of("AMBER_KAFKA_CONSUMER_SESSION_TIMEOUT", "10s"), new Properties(), Map.of())
@@ -27,7 +27,7 @@ class KafkaSettingsTest {
   }
 
   @Test
-  void testSaslSslSettingsReachEveryClient() {
+  void saslSslSettingsReachEveryClient() {
     AmberConfig.Kafka k =
         ConfigLoader.load(
                 Map.of(

@@ -44,7 +44,7 @@ class LiveRecordsTest {
   }
 
   @Test
-  void testEveryEventComesBackInOrderAndRecordsHoldAtMostMaxEvents() {
+  void everyEventComesBackInOrderAndRecordsHoldAtMostMaxEvents() {
     List<Event> events = events(25);
 
     List<byte[]> records = LiveRecords.encode(events, 10, 1 << 20);
@@ -55,7 +55,7 @@ class LiveRecordsTest {
   }
 
   @Test
-  void testRecordsStayWithinMaxBytesAndAnOversizeEventTravelsAlone() {
+  void recordsStayWithinMaxBytesAndAnOversizeEventTravelsAlone() {
     List<Event> events = events(40);
     int oneLine = LiveRecords.encode(events.subList(0, 1), 1, 1 << 20).get(0).length;
 
@@ -69,7 +69,7 @@ class LiveRecordsTest {
   }
 
   @Test
-  void testNoEventsNoRecordsAndLimitsMustBePositive() {
+  void noEventsNoRecordsAndLimitsMustBePositive() {
     assertThat(LiveRecords.encode(List.of(), 10, 100)).isEmpty();
     assertThatThrownBy(() -> LiveRecords.encode(events(1), 0, 100))
         .isInstanceOf(IllegalArgumentException.class);

@@ -23,7 +23,7 @@ class RelaySendsTest {
   }
 
   @Test
-  void testAStalledBrokerHoldsNoMoreThanTheByteBoundAndTheRestIsDroppedAndCounted() {
+  void aStalledBrokerHoldsNoMoreThanTheByteBoundAndTheRestIsDroppedAndCounted() {
     RelaySends<String> sends = new RelaySends<>(this::stalledBroker, 1 << 20, 1024, dropped);
 
     int accepted = 0;
@@ -38,7 +38,7 @@ class RelaySendsTest {
   }
 
   @Test
-  void testTheRecordBoundHoldsForSmallRecords() {
+  void theRecordBoundHoldsForSmallRecords() {
     RelaySends<String> sends = new RelaySends<>(this::stalledBroker, 1 << 20, 100, dropped);
 
     for (int i = 0; i < 1000; i++) {
@@ -50,7 +50,7 @@ class RelaySendsTest {
   }
 
   @Test
-  void testAnsweredAndFailedSendsFreeTheirRoomAndAFailureIsCounted() {
+  void answeredAndFailedSendsFreeTheirRoomAndAFailureIsCounted() {
     RelaySends<String> sends = new RelaySends<>(this::stalledBroker, 2L * RECORD, 1024, dropped);
     sends.offer("a", RECORD);
     sends.offer("b", RECORD);

@@ -130,7 +130,7 @@ class LocalRuntimeIT {
   }
 
   @Test
-  void testTheObjectStoreAnswersSignedRequestsAndRefusesWrongCredentials() {
+  void theObjectStoreAnswersSignedRequestsAndRefusesWrongCredentials() {
     S3ProxyServer store = RealServers.runtime().objectStore();
     String bucket = "localrt-" + java.util.UUID.randomUUID().toString().substring(0, 8);
     try (software.amazon.awssdk.services.s3.S3Client good = s3(store, store.secretKey());

@@ -17,7 +17,7 @@ class S3ProxySupportTest {
   @TempDir Path tmp;
 
   @Test
-  void testSystemPropertyBeatsEnvironmentBeatsDefaults() {
+  void systemPropertyBeatsEnvironmentBeatsDefaults() {
     Map<String, String> props = Map.of("amber.localrt.s3.port", "25100");
     Map<String, String> env =
         Map.of("AMBER_LOCALRT_S3_PORT", "9999", "AMBER_LOCALRT_S3_HEAP", "512M");
@@ -38,7 +38,7 @@ class S3ProxySupportTest {
   }
 
   @Test
-  void testItChecksSignaturesWithCredentialsGeneratedOncePerDataDirectory() throws IOException {
+  void itChecksSignaturesWithCredentialsGeneratedOncePerDataDirectory() throws IOException {
     LocalRuntimeOptions base = LocalRuntimeOptions.defaults().withBaseDir(tmp);
     S3ProxyServer first = new S3ProxyServer(base, new S3ProxyOptions(25100, "256M", "4.1.0"));
     first.prepare("");

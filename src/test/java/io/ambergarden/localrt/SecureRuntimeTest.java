@@ -13,7 +13,7 @@ class SecureRuntimeTest {
   @TempDir Path tmp;
 
   @Test
-  void testTheBrokerGetsASaslSslListenerWithAclsAndKeepsItsPlainOne() throws Exception {
+  void theBrokerGetsASaslSslListenerWithAclsAndKeepsItsPlainOne() throws Exception {
     LocalRuntimeOptions o =
         LocalRuntimeOptions.defaults().withKafkaPort(19092).withKafkaControllerPort(19093);
     Certificates.Issued cert =
@@ -42,7 +42,7 @@ class SecureRuntimeTest {
   }
 
   @Test
-  void testASecuredNodeRequiresPasswordsAndClientTls() {
+  void aSecuredNodeRequiresPasswordsAndClientTls() {
     CassandraNode.Security s =
         new CassandraNode.Security(
             new Certificates.Issued(
@@ -64,7 +64,7 @@ class SecureRuntimeTest {
   }
 
   @Test
-  void testTheTestCaIssuesCertificatesForLoopbackNames() throws Exception {
+  void theTestCaIssuesCertificatesForLoopbackNames() throws Exception {
     Certificates ca = Certificates.authority(tmp.resolve("ca"), "Test CA", "pw");
     Certificates.Issued server = ca.issue("server");
     var cf = java.security.cert.CertificateFactory.getInstance("X.509");

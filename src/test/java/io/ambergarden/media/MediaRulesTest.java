@@ -19,7 +19,7 @@ class MediaRulesTest {
       "RIFF\u0000\u0000\u0000\u0000WEBPVP8 ".getBytes(StandardCharsets.ISO_8859_1);
 
   @Test
-  void testMagicBytesTellTheSupportedTypesApart() {
+  void magicBytesTellTheSupportedTypesApart() {
     assertThat(ImageTypes.sniff(PNG, PNG.length)).isEqualTo(ImageTypes.PNG);
     assertThat(ImageTypes.sniff(JPEG, JPEG.length)).isEqualTo(ImageTypes.JPEG);
     assertThat(ImageTypes.sniff(WEBP, WEBP.length)).isEqualTo(ImageTypes.WEBP);
@@ -29,7 +29,7 @@ class MediaRulesTest {
   }
 
   @Test
-  void testDeclaredTypesAreNormalisedAndOthersRefused() {
+  void declaredTypesAreNormalisedAndOthersRefused() {
     assertThat(ImageTypes.declared("IMAGE/PNG; charset=binary")).isEqualTo(ImageTypes.PNG);
     assertThat(ImageTypes.declared("image/gif")).isNull();
     assertThat(ImageTypes.declared("image/jpg")).isNull();
@@ -37,7 +37,7 @@ class MediaRulesTest {
   }
 
   @Test
-  void testTagsAreNormalisedDedupedAndLimited() {
+  void tagsAreNormalisedDedupedAndLimited() {
     ImageTags.Parsed p = ImageTags.parse("Kamera, kamera,风景,pump-3.a_b", 8);
     assertThat(p.ok()).isTrue();
     assertThat(p.tags()).containsExactly("kamera", "风景", "pump-3.a_b");
@@ -53,7 +53,7 @@ class MediaRulesTest {
   }
 
   @Test
-  void testMonthsAreUtcYearMonthNumbers() {
+  void monthsAreUtcYearMonthNumbers() {
     assertThat(Months.of(Instant.parse("2026-01-31T23:59:59.999Z").toEpochMilli()))
         .isEqualTo(202601);
     assertThat(Months.of(Instant.parse("2026-02-01T00:00:00Z").toEpochMilli())).isEqualTo(202602);
@@ -61,7 +61,7 @@ class MediaRulesTest {
   }
 
   @Test
-  void testObjectKeysSortByUploadTimeWithinAShardAndParseBack() {
+  void objectKeysSortByUploadTimeWithinAShardAndParseBack() {
     UUID id = UUID.randomUUID();
     long t = Instant.parse("2026-12-03T10:00:00Z").toEpochMilli();
     String key = ObjectKeys.key(id, t);
@@ -79,7 +79,7 @@ class MediaRulesTest {
   }
 
   @Test
-  void testShareTokensAreRandomAndOnlyTheirHashIsKept() {
+  void shareTokensAreRandomAndOnlyTheirHashIsKept() {
     String a = ShareTokens.newToken();
     String b = ShareTokens.newToken();
     assertThat(a).hasSize(24).isNotEqualTo(b);
@@ -89,7 +89,7 @@ class MediaRulesTest {
   }
 
   @Test
-  void testUploadHeadersAreJudgedBeforeTheBody() {
+  void uploadHeadersAreJudgedBeforeTheBody() {
     long max = 10 << 20;
     assertThat(UploadRules.admit("image/png", "1234", null, max).ok()).isTrue();
     assertThat(UploadRules.admit("image/png", "1234", null, max).length()).isEqualTo(1234);
@@ -104,7 +104,7 @@ class MediaRulesTest {
   }
 
   @Test
-  void testAnnouncedDigestIsReadFromContentDigest() throws Exception {
+  void announcedDigestIsReadFromContentDigest() throws Exception {
     byte[] sha = MessageDigest.getInstance("SHA-256").digest("x".getBytes(StandardCharsets.UTF_8));
     String header = "sha-512=:AAAA:, sha-256=:" + Base64.getEncoder().encodeToString(sha) + ":";
     assertThat(UploadRules.announcedSha256(header)).isEqualTo(HexFormat.of().formatHex(sha));
@@ -114,7 +114,7 @@ class MediaRulesTest {
   }
 
   @Test
-  void testPurgeBucketsAreReadOnlyAfterTheyEndAndTheSafetyPassed() {
+  void purgeBucketsAreReadOnlyAfterTheyEndAndTheSafetyPassed() {
     SweepPlan plan = new SweepPlan(Duration.ofMinutes(1), Duration.ofSeconds(10));
     long due = Instant.parse("2026-12-03T10:00:30Z").toEpochMilli();
     long bucket = plan.purgeBucket(due);

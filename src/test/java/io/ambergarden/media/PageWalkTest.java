@@ -91,7 +91,7 @@ class PageWalkTest {
   }
 
   @Test
-  void testPagesWalkBackAcrossMonthsAndAGapReturningEveryVisibleImageOnceNewestFirst() {
+  void pagesWalkBackAcrossMonthsAndAGapReturningEveryVisibleImageOnceNewestFirst() {
     FakeTable t = new FakeTable();
     for (int i = 0; i < 7; i++) {
       t.add(JAN_31 - i * 1000, i % 3 == 0);
@@ -107,7 +107,7 @@ class PageWalkTest {
   }
 
   @Test
-  void testConcurrentInsertsNeverRepeatAnImageAndOlderOnesAppearOnce() {
+  void concurrentInsertsNeverRepeatAnImageAndOlderOnesAppearOnce() {
     FakeTable t = new FakeTable();
     List<ImageMeta> before = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
@@ -130,7 +130,7 @@ class PageWalkTest {
   }
 
   @Test
-  void testAPageThatUsedItsMonthBudgetEndsEarlyWithACursorToTheNextMonth() {
+  void aPageThatUsedItsMonthBudgetEndsEarlyWithACursorToTheNextMonth() {
     FakeTable t = new FakeTable();
     long t0 = Instant.parse("2026-06-15T00:00:00Z").toEpochMilli();
     for (int month = 0; month < 5; month++) {
@@ -145,7 +145,7 @@ class PageWalkTest {
   }
 
   @Test
-  void testManyDeletedRowsShortenAPageButLoseNothing() {
+  void manyDeletedRowsShortenAPageButLoseNothing() {
     FakeTable t = new FakeTable();
     for (int i = 0; i < 300; i++) {
       t.add(FEB_1 + i, i % 50 != 0);
@@ -157,7 +157,7 @@ class PageWalkTest {
   }
 
   @Test
-  void testFromAndToBoundTheListing() {
+  void fromAndToBoundTheListing() {
     FakeTable t = new FakeTable();
     ImageMeta jan = t.add(JAN_31, false);
     ImageMeta feb = t.add(FEB_1, false);
@@ -172,7 +172,7 @@ class PageWalkTest {
   }
 
   @Test
-  void testEmptyMonthsAreNeverRead() {
+  void emptyMonthsAreNeverRead() {
     FakeTable t = new FakeTable();
     t.add(APR_2, false);
     t.add(Instant.parse("2024-04-02T10:00:00Z").toEpochMilli(), false);

@@ -12,7 +12,7 @@ class LogThrottleTest {
   private final LogThrottle throttle = new LogThrottle(3, Duration.ofSeconds(1), clock::get);
 
   @Test
-  void testLetsThePermitsThroughThenSuppressesUntilTheWindowEnds() {
+  void letsThePermitsThroughThenSuppressesUntilTheWindowEnds() {
     assertThat(throttle.tryAcquire()).isZero();
     assertThat(throttle.tryAcquire()).isZero();
     assertThat(throttle.tryAcquire()).isZero();
@@ -24,7 +24,7 @@ class LogThrottleTest {
   }
 
   @Test
-  void testTheFirstLineOfTheNextWindowReportsHowManyWereSkipped() {
+  void theFirstLineOfTheNextWindowReportsHowManyWereSkipped() {
     for (int i = 0; i < 10; i++) {
       throttle.tryAcquire();
     }
@@ -34,7 +34,7 @@ class LogThrottleTest {
   }
 
   @Test
-  void testAFloodOfAMillionLinesLetsThroughOnlyThePermitsOfEachWindow() {
+  void aFloodOfAMillionLinesLetsThroughOnlyThePermitsOfEachWindow() {
     long logged = 0;
     for (int i = 0; i < 1_000_000; i++) {
       clock.addAndGet(10_000); // 100k lines per second for 10 s
@@ -46,7 +46,7 @@ class LogThrottleTest {
   }
 
   @Test
-  void testRefusesAThrottleThatCouldNeverLog() {
+  void refusesAThrottleThatCouldNeverLog() {
     assertThatThrownBy(() -> new LogThrottle(0, Duration.ofSeconds(1)))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> new LogThrottle(1, Duration.ZERO))

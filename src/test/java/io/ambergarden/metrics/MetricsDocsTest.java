@@ -32,7 +32,7 @@ class MetricsDocsTest {
   }
 
   @Test
-  void testTheReadmeNamesEveryRegisteredMeter() throws IOException {
+  void theReadmeNamesEveryRegisteredMeter() throws IOException {
     String readme = Files.readString(Path.of("README.md"));
     Set<String> meters = registeredMeters();
     assertThat(meters).as("meters found in the code").hasSizeGreaterThan(10);

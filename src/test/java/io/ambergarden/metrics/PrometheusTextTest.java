@@ -36,7 +36,7 @@ class PrometheusTextTest {
   }
 
   @Test
-  void testQuantilesComeOnlyFromWhatWasRecordedBetweenTheScrapes() {
+  void quantilesComeOnlyFromWhatWasRecordedBetweenTheScrapes() {
     record(1000, 900); // before the window: must not count
     NavigableMap<Double, Double> before = scrape();
     record(980, 4);
@@ -54,7 +54,7 @@ class PrometheusTextTest {
   }
 
   @Test
-  void testAQuantileBeyondTheLastBoundIsThatBound() {
+  void aQuantileBeyondTheLastBoundIsThatBound() {
     NavigableMap<Double, Double> before = scrape();
     record(10, 60_000);
     double p99 = PrometheusText.quantileBetween(before, scrape(), 0.99);
@@ -62,7 +62,7 @@ class PrometheusTextTest {
   }
 
   @Test
-  void testBucketsAreCumulativeAndEndAtInfinity() {
+  void bucketsAreCumulativeAndEndAtInfinity() {
     record(3, 5);
     NavigableMap<Double, Double> b = scrape();
     assertThat(b.lastKey()).isInfinite();

@@ -18,7 +18,7 @@ class ReadMetersTest {
   }
 
   @Test
-  void testEachStageRecordsUnderItsReadName() {
+  void eachStageRecordsUnderItsReadName() {
     meters.answered("amber.query.device-events", TimeUnit.MILLISECONDS.toNanos(30));
     meters.answered("amber.query.device-events", TimeUnit.MILLISECONDS.toNanos(10));
     meters.queried("amber.query.device-latest", TimeUnit.MILLISECONDS.toNanos(7));
@@ -34,13 +34,13 @@ class ReadMetersTest {
   }
 
   @Test
-  void testAnAddressOutsideTheQueryPrefixKeepsItsWholeName() {
+  void anAddressOutsideTheQueryPrefixKeepsItsWholeName() {
     assertThat(ReadMeters.readName("amber.query.fleet")).isEqualTo("fleet");
     assertThat(ReadMeters.readName("amber.media.get")).isEqualTo("amber.media.get");
   }
 
   @Test
-  void testSpeculativeExecutionsCountOnlyWhenThereAreAny() {
+  void speculativeExecutionsCountOnlyWhenThereAreAny() {
     meters.speculativeExecutions(0);
     meters.speculativeExecutions(2);
     assertThat(
@@ -53,7 +53,7 @@ class ReadMetersTest {
   }
 
   @Test
-  void testPrometheusGetsBucketsSoPercentilesAddUpAcrossPods() {
+  void prometheusGetsBucketsSoPercentilesAddUpAcrossPods() {
     PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new ReadMeters(prometheus).answered("amber.query.fleet", TimeUnit.MILLISECONDS.toNanos(5));
     assertThat(prometheus.scrape())

@@ -16,7 +16,7 @@ class CursorTest {
       new PagePosition(1_764_000_000_000L, 1_764_000_123_456L, "M-1", "evt-ä-7");
 
   @Test
-  void testRoundTripKeepsThePosition() {
+  void roundTripKeepsThePosition() {
     String c = CURSOR.encode(QUERY, POS);
     assertThat(CURSOR.decode(QUERY, c)).contains(POS);
     assertThat(c).matches("[A-Za-z0-9_-]+");
@@ -27,7 +27,7 @@ class CursorTest {
   }
 
   @Test
-  void testEveryAlteredByteIsRejected() {
+  void everyAlteredByteIsRejected() {
     byte[] raw = Base64.getUrlDecoder().decode(CURSOR.encode(QUERY, POS));
     for (int i = 0; i < raw.length; i++) {
       byte[] copy = raw.clone();
@@ -39,7 +39,7 @@ class CursorTest {
   }
 
   @Test
-  void testCursorOfAnotherQueryOrKeyIsRejected() {
+  void cursorOfAnotherQueryOrKeyIsRejected() {
     String c = CURSOR.encode(QUERY, POS);
     assertThat(CURSOR.decode("device|M-1|||101", c)).isEmpty();
     assertThat(CURSOR.decode("device|M-2|||100", c)).isEmpty();
@@ -48,7 +48,7 @@ class CursorTest {
   }
 
   @Test
-  void testGarbageIsRejectedWithoutExceptions() {
+  void garbageIsRejectedWithoutExceptions() {
     for (String bad : new String[] {"", "x", "!!!", "AAAA", "a".repeat(3000), null}) {
       assertThat(CURSOR.decode(QUERY, bad)).isEmpty();
     }

@@ -41,7 +41,7 @@ class ExactCountsTest {
   // --- progress ---
 
   @Test
-  void testReconciledThroughIsTheLastHourBoundaryWhoseGraceEndedBeforeDoneUntil() {
+  void reconciledThroughIsTheLastHourBoundaryWhoseGraceEndedBeforeDoneUntil() {
     // 10:00 + 2 min = 10:02, strictly before 10:02:00.001
     assertThat(ExactCounts.reconciledThrough(hour(10) + 120_001, GRACE)).isEqualTo(hour(10));
     // 10:02 is not before 10:02: the hour ending at 10:00 is not known reconciled yet
@@ -54,7 +54,7 @@ class ExactCountsTest {
   }
 
   @Test
-  void testCountedThroughIsTheLeastShardAndNullWhenAnyShardHasNone() {
+  void countedThroughIsTheLeastShardAndNullWhenAnyShardHasNone() {
     assertThat(ExactCounts.countedThrough(3, Map.of(0, 500L, 1, 300L, 2, 400L))).isEqualTo(300L);
     assertThat(ExactCounts.countedThrough(3, Map.of(0, 500L, 2, 400L))).isNull();
     Map<Integer, Long> withNull = new HashMap<>(Map.of(0, 500L, 2, 400L));
@@ -66,7 +66,7 @@ class ExactCountsTest {
   }
 
   @Test
-  void testProgressKeepsEachShardsReconciledThroughAndLeavesShardsWithoutRowsUnknown() {
+  void progressKeepsEachShardsReconciledThroughAndLeavesShardsWithoutRowsUnknown() {
     Map<Integer, Long> done = new HashMap<>();
     done.put(0, hour(5) + 120_001);
     done.put(1, null);
@@ -82,7 +82,7 @@ class ExactCountsTest {
   // --- one device ---
 
   @Test
-  void testDeviceServesExactRowsUpToReconciledThroughAndApproximateRowsAfterIt() {
+  void deviceServesExactRowsUpToReconciledThroughAndApproximateRowsAfterIt() {
     long e = hour(10);
     ExactCounts.DeviceCounts c =
         ExactCounts.device(
@@ -100,7 +100,7 @@ class ExactCountsTest {
   }
 
   @Test
-  void testDeviceIgnoresExactRowsOfHoursNotYetReconciled() {
+  void deviceIgnoresExactRowsOfHoursNotYetReconciled() {
     // a recompute wrote hours 10 and 11 before done_until moved: their approximate rows count
     ExactCounts.DeviceCounts c =
         ExactCounts.device(
@@ -113,7 +113,7 @@ class ExactCountsTest {
   }
 
   @Test
-  void testDeviceReopenedHourInsideTheExactRangeIsServedApproximatelyAndMovesExactThroughBack() {
+  void deviceReopenedHourInsideTheExactRangeIsServedApproximatelyAndMovesExactThroughBack() {
     ExactCounts.DeviceCounts c =
         ExactCounts.device(
             hour(10),
@@ -129,7 +129,7 @@ class ExactCountsTest {
   }
 
   @Test
-  void testDeviceReopenedHourAfterReconciledThroughLeavesExactThroughThere() {
+  void deviceReopenedHourAfterReconciledThroughLeavesExactThroughThere() {
     ExactCounts.DeviceCounts c =
         ExactCounts.device(hour(10), Set.of(hour(12)), List.of(), List.of(dev(12, "none", 3)));
     assertThat(c.exactThrough()).isEqualTo(hour(10));
@@ -137,7 +137,7 @@ class ExactCountsTest {
   }
 
   @Test
-  void testDeviceWithoutShardProgressIsServedFromApproximateRowsOnly() {
+  void deviceWithoutShardProgressIsServedFromApproximateRowsOnly() {
     ExactCounts.DeviceCounts c =
         ExactCounts.device(
             null,
@@ -149,7 +149,7 @@ class ExactCountsTest {
   }
 
   @Test
-  void testDeviceTotalCountsEventsWithoutStatusWhichByStatusLeavesOut() {
+  void deviceTotalCountsEventsWithoutStatusWhichByStatusLeavesOut() {
     ExactCounts.DeviceCounts c =
         ExactCounts.device(
             hour(5),
@@ -161,7 +161,7 @@ class ExactCountsTest {
   }
 
   @Test
-  void testDeviceWithNoRowsHasNothing() {
+  void deviceWithNoRowsHasNothing() {
     ExactCounts.DeviceCounts c = ExactCounts.device(hour(5), Set.of(), List.of(), List.of());
     assertThat(c.total()).isZero();
     assertThat(c.byStatus()).isEmpty();
@@ -169,7 +169,7 @@ class ExactCountsTest {
   }
 
   @Test
-  void testDeviceApproximateDaysRunFromTheDayOfReconciledThroughPlusReopenedDays() {
+  void deviceApproximateDaysRunFromTheDayOfReconciledThroughPlusReopenedDays() {
     LocalDate oldest = DAY.minusDays(10);
     LocalDate newest = DAY.plusDays(2);
     assertThat(ExactCounts.deviceApproxDays(hour(5), Set.of(), oldest, newest))
@@ -194,7 +194,7 @@ class ExactCountsTest {
   // --- day stats ---
 
   @Test
-  void testDaySumsExactHoursBeforeReconciledThroughAndApproximateHoursAfterItPerDimension() {
+  void daySumsExactHoursBeforeReconciledThroughAndApproximateHoursAfterItPerDimension() {
     ShardDay s =
         new ShardDay(
             hour(10),
@@ -225,7 +225,7 @@ class ExactCountsTest {
   }
 
   @Test
-  void testDayIgnoresExactRowsOfHoursNotYetReconciled() {
+  void dayIgnoresExactRowsOfHoursNotYetReconciled() {
     ShardDay s =
         new ShardDay(
             hour(10), Set.of(), List.of(all(9, 1), all(10, 70), all(11, 80)), List.of(all(10, 7)));
@@ -233,7 +233,7 @@ class ExactCountsTest {
   }
 
   @Test
-  void testDayReopenedHourIsServedFromItsCounterAndMovesExactThroughBack() {
+  void dayReopenedHourIsServedFromItsCounterAndMovesExactThroughBack() {
     ShardDay s =
         new ShardDay(
             hour(20),
@@ -246,7 +246,7 @@ class ExactCountsTest {
   }
 
   @Test
-  void testDaySumsShardsEachWithItsOwnProgressAndTakesTheEarliestExactThrough() {
+  void daySumsShardsEachWithItsOwnProgressAndTakesTheEarliestExactThrough() {
     ShardDay early =
         new ShardDay(
             hour(6), Set.of(), List.of(all(5, 1), all(6, 100)), List.of(all(5, 9), all(6, 2)));
@@ -259,7 +259,7 @@ class ExactCountsTest {
   }
 
   @Test
-  void testDayExactThroughIsClampedToTheDay() {
+  void dayExactThroughIsClampedToTheDay() {
     // reconciled beyond the day: all of it is exact
     assertThat(ExactCounts.day(DAY, List.of(shard(hour(30)))).exactThrough()).isEqualTo(hour(24));
     assertThat(ExactCounts.day(DAY, List.of(shard(hour(24)))).exactThrough()).isEqualTo(hour(24));
@@ -275,13 +275,13 @@ class ExactCountsTest {
   }
 
   @Test
-  void testDayWithoutShardProgressIsServedFromCountersOnly() {
+  void dayWithoutShardProgressIsServedFromCountersOnly() {
     ShardDay s = new ShardDay(null, Set.of(), List.of(all(1, 40)), List.of(all(1, 2), all(2, 3)));
     assertThat(ExactCounts.day(DAY, List.of(s)).counts().total()).isEqualTo(5);
   }
 
   @Test
-  void testDayReadsOnlyThePartitionsThatCanServeAnHour() {
+  void dayReadsOnlyThePartitionsThatCanServeAnHour() {
     // the whole day reconciled: exact rows only, unless an hour is reopened
     assertThat(ExactCounts.dayNeedsExact(DAY, hour(24))).isTrue();
     assertThat(ExactCounts.dayNeedsApprox(DAY, hour(24), Set.of())).isFalse();
@@ -300,7 +300,7 @@ class ExactCountsTest {
   }
 
   @Test
-  void testAnHourIsServedExactOnlyWhenItEndsByReconciledThroughAndIsNotReopened() {
+  void anHourIsServedExactOnlyWhenItEndsByReconciledThroughAndIsNotReopened() {
     assertThat(ExactCounts.servedExact(hour(9), hour(10), Set.of())).isTrue();
     assertThat(ExactCounts.servedExact(hour(10), hour(10), Set.of())).isFalse();
     assertThat(ExactCounts.servedExact(hour(9), hour(10), Set.of(hour(9)))).isFalse();

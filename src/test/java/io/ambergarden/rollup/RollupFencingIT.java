@@ -35,7 +35,7 @@ class RollupFencingIT {
   private static final int SHARD = 5;
 
   @Test
-  void testAStaleOwnersLateRollupWriteLosesToTheNewOwnersNewerRecompute() throws Exception {
+  void aStaleOwnersLateRollupWriteLosesToTheNewOwnersNewerRecompute() throws Exception {
     TestService.dropKeyspace(KEYSPACE);
     long hour = (System.currentTimeMillis() / HOUR - 30) * HOUR;
     String device = "fence-" + UUID.randomUUID().toString().substring(0, 8);

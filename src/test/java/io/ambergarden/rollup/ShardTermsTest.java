@@ -13,7 +13,7 @@ class ShardTermsTest {
   private static final long T0 = 1_700_000_000_000L;
 
   @Test
-  void testALongCatchUpScanRenewsEveryHeldLeaseBeforeItRunsOut() {
+  void aLongCatchUpScanRenewsEveryHeldLeaseBeforeItRunsOut() {
     ShardTerms terms = new ShardTerms(TTL);
     for (int shard = 0; shard < 4; shard++) {
       terms.acquired(shard, 0, terms.acquireUntil(T0, 0));
@@ -35,7 +35,7 @@ class ShardTermsTest {
   }
 
   @Test
-  void testARenewalComesDueAfterAThirdOfTheTtlAndNeverForARunOutOrDroppedLease() {
+  void aRenewalComesDueAfterAThirdOfTheTtlAndNeverForARunOutOrDroppedLease() {
     ShardTerms terms = new ShardTerms(TTL);
     terms.acquired(1, 0, terms.acquireUntil(T0, 0));
     terms.acquired(2, 0, terms.acquireUntil(T0, 0));
@@ -56,7 +56,7 @@ class ShardTermsTest {
   }
 
   @Test
-  void testARenewalNeverShortensTheLease() {
+  void aRenewalNeverShortensTheLease() {
     ShardTerms terms = new ShardTerms(TTL);
     terms.acquired(0, 0, T0 + 30_000);
     // this instance's clock stepped back 20 s
@@ -66,7 +66,7 @@ class ShardTermsTest {
   }
 
   @Test
-  void testAStaleOwnersStampsAllLieBelowTheNextOwnersWhateverTheClockSkew() {
+  void aStaleOwnersStampsAllLieBelowTheNextOwnersWhateverTheClockSkew() {
     for (long skew : List.of(-25_000L, -1_000L, 0L, 1_000L, 25_000L, 120_000L)) {
       ShardTerms a = new ShardTerms(TTL);
       ShardTerms b = new ShardTerms(TTL);
@@ -90,7 +90,7 @@ class ShardTermsTest {
   }
 
   @Test
-  void testALeaseGivenBackEarlyFencesTheNextOwnerAboveTheReleasedWindow() {
+  void aLeaseGivenBackEarlyFencesTheNextOwnerAboveTheReleasedWindow() {
     ShardTerms a = new ShardTerms(TTL);
     ShardTerms b = new ShardTerms(TTL);
     long untilA = a.acquireUntil(T0, 0);
@@ -108,7 +108,7 @@ class ShardTermsTest {
   }
 
   @Test
-  void testStampsOfOneOwnerGrowStrictlyWithinItsWindow() {
+  void stampsOfOneOwnerGrowStrictlyWithinItsWindow() {
     ShardTerms terms = new ShardTerms(TTL);
     terms.acquired(0, 0, T0 + 1);
     long first = terms.stamp(0, T0).orElseThrow();

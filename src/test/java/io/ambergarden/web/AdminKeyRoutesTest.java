@@ -21,7 +21,7 @@ class AdminKeyRoutesTest {
   }
 
   @Test
-  void testAValidRequestBecomesANewKey() {
+  void aValidRequestBecomesANewKey() {
     AdminKeyRoutes.NewKey k =
         AdminKeyRoutes.NewKey.parse(
             "{\"name\":\" meter 7 \",\"scopes\":[\"events:write\",\"events:read\"],"
@@ -35,7 +35,7 @@ class AdminKeyRoutesTest {
   }
 
   @Test
-  void testEveryBadFieldIsA400NamingIt() {
+  void everyBadFieldIsA400NamingIt() {
     assertThat(field(refused("{\"scopes\":[\"admin\"]}"))).isEqualTo("name");
     assertThat(field(refused("{\"name\":\"\",\"scopes\":[\"admin\"]}"))).isEqualTo("name");
     assertThat(field(refused("{\"name\":\"n\"}"))).isEqualTo("scopes");

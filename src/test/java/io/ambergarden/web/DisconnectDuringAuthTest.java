@@ -112,7 +112,7 @@ class DisconnectDuringAuthTest {
   }
 
   @Test
-  void testThreeHundredClientsThatHangUpDuringAuthenticationLeaveNoBudgetTaken() throws Exception {
+  void threeHundredClientsThatHangUpDuringAuthenticationLeaveNoBudgetTaken() throws Exception {
     start(Map.of());
     String body = event("hang-up");
     hangUpDuringAuthentication(
@@ -146,7 +146,7 @@ class DisconnectDuringAuthTest {
   }
 
   @Test
-  void testImageUploadsWhoseClientsHangUpDuringAuthenticationHoldNoUploadSlot() throws Exception {
+  void imageUploadsWhoseClientsHangUpDuringAuthenticationHoldNoUploadSlot() throws Exception {
     start(Map.of());
     hangUpDuringAuthentication(
         20,
@@ -167,8 +167,7 @@ class DisconnectDuringAuthTest {
   }
 
   @Test
-  void testLiveFeedUpgradesWhoseClientsHangUpDuringAuthenticationHoldNoClientSlot()
-      throws Exception {
+  void liveFeedUpgradesWhoseClientsHangUpDuringAuthenticationHoldNoClientSlot() throws Exception {
     start(Map.of());
     hangUpDuringAuthentication(
         20,

@@ -148,14 +148,14 @@ class HttpTlsTest {
   }
 
   @Test
-  void testServesOverTlsWithTheTestCaAndHostNameVerification() throws Exception {
+  void servesOverTlsWithTheTestCaAndHostNameVerification() throws Exception {
     assertThat(servedCertificate(client())).isEqualTo("CN=server-1");
     assertThat(servedCertificate(client("TLSv1.2"))).isEqualTo("CN=server-1");
     assertThat(servedCertificate(client("TLSv1.3"))).isEqualTo("CN=server-1");
   }
 
   @Test
-  void testAClientThatDoesNotTrustTheCaIsRefused() {
+  void aClientThatDoesNotTrustTheCaIsRefused() {
     HttpClient untrusting = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     assertThatThrownBy(
             () ->
@@ -167,7 +167,7 @@ class HttpTlsTest {
   }
 
   @Test
-  void testARotatedCertificateIsUsedWithoutARestart() throws Exception {
+  void aRotatedCertificateIsUsedWithoutARestart() throws Exception {
     assertThat(servedCertificate(client())).isEqualTo("CN=server-1");
     Certificates.Issued second = ca.issue("server-2");
     // the way a renewed Kubernetes Secret lands: both files replaced

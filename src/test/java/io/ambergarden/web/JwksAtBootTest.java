@@ -65,8 +65,7 @@ class JwksAtBootTest {
   }
 
   @Test
-  void testAServiceWhoseJwksIsDownStartsAnswers503ToJwtsAndAcceptsThemOnceItLoads()
-      throws Exception {
+  void aServiceWhoseJwksIsDownStartsAnswers503ToJwtsAndAcceptsThemOnceItLoads() throws Exception {
     int jwksPort = freePort(); // nothing listens there yet: connections are refused
     int port = freePort();
     AmberConfig config =

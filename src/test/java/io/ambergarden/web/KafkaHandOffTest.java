@@ -29,7 +29,7 @@ class KafkaHandOffTest {
   }
 
   @Test
-  void testEveryRecordHandedOnIsAcknowledgedWithTheRequestIdInOrder() throws Exception {
+  void everyRecordHandedOnIsAcknowledgedWithTheRequestIdInOrder() throws Exception {
     MockProducer<byte[], byte[]> producer =
         new MockProducer<>(true, new ByteArraySerializer(), new ByteArraySerializer());
     try (KafkaHandOff handOff = new KafkaHandOff(producer, "test-hand-off", now::get)) {
@@ -47,7 +47,7 @@ class KafkaHandOffTest {
   }
 
   @Test
-  void testRecordsStillWaitingAtTheDeadlineAreDroppedAndTheRequestFails() throws Exception {
+  void recordsStillWaitingAtTheDeadlineAreDroppedAndTheRequestFails() throws Exception {
     CountDownLatch secondSendStarted = new CountDownLatch(1);
     CountDownLatch unblock = new CountDownLatch(1);
     // the second send blocks as a full buffer makes it block (max.block.ms)
@@ -88,7 +88,7 @@ class KafkaHandOffTest {
   }
 
   @Test
-  void testClosingDropsTheRequestsStillQueued() throws Exception {
+  void closingDropsTheRequestsStillQueued() throws Exception {
     CountDownLatch blocking = new CountDownLatch(1);
     MockProducer<byte[], byte[]> producer =
         new MockProducer<>(true, new ByteArraySerializer(), new ByteArraySerializer()) {

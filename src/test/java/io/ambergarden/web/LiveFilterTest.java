@@ -16,13 +16,13 @@ class LiveFilterTest {
   }
 
   @Test
-  void testEmptyFilterMatchesEverything() {
+  void emptyFilterMatchesEverything() {
     LiveFilter f = LiveFilter.parse(null, "", null, null, 10, NOW, RETENTION);
     assertThat(f.matches(ev("a", null, null, NOW))).isTrue();
   }
 
   @Test
-  void testEachDimensionNarrows() {
+  void eachDimensionNarrows() {
     LiveFilter f = LiveFilter.parse("a, b", "pump", "500,503", null, 10, NOW, RETENTION);
     assertThat(f.matches(ev("a", "pump", 500, NOW))).isTrue();
     assertThat(f.matches(ev("c", "pump", 500, NOW))).isFalse();
@@ -33,7 +33,7 @@ class LiveFilterTest {
   }
 
   @Test
-  void testSinceFiltersOlderEventsAndNeedsABoundedReplay() {
+  void sinceFiltersOlderEventsAndNeedsABoundedReplay() {
     LiveFilter f = LiveFilter.parse("a", null, null, Long.toString(NOW - 1000), 10, NOW, RETENTION);
     assertThat(f.since()).isEqualTo(NOW - 1000);
     assertThat(f.matches(ev("a", null, null, NOW - 1001))).isFalse();
@@ -54,7 +54,7 @@ class LiveFilterTest {
   }
 
   @Test
-  void testBadValuesAre400sNamingTheParameter() {
+  void badValuesAre400sNamingTheParameter() {
     assertThatThrownBy(() -> LiveFilter.parse("a b", null, null, null, 10, NOW, RETENTION))
         .hasMessageContaining("devices");
     assertThatThrownBy(() -> LiveFilter.parse(null, null, "5x", null, 10, NOW, RETENTION))

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 class LiveHandshakeTest {
   @Test
-  void testOnlyAWebSocketUpgradeIsAnUpgrade() {
+  void onlyAWebSocketUpgradeIsAnUpgrade() {
     assertThat(LiveHandshake.isUpgrade("keep-alive, Upgrade", "WebSocket")).isTrue();
     assertThat(LiveHandshake.isUpgrade("keep-alive", "websocket")).isFalse();
     assertThat(LiveHandshake.isUpgrade("Upgrade", "h2c")).isFalse();
@@ -17,7 +17,7 @@ class LiveHandshakeTest {
   }
 
   @Test
-  void testSameOriginAndListedOriginsAreAllowedOthersNot() {
+  void sameOriginAndListedOriginsAreAllowedOthersNot() {
     List<String> allowed = List.of("https://ops.example");
     assertThat(LiveHandshake.originAllowed(null, "h:8080", allowed)).isTrue();
     assertThat(LiveHandshake.originAllowed("http://h:8080", "h:8080", allowed)).isTrue();
@@ -27,7 +27,7 @@ class LiveHandshakeTest {
   }
 
   @Test
-  void testReplayMemoryChargesAtLeastTheEventsCharactersTwice() {
+  void replayMemoryChargesAtLeastTheEventsCharactersTwice() {
     Event small = new Event("d", 1, "e");
     String payload = "{\"blob\":\"" + "x".repeat(10_000) + "\"}";
     Event big =

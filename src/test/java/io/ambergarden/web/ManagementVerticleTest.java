@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class ManagementVerticleTest {
   @Test
-  void testMetricsAndHealthAreServedAndTheApiIsNot() throws Exception {
+  void metricsAndHealthAreServedAndTheApiIsNot() throws Exception {
     AmberConfig config =
         ConfigLoader.load(
             Map.of(),

@@ -155,7 +155,7 @@ class OpenApiContractTest {
   }
 
   @Test
-  void testRouterAndDocumentListTheSameRoutes() throws IOException {
+  void routerAndDocumentListTheSameRoutes() throws IOException {
     Set<String> mounted = mountedRoutes(http.router().getRoutes());
     Set<String> documented = documentedRoutes(document());
     assertThat(mounted).as("routes read from the router").contains("POST /api/v1/events", "GET /");
@@ -173,7 +173,7 @@ class OpenApiContractTest {
   }
 
   @Test
-  void testDocumentIsAValidOpenApi31Document(Vertx vertx, VertxTestContext ctx) throws IOException {
+  void documentIsAValidOpenApi31Document(Vertx vertx, VertxTestContext ctx) throws IOException {
     JsonObject doc = document();
     OpenAPIVersion version = OpenAPIVersion.fromContract(doc);
     assertThat(version).isEqualTo(OpenAPIVersion.V3_1);
@@ -211,7 +211,7 @@ class OpenApiContractTest {
   }
 
   @Test
-  void testEveryErrorAnswerIsAProblemAndEveryOperationDocuments500() throws IOException {
+  void everyErrorAnswerIsAProblemAndEveryOperationDocuments500() throws IOException {
     JsonObject doc = document();
     List<String> wrong = new ArrayList<>();
     forEachOperation(
@@ -252,7 +252,7 @@ class OpenApiContractTest {
   }
 
   @Test
-  void testOpenApiJsonIsServedAsTheDocument(VertxTestContext ctx) throws IOException {
+  void openApiJsonIsServedAsTheDocument(VertxTestContext ctx) throws IOException {
     JsonObject expected = document();
     client
         .get(http.actualPort(), "127.0.0.1", "/openapi.json")
@@ -270,7 +270,7 @@ class OpenApiContractTest {
   }
 
   @Test
-  void testAnswersWithoutTheStoresMatchTheDocumentedShapes(Vertx vertx, VertxTestContext ctx) {
+  void answersWithoutTheStoresMatchTheDocumentedShapes(Vertx vertx, VertxTestContext ctx) {
     String ndjson = "application/x-ndjson";
     resolvedDocument(vertx)
         .compose(
@@ -436,7 +436,7 @@ class OpenApiContractTest {
   }
 
   @Test
-  void testCounterAnswersMatchTheDocumentedShapesWithAndWithoutProgress(
+  void counterAnswersMatchTheDocumentedShapesWithAndWithoutProgress(
       Vertx vertx, VertxTestContext ctx) {
     long exactThrough = 1_796_302_800_000L;
     long countedThrough = 1_796_306_385_000L;
@@ -536,7 +536,7 @@ class OpenApiContractTest {
   }
 
   @Test
-  void testAccessAnswersMatchTheDocumentedShapes(Vertx vertx, VertxTestContext ctx) {
+  void accessAnswersMatchTheDocumentedShapes(Vertx vertx, VertxTestContext ctx) {
     String readOnly =
         TestJwts.rs256(
             JWT_KEY.getPrivate(),
@@ -631,7 +631,7 @@ class OpenApiContractTest {
   }
 
   @Test
-  void testEveryOperationDocumentsTheScopeItsRouteNeeds() throws IOException {
+  void everyOperationDocumentsTheScopeItsRouteNeeds() throws IOException {
     Map<String, String> rules = io.ambergarden.auth.RouteRules.table();
     List<String> wrong = new ArrayList<>();
     forEachOperation(
@@ -665,7 +665,7 @@ class OpenApiContractTest {
   }
 
   @Test
-  void testLiveFeedGreetsWithADocumentedMessage(Vertx vertx, VertxTestContext ctx) {
+  void liveFeedGreetsWithADocumentedMessage(Vertx vertx, VertxTestContext ctx) {
     resolvedDocument(vertx)
         .compose(
             doc ->

@@ -53,7 +53,7 @@ class ProblemsTest {
   }
 
   @Test
-  void testA5xxOnAShareLinkLogsTheRouteButNeverTheShareToken() throws Exception {
+  void a5xxOnAShareLinkLogsTheRouteButNeverTheShareToken() throws Exception {
     for (String path :
         List.of(
             "/api/v1/shares/" + SHARE_TOKEN,
@@ -72,7 +72,7 @@ class ProblemsTest {
   }
 
   @Test
-  void testA5xxOnAnOrdinaryRouteStillLogsItsPath() throws Exception {
+  void a5xxOnAnOrdinaryRouteStillLogsItsPath() throws Exception {
     assertThat(get("/api/v1/devices/pump-7/events")).isEqualTo(500);
 
     assertThat(logged.list).hasSize(1);

@@ -174,7 +174,7 @@ class QueryParamsTest {
   }
 
   @Test
-  void testAStatusIsPrintableAsciiOfBoundedLength() {
+  void aStatusIsPrintableAsciiOfBoundedLength() {
     assertThat(QueryParams.status("status", "fault")).isEqualTo("fault");
     assertThatThrownBy(() -> QueryParams.status("status", ""))
         .isInstanceOf(ApiException.class)
@@ -186,7 +186,7 @@ class QueryParamsTest {
   }
 
   @Test
-  void testABooleanIsTrueOrFalseOnly() {
+  void aBooleanIsTrueOrFalseOnly() {
     assertThat(QueryParams.bool("abnormal", "true")).isTrue();
     assertThat(QueryParams.bool("abnormal", "false")).isFalse();
     assertThatThrownBy(() -> QueryParams.bool("abnormal", "yes"))

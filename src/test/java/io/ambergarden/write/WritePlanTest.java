@@ -29,7 +29,7 @@ class WritePlanTest {
   }
 
   @Test
-  void testDetailRowsAreGroupedPerDeviceAndBucketOnly() {
+  void detailRowsAreGroupedPerDeviceAndBucketOnly() {
     WritePlan plan =
         new WritePlan(
             List.of(
@@ -53,7 +53,7 @@ class WritePlanTest {
   }
 
   @Test
-  void testChunksNeverExceedTheBatchSize() {
+  void chunksNeverExceedTheBatchSize() {
     List<Event> many =
         java.util.stream.IntStream.range(0, 70)
             .mapToObj(i -> ev("a", T0 + i, "e" + i, null, null, null))
@@ -66,7 +66,7 @@ class WritePlanTest {
   }
 
   @Test
-  void testTypeRowsAreSaltedByDeviceSoOneTypeSpreadsOverPartitions() {
+  void typeRowsAreSaltedByDeviceSoOneTypeSpreadsOverPartitions() {
     List<Event> events =
         java.util.stream.IntStream.range(0, 200)
             .mapToObj(i -> ev("dev-" + i, T0 + i, "", "charger", null, null))
@@ -88,7 +88,7 @@ class WritePlanTest {
   }
 
   @Test
-  void testLatestKeepsTheEventCassandraWouldKeep() {
+  void latestKeepsTheEventCassandraWouldKeep() {
     Event newer = ev("a", T0 + 10, "z", null, "new", null);
     Event older = ev("a", T0 + 5, "y", null, "old", null);
     assertThat(new WritePlan(List.of(newer, older), HOURLY, RULES, 8, 8).latest().get("a"))
@@ -108,7 +108,7 @@ class WritePlanTest {
   }
 
   @Test
-  void testAbnormalRowsFollowTheConfiguredRulesOncePerDeviceHourAndCode() {
+  void abnormalRowsFollowTheConfiguredRulesOncePerDeviceHourAndCode() {
     WritePlan plan =
         new WritePlan(
             List.of(
@@ -130,7 +130,7 @@ class WritePlanTest {
   }
 
   @Test
-  void testAHotDevicesPlacementNamesItsDetailPartitionsAndSpreadsItsTypeRows() {
+  void aHotDevicesPlacementNamesItsDetailPartitionsAndSpreadsItsTypeRows() {
     WritePlan.Placement salted =
         new WritePlan.Placement() {
           @Override
