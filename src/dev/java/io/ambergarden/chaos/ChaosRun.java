@@ -52,7 +52,7 @@ public final class ChaosRun {
     if (System.getProperty(STARTUP_TIMEOUT) == null
         && System.getenv("AMBER_LOCALRT_STARTUP_TIMEOUT") == null) {
       // a node restarted beside eight busy JVMs on two cores took over the default 3 min
-      System.setProperty(STARTUP_TIMEOUT, "480s");
+      System.setProperty(STARTUP_TIMEOUT, FaultActions.NODE_START_DEADLINE.toSeconds() + "s");
     }
     LocalRuntimeOptions base = LocalRuntimeOptions.fromEnvironment();
     LocalRuntimeOptions options =

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.LongFunction;
 
 /**
  * Finds the first bucket of a window that holds a row, in one read of the window's partitions (one
@@ -63,8 +64,7 @@ final class BucketProbe {
    * One scan step from {@code from}: skips the empty due buckets, hands the first non-empty one to
    * {@code process}, and returns where progress moves to; empty when no bucket is due yet.
    */
-  Future<OptionalLong> step(
-      int shard, long from, long now, java.util.function.LongFunction<Future<?>> process) {
+  Future<OptionalLong> step(int shard, long from, long now, LongFunction<Future<?>> process) {
     return next(shard, from, now)
         .compose(
             step -> {
