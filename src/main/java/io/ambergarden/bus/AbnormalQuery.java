@@ -6,7 +6,8 @@ import java.util.List;
 
 /** Distinct abnormal devices in the last {@code minutes}, by code. */
 public final class AbnormalQuery {
-  public static final String ADDRESS = "amber.query.abnormal";
+  public static final Endpoint<Request, Reply> ENDPOINT =
+      new Endpoint<>("amber.query.abnormal", Request.class, Reply.class);
 
   public record Request(int minutes) {}
 

@@ -4,7 +4,8 @@ import io.vertx.core.json.JsonObject;
 
 /** Distinct devices that sent events in the last {@code minutes} (event time). */
 public final class ActivityQuery {
-  public static final String ADDRESS = "amber.query.activity";
+  public static final Endpoint<Request, Reply> ENDPOINT =
+      new Endpoint<>("amber.query.activity", Request.class, Reply.class);
 
   public record Request(int minutes) {}
 

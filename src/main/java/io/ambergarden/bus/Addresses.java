@@ -1,12 +1,20 @@
 package io.ambergarden.bus;
 
+import java.util.List;
+
 /**
- * Every event-bus address, in one place. The request and reply types of each query address live
- * next to it, in its {@code *Query} class; all of them travel by reference ({@link LocalCodec}).
+ * Every event-bus address, in one place: the request endpoints with their request and reply types,
+ * and the published addresses with what they carry. All messages travel by reference ({@link
+ * LocalCodec}), registered from this list.
  */
 public final class Addresses {
-  /** {@link PersistRequest} → {@link PersistResult}: write events durably. */
-  public static final String WRITER_PERSIST = "amber.writer.persist";
+  /** Write events durably. */
+  public static final Endpoint<PersistRequest, PersistResult> WRITER_PERSIST =
+      new Endpoint<>("amber.writer.persist", PersistRequest.class, PersistResult.class);
+
+  /** Apply counter increments; replies with the number of facts applied once they are written. */
+  public static final Endpoint<CountRequest, Integer> COUNTERS_APPLY =
+      new Endpoint<>("amber.counters.apply", CountRequest.class, Integer.class);
 
   /**
    * Published after a durable write: one {@link DurableEvents} per write request (live feed,
@@ -20,26 +28,29 @@ public final class Addresses {
    */
   public static final String LIVE_EVENTS = "amber.live.events";
 
-  /**
-   * {@link CountRequest} → event count: apply counter increments; replies when they are written.
-   */
-  public static final String COUNTERS_APPLY = "amber.counters.apply";
+  /** Every request endpoint. */
+  public static final List<Endpoint<?, ?>> ENDPOINTS =
+      List.of(
+          WRITER_PERSIST,
+          COUNTERS_APPLY,
+          DeviceEventsQuery.ENDPOINT,
+          DeviceLatestQuery.ENDPOINT,
+          TypeEventsQuery.ENDPOINT,
+          StatusStatsQuery.ENDPOINT,
+          DeviceCountersQuery.ENDPOINT,
+          AbnormalQuery.ENDPOINT,
+          RollupsQuery.ENDPOINT,
+          FleetQuery.ENDPOINT,
+          ActivityQuery.ENDPOINT,
+          ImageSave.ENDPOINT,
+          ImageGet.ENDPOINT,
+          ImageDelete.ENDPOINT,
+          ShareCreate.ENDPOINT,
+          ShareGet.ENDPOINT,
+          ImageListQuery.ENDPOINT);
 
-  public static final String QUERY_DEVICE_EVENTS = DeviceEventsQuery.ADDRESS;
-  public static final String QUERY_DEVICE_LATEST = DeviceLatestQuery.ADDRESS;
-  public static final String QUERY_TYPE_EVENTS = TypeEventsQuery.ADDRESS;
-  public static final String QUERY_STATUS_STATS = StatusStatsQuery.ADDRESS;
-  public static final String QUERY_DEVICE_COUNTERS = DeviceCountersQuery.ADDRESS;
-  public static final String QUERY_ABNORMAL = AbnormalQuery.ADDRESS;
-  public static final String QUERY_ROLLUPS = RollupsQuery.ADDRESS;
-  public static final String QUERY_FLEET = FleetQuery.ADDRESS;
-  public static final String QUERY_ACTIVITY = ActivityQuery.ADDRESS;
-  public static final String MEDIA_SAVE = ImageSave.ADDRESS;
-  public static final String MEDIA_GET = ImageGet.ADDRESS;
-  public static final String MEDIA_DELETE = ImageDelete.ADDRESS;
-  public static final String MEDIA_SHARE_CREATE = ShareCreate.ADDRESS;
-  public static final String MEDIA_SHARE_GET = ShareGet.ADDRESS;
-  public static final String MEDIA_LIST = ImageListQuery.ADDRESS;
+  /** What the published addresses carry. */
+  public static final List<Class<?>> PUBLISHED = List.of(DurableEvents.class);
 
   private Addresses() {}
 }

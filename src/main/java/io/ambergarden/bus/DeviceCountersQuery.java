@@ -9,7 +9,8 @@ import java.util.TreeMap;
  * exact and how far the counted backlog reaches.
  */
 public final class DeviceCountersQuery {
-  public static final String ADDRESS = "amber.query.device-counters";
+  public static final Endpoint<Request, Reply> ENDPOINT =
+      new Endpoint<>("amber.query.device-counters", Request.class, Reply.class);
 
   public record Request(String deviceId) {}
 

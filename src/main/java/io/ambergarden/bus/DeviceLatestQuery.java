@@ -5,7 +5,8 @@ package io.ambergarden.bus;
  * io.ambergarden.event.Event}; {@link FailureCode#NOT_FOUND} when the device has none.
  */
 public final class DeviceLatestQuery {
-  public static final String ADDRESS = "amber.query.device-latest";
+  public static final Endpoint<Request, io.ambergarden.event.Event> ENDPOINT =
+      new Endpoint<>("amber.query.device-latest", Request.class, io.ambergarden.event.Event.class);
 
   public record Request(String deviceId) {}
 

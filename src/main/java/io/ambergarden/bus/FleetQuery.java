@@ -7,7 +7,8 @@ import java.util.Map;
 
 /** Every device's current state, optionally by type, status and abnormal, in device-id order. */
 public final class FleetQuery {
-  public static final String ADDRESS = "amber.query.fleet";
+  public static final Endpoint<Request, Reply> ENDPOINT =
+      new Endpoint<>("amber.query.fleet", Request.class, Reply.class);
 
   /**
    * Null filters match all. {@code after} is the last device id of the previous page (from the

@@ -7,7 +7,8 @@ import java.util.UUID;
  * with {@link Reply}; {@link FailureCode#NOT_FOUND} for an unknown or already deleted image.
  */
 public final class ImageDelete {
-  public static final String ADDRESS = "amber.media.delete";
+  public static final Endpoint<Request, Reply> ENDPOINT =
+      new Endpoint<>("amber.media.delete", Request.class, Reply.class);
 
   public record Request(UUID imageId) {}
 

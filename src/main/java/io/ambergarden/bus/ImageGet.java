@@ -7,7 +7,8 @@ import java.util.UUID;
  * unknown or deleted image.
  */
 public final class ImageGet {
-  public static final String ADDRESS = "amber.media.get";
+  public static final Endpoint<Request, ImageMeta> ENDPOINT =
+      new Endpoint<>("amber.media.get", Request.class, ImageMeta.class);
 
   public record Request(UUID imageId) {}
 

@@ -9,7 +9,8 @@ import java.util.List;
  * (yyyymm), {@code ts} the createdAt and {@code key1} the image id of the last row read.
  */
 public final class ImageListQuery {
-  public static final String ADDRESS = "amber.media.list";
+  public static final Endpoint<Request, Page> ENDPOINT =
+      new Endpoint<>("amber.media.list", Request.class, Page.class);
 
   public enum Scope {
     DEVICE,

@@ -6,7 +6,8 @@ package io.ambergarden.bus;
  * unknown (the blob then stays until the orphan sweeper removes it, or the write lands).
  */
 public final class ImageSave {
-  public static final String ADDRESS = "amber.media.save";
+  public static final Endpoint<Request, ImageMeta> ENDPOINT =
+      new Endpoint<>("amber.media.save", Request.class, ImageMeta.class);
 
   public record Request(ImageMeta image) {}
 

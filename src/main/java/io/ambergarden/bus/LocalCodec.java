@@ -3,6 +3,8 @@ package io.ambergarden.bus;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.MessageCodec;
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 /** Passes immutable records by reference on the local event bus; they never cross a process. */
 public final class LocalCodec<T> implements MessageCodec<T, T> {
@@ -12,39 +14,17 @@ public final class LocalCodec<T> implements MessageCodec<T, T> {
     this.name = "local-" + type.getName();
   }
 
-  /** Registers the codecs of every message record; once per Vertx instance. */
+  /**
+   * Registers a codec for every type an endpoint or a published address carries (the JDK's own
+   * types have the bus's codecs); once per Vertx instance.
+   */
   public static void registerAll(Vertx vertx) {
-    register(vertx, PersistRequest.class);
-    register(vertx, PersistResult.class);
-    register(vertx, DurableEvents.class);
-    register(vertx, CountRequest.class);
-    register(vertx, io.ambergarden.event.Event.class);
-    register(vertx, EventPage.class);
-    register(vertx, DeviceEventsQuery.Request.class);
-    register(vertx, TypeEventsQuery.Request.class);
-    register(vertx, DeviceLatestQuery.Request.class);
-    register(vertx, DeviceCountersQuery.Request.class);
-    register(vertx, DeviceCountersQuery.Reply.class);
-    register(vertx, StatusStatsQuery.Request.class);
-    register(vertx, StatusStatsQuery.Reply.class);
-    register(vertx, AbnormalQuery.Request.class);
-    register(vertx, AbnormalQuery.Reply.class);
-    register(vertx, RollupsQuery.Request.class);
-    register(vertx, RollupsQuery.Reply.class);
-    register(vertx, FleetQuery.Request.class);
-    register(vertx, FleetQuery.Reply.class);
-    register(vertx, ActivityQuery.Request.class);
-    register(vertx, ActivityQuery.Reply.class);
-    register(vertx, ImageMeta.class);
-    register(vertx, ImageSave.Request.class);
-    register(vertx, ImageGet.Request.class);
-    register(vertx, ImageDelete.Request.class);
-    register(vertx, ImageDelete.Reply.class);
-    register(vertx, ShareCreate.Request.class);
-    register(vertx, ShareCreate.Reply.class);
-    register(vertx, ShareGet.Request.class);
-    register(vertx, ImageListQuery.Request.class);
-    register(vertx, ImageListQuery.Page.class);
+    Set<Class<?>> types = new LinkedHashSet<>(Addresses.PUBLISHED);
+    for (Endpoint<?, ?> e : Addresses.ENDPOINTS) {
+      types.add(e.requestType());
+      types.add(e.replyType());
+    }
+    types.stream().filter(t -> !t.getName().startsWith("java.")).forEach(t -> register(vertx, t));
   }
 
   private static <T> void register(Vertx vertx, Class<T> type) {

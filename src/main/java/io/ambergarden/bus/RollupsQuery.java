@@ -7,7 +7,8 @@ import java.util.Map;
 
 /** A device's exact hourly aggregates per metric in [from, to), oldest hour first. */
 public final class RollupsQuery {
-  public static final String ADDRESS = "amber.query.rollups";
+  public static final Endpoint<Request, Reply> ENDPOINT =
+      new Endpoint<>("amber.query.rollups", Request.class, Reply.class);
 
   public record Request(String deviceId, long from, long to) {}
 

@@ -8,7 +8,8 @@ import java.util.UUID;
  * FailureCode#NOT_FOUND} for an unknown or deleted image.
  */
 public final class ShareCreate {
-  public static final String ADDRESS = "amber.media.share-create";
+  public static final Endpoint<Request, Reply> ENDPOINT =
+      new Endpoint<>("amber.media.share-create", Request.class, Reply.class);
 
   public record Request(UUID imageId, int ttlSeconds) {}
 

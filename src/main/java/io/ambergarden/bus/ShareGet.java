@@ -5,7 +5,8 @@ package io.ambergarden.bus;
  * {@link FailureCode#NOT_FOUND} once the share expired, or when its image was deleted.
  */
 public final class ShareGet {
-  public static final String ADDRESS = "amber.media.share-get";
+  public static final Endpoint<Request, ImageMeta> ENDPOINT =
+      new Endpoint<>("amber.media.share-get", Request.class, ImageMeta.class);
 
   public record Request(String shareId) {}
 

@@ -13,7 +13,8 @@ import java.util.TreeMap;
  * backlog reaches.
  */
 public final class StatusStatsQuery {
-  public static final String ADDRESS = "amber.query.status-stats";
+  public static final Endpoint<Request, Reply> ENDPOINT =
+      new Endpoint<>("amber.query.status-stats", Request.class, Reply.class);
 
   /** Days from {@code from} (inclusive) to {@code to} (exclusive). */
   public record Request(LocalDate from, LocalDate to) {

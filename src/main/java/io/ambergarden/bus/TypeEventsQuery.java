@@ -2,7 +2,8 @@ package io.ambergarden.bus;
 
 /** Recent events of one device type, newest first, merged across its salt partitions. */
 public final class TypeEventsQuery {
-  public static final String ADDRESS = "amber.query.type-events";
+  public static final Endpoint<Request, EventPage> ENDPOINT =
+      new Endpoint<>("amber.query.type-events", Request.class, EventPage.class);
 
   /**
    * Replied to with an {@link EventPage}. Events older than {@code from} are left out (the

@@ -128,7 +128,7 @@ public final class CounterVerticle extends VerticleBase {
                           cql,
                           config.rollups().shards(),
                           config.events().retention());
-              consumer = vertx.eventBus().consumer(Addresses.COUNTERS_APPLY, this::onRequest);
+              consumer = Addresses.COUNTERS_APPLY.consumer(vertx, this::onRequest);
               return consumer.completion();
             });
   }

@@ -9,7 +9,6 @@ import io.vertx.circuitbreaker.CircuitBreakerOptions;
 import io.vertx.circuitbreaker.CircuitBreakerState;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.DeliveryOptions;
 import java.util.List;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -58,7 +57,7 @@ final class BatchWriter {
   private final CircuitBreaker breaker;
   private final RetryPolicy policy;
   private final Outcomes outcomes;
-  private final DeliveryOptions delivery;
+  private final long writeTimeoutMillis;
   private long lastSuccess;
 
   BatchWriter(
@@ -66,8 +65,7 @@ final class BatchWriter {
     this.vertx = vertx;
     this.policy = policy;
     this.outcomes = outcomes;
-    this.delivery =
-        new DeliveryOptions().setSendTimeout(config.writer().requestTimeout().toMillis());
+    this.writeTimeoutMillis = config.writer().requestTimeout().toMillis();
     AmberConfig.Kafka cfg = config.kafka();
     this.breaker =
         CircuitBreaker.create(
@@ -101,6 +99,12 @@ final class BatchWriter {
     }
   }
 
+  /** A batch's id on the bus: where its first record is (many requests' records share a batch). */
+  static String requestId(List<Pending> batch) {
+    ConsumerRecord<byte[], byte[]> first = batch.get(0).rec();
+    return "kafka-" + first.topic() + "-" + first.partition() + "@" + first.offset();
+  }
+
   void write(List<Pending> batch) {
     attempt(batch, 0, 1);
   }
@@ -114,13 +118,13 @@ final class BatchWriter {
     breaker
         .<Throwable>execute(
             () ->
-                vertx
-                    .eventBus()
+                Addresses.WRITER_PERSIST
                     .request(
-                        Addresses.WRITER_PERSIST,
+                        vertx,
                         new PersistRequest(events, PersistRequest.Source.KAFKA),
-                        delivery)
-                    .map(m -> (Throwable) null)
+                        requestId(live),
+                        writeTimeoutMillis)
+                    .map(r -> (Throwable) null)
                     // only a failing store may open the circuit and pause every partition
                     .recover(
                         err ->

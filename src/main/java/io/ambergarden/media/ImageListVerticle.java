@@ -42,10 +42,9 @@ public final class ImageListVerticle extends VerticleBase {
         .compose(
             prepared -> {
               cql = prepared;
-              return vertx
-                  .eventBus()
-                  .<ImageListQuery.Request>consumer(
-                      ImageListQuery.ADDRESS,
+              return ImageListQuery.ENDPOINT
+                  .consumer(
+                      vertx,
                       msg ->
                           list(msg.body())
                               .onSuccess(msg::reply)

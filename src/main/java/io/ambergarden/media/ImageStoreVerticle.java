@@ -5,6 +5,7 @@ import com.datastax.oss.driver.api.core.cql.BatchStatementBuilder;
 import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
+import io.ambergarden.bus.Endpoint;
 import io.ambergarden.bus.FailureCode;
 import io.ambergarden.bus.ImageDelete;
 import io.ambergarden.bus.ImageGet;
@@ -79,11 +80,11 @@ public final class ImageStoreVerticle extends VerticleBase {
             prepared -> {
               cql = prepared;
               return Future.all(
-                  consume(ImageSave.ADDRESS, (ImageSave.Request r) -> save(r.image())),
-                  consume(ImageGet.ADDRESS, (ImageGet.Request r) -> get(r.imageId())),
-                  consume(ImageDelete.ADDRESS, (ImageDelete.Request r) -> delete(r.imageId())),
-                  consume(ShareCreate.ADDRESS, this::share),
-                  consume(ShareGet.ADDRESS, (ShareGet.Request r) -> shared(r.shareId())));
+                  consume(ImageSave.ENDPOINT, (ImageSave.Request r) -> save(r.image())),
+                  consume(ImageGet.ENDPOINT, (ImageGet.Request r) -> get(r.imageId())),
+                  consume(ImageDelete.ENDPOINT, (ImageDelete.Request r) -> delete(r.imageId())),
+                  consume(ShareCreate.ENDPOINT, this::share),
+                  consume(ShareGet.ENDPOINT, (ShareGet.Request r) -> shared(r.shareId())));
             })
         .compose(v -> cfg.s3CreateBucket() ? ensureBucket() : Future.succeededFuture());
   }
@@ -113,11 +114,8 @@ public final class ImageStoreVerticle extends VerticleBase {
     return Future.succeededFuture();
   }
 
-  private <Q> Future<Void> consume(String address, Function<Q, Future<?>> handler) {
-    return vertx
-        .eventBus()
-        .<Q>consumer(address, msg -> answer(msg, handler.apply(msg.body())))
-        .completion();
+  private <Q, R> Future<Void> consume(Endpoint<Q, R> endpoint, Function<Q, Future<R>> handler) {
+    return endpoint.consumer(vertx, msg -> answer(msg, handler.apply(msg.body()))).completion();
   }
 
   private static void answer(Message<?> msg, Future<?> reply) {

@@ -1,5 +1,6 @@
 package io.ambergarden.query;
 
+import io.ambergarden.bus.Endpoint;
 import io.ambergarden.bus.FailureCode;
 import io.ambergarden.metrics.ReadMeters;
 import io.vertx.core.Future;
@@ -17,11 +18,11 @@ final class QueryConsumers {
   private QueryConsumers() {}
 
   static <Q, R> Future<Void> serve(
-      Vertx vertx, ReadMeters meters, String address, Function<Q, Future<R>> query) {
-    return vertx
-        .eventBus()
-        .<Q>consumer(
-            address,
+      Vertx vertx, ReadMeters meters, Endpoint<Q, R> endpoint, Function<Q, Future<R>> query) {
+    String address = endpoint.address();
+    return endpoint
+        .consumer(
+            vertx,
             (Message<Q> msg) -> {
               long start = System.nanoTime();
               query

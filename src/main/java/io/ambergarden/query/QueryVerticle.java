@@ -51,11 +51,11 @@ public final class QueryVerticle extends VerticleBase {
               TypeHistory types = new TypeHistory(reads, cql, buckets, config);
               FleetReader fleet = new FleetReader(reads, cql, config);
               return Future.all(
-                  QueryConsumers.serve(vertx, meters, DeviceEventsQuery.ADDRESS, devices::page),
+                  QueryConsumers.serve(vertx, meters, DeviceEventsQuery.ENDPOINT, devices::page),
                   QueryConsumers.serve(
-                      vertx, meters, DeviceLatestQuery.ADDRESS, this::deviceLatest),
-                  QueryConsumers.serve(vertx, meters, TypeEventsQuery.ADDRESS, types::page),
-                  QueryConsumers.serve(vertx, meters, FleetQuery.ADDRESS, fleet::page));
+                      vertx, meters, DeviceLatestQuery.ENDPOINT, this::deviceLatest),
+                  QueryConsumers.serve(vertx, meters, TypeEventsQuery.ENDPOINT, types::page),
+                  QueryConsumers.serve(vertx, meters, FleetQuery.ENDPOINT, fleet::page));
             });
   }
 

@@ -67,12 +67,12 @@ public final class StatsVerticle extends VerticleBase {
               cql = prepared;
               counters = new CounterReads(reads, prepared, config, READ_PARALLELISM);
               return Future.all(
-                  QueryConsumers.serve(vertx, meters, StatusStatsQuery.ADDRESS, counters::days),
+                  QueryConsumers.serve(vertx, meters, StatusStatsQuery.ENDPOINT, counters::days),
                   QueryConsumers.serve(
-                      vertx, meters, DeviceCountersQuery.ADDRESS, counters::device),
-                  QueryConsumers.serve(vertx, meters, AbnormalQuery.ADDRESS, this::abnormal),
-                  QueryConsumers.serve(vertx, meters, RollupsQuery.ADDRESS, this::rollups),
-                  QueryConsumers.serve(vertx, meters, ActivityQuery.ADDRESS, this::activity));
+                      vertx, meters, DeviceCountersQuery.ENDPOINT, counters::device),
+                  QueryConsumers.serve(vertx, meters, AbnormalQuery.ENDPOINT, this::abnormal),
+                  QueryConsumers.serve(vertx, meters, RollupsQuery.ENDPOINT, this::rollups),
+                  QueryConsumers.serve(vertx, meters, ActivityQuery.ENDPOINT, this::activity));
             });
   }
 

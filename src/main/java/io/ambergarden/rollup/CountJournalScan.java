@@ -15,7 +15,6 @@ import io.vertx.cassandra.CassandraClient;
 import io.vertx.cassandra.ResultSet;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.DeliveryOptions;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,7 +51,7 @@ final class CountJournalScan {
   private final AmberConfig config;
   private final RollupMarks marks;
   private final BucketProbe probe;
-  private final DeliveryOptions delivery;
+  private final long applyTimeoutMillis;
   private final LogThrottle unreadableLogs = new LogThrottle(1, Duration.ofSeconds(10));
   private final Counter applied;
   private final Counter unreadable;
@@ -74,9 +73,7 @@ final class CountJournalScan {
     this.marks = marks;
     this.probe = new BucketProbe(client, cql.probeJournal(), marks, config.rollups().markSafety());
     // a request carries up to max-pending-cells cells, each statement retried a few times
-    this.delivery =
-        new DeliveryOptions()
-            .setSendTimeout(config.cassandra().requestTimeout().multipliedBy(8).toMillis());
+    this.applyTimeoutMillis = config.cassandra().requestTimeout().multipliedBy(8).toMillis();
     this.applied =
         Counter.builder("amber.counter.journal.buckets")
             .description("Count journal buckets applied to the counters")
@@ -182,14 +179,21 @@ final class CountJournalScan {
                 .setIdempotent(true)
                 .setExecutionProfileName(CassandraClients.READ_PROFILE)
                 .setPageSize(200))
-        .compose(rs -> applyPages(rs, new ArrayList<>()));
+        .compose(rs -> applyPages(rs, new ArrayList<>(), journalRequestId(shard, bucket)));
   }
 
   /**
    * Reads the bucket page by page, sending the facts whenever they could make more cells than one
    * request may carry, and the rest at the end.
    */
-  private Future<Void> applyPages(ResultSet rs, List<CountFacts.Fact> pending) {
+  /**
+   * What the counter verticle logs an apply of one journal bucket with (no HTTP request caused it).
+   */
+  static String journalRequestId(int shard, long bucket) {
+    return "journal-" + shard + "-" + bucket;
+  }
+
+  private Future<Void> applyPages(ResultSet rs, List<CountFacts.Fact> pending, String requestId) {
     for (Row r : rs.currentPage()) {
       ByteBuffer blob = r.getByteBuffer(0);
       try {
@@ -206,24 +210,23 @@ final class CountJournalScan {
     Future<Void> sent = Future.succeededFuture();
     List<CountFacts.Fact> rest = pending;
     if (pending.size() >= limit || !rs.hasMorePages()) {
-      sent = send(pending);
+      sent = send(pending, requestId);
       rest = new ArrayList<>();
     }
     List<CountFacts.Fact> carry = rest;
     return sent.compose(
         v ->
             rs.hasMorePages()
-                ? rs.fetchNextPage().compose(next -> applyPages(next, carry))
+                ? rs.fetchNextPage().compose(next -> applyPages(next, carry, requestId))
                 : Future.succeededFuture());
   }
 
-  private Future<Void> send(List<CountFacts.Fact> facts) {
+  private Future<Void> send(List<CountFacts.Fact> facts, String requestId) {
     if (facts.isEmpty()) {
       return Future.succeededFuture();
     }
-    return vertx
-        .eventBus()
-        .request(Addresses.COUNTERS_APPLY, new CountRequest(facts), delivery)
+    return Addresses.COUNTERS_APPLY
+        .request(vertx, new CountRequest(facts), requestId, applyTimeoutMillis)
         .mapEmpty();
   }
 

@@ -13,7 +13,6 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -167,11 +166,12 @@ public final class HttpIngestHandler {
   }
 
   private Future<Void> persist(List<Event> events, RoutingContext ctx) {
-    DeliveryOptions opts = RequestIds.options(ctx, config.writer().requestTimeout().toMillis());
-    return vertx
-        .eventBus()
+    return Addresses.WRITER_PERSIST
         .request(
-            Addresses.WRITER_PERSIST, new PersistRequest(events, PersistRequest.Source.HTTP), opts)
+            vertx,
+            new PersistRequest(events, PersistRequest.Source.HTTP),
+            RequestIds.of(ctx),
+            config.writer().requestTimeout().toMillis())
         .mapEmpty();
   }
 

@@ -1,5 +1,6 @@
 package io.ambergarden.web;
 
+import io.ambergarden.bus.Endpoint;
 import io.ambergarden.bus.ImageDelete;
 import io.ambergarden.bus.ImageGet;
 import io.ambergarden.bus.ImageListQuery;
@@ -140,9 +141,9 @@ final class ImageRoutes {
                           "cursor",
                           "is not a cursor issued for this query (repeat the same parameters)"));
     }
-    this.<ImageListQuery.Page>ask(
+    ask(
             ctx,
-            ImageListQuery.ADDRESS,
+            ImageListQuery.ENDPOINT,
             new ImageListQuery.Request(scope, key, from, to, limit, position))
         .onSuccess(
             (ImageListQuery.Page page) -> {
@@ -158,17 +159,17 @@ final class ImageRoutes {
   }
 
   private void metadata(RoutingContext ctx) {
-    this.<ImageMeta>ask(ctx, ImageGet.ADDRESS, new ImageGet.Request(imageId(ctx)))
+    ask(ctx, ImageGet.ENDPOINT, new ImageGet.Request(imageId(ctx)))
         .onSuccess((ImageMeta m) -> HttpVerticle.json(ctx, 200, m.toApiJson()));
   }
 
   private void bytes(RoutingContext ctx) {
-    this.<ImageMeta>ask(ctx, ImageGet.ADDRESS, new ImageGet.Request(imageId(ctx)))
+    ask(ctx, ImageGet.ENDPOINT, new ImageGet.Request(imageId(ctx)))
         .onSuccess((ImageMeta m) -> serve(ctx, m, "private, no-cache"));
   }
 
   private void delete(RoutingContext ctx) {
-    this.<ImageDelete.Reply>ask(ctx, ImageDelete.ADDRESS, new ImageDelete.Request(imageId(ctx)))
+    ask(ctx, ImageDelete.ENDPOINT, new ImageDelete.Request(imageId(ctx)))
         .onSuccess(r -> ctx.response().setStatusCode(204).end());
   }
 
@@ -190,7 +191,7 @@ final class ImageRoutes {
           "ttlSeconds", "must be an integer in " + min + ".." + max + " (seconds)");
     }
     int seconds = ((Number) ttl).intValue();
-    this.<ShareCreate.Reply>ask(ctx, ShareCreate.ADDRESS, new ShareCreate.Request(imageId, seconds))
+    ask(ctx, ShareCreate.ENDPOINT, new ShareCreate.Request(imageId, seconds))
         .onSuccess(
             (ShareCreate.Reply r) -> {
               String path = "/api/v1/shares/" + r.shareId();
@@ -206,7 +207,7 @@ final class ImageRoutes {
   }
 
   private void shared(RoutingContext ctx) {
-    this.<ImageMeta>ask(ctx, ShareGet.ADDRESS, new ShareGet.Request(ctx.pathParam("shareId")))
+    ask(ctx, ShareGet.ENDPOINT, new ShareGet.Request(ctx.pathParam("shareId")))
         .onSuccess((ImageMeta m) -> serve(ctx, m, "private, no-store"));
   }
 
@@ -247,14 +248,10 @@ final class ImageRoutes {
   }
 
   /** A typed request; a failure becomes the problem answer (404, 503...) through the router. */
-  private <R> Future<R> ask(RoutingContext ctx, String address, Object request) {
-    return vertx
-        .eventBus()
-        .<R>request(
-            address,
-            request,
-            RequestIds.options(ctx, config.cassandra().requestTimeout().toMillis() * 3))
-        .map(m -> m.body())
+  private <Q, R> Future<R> ask(RoutingContext ctx, Endpoint<Q, R> endpoint, Q request) {
+    return endpoint
+        .request(
+            vertx, request, RequestIds.of(ctx), config.cassandra().requestTimeout().toMillis() * 3)
         .onFailure(ctx::fail);
   }
 

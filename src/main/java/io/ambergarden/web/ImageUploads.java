@@ -149,16 +149,11 @@ final class ImageUploads {
                       createdAt < 0 ? now : createdAt,
                       key,
                       false);
-              return vertx
-                  .eventBus()
-                  .<ImageMeta>request(
-                      ImageSave.ADDRESS,
-                      new ImageSave.Request(meta),
-                      RequestIds.options(
-                          ctx,
-                          AmberConfig.Media.metadataWait(config.cassandra().requestTimeout())
-                              .toMillis()))
-                  .map(m -> m.body());
+              return ImageSave.ENDPOINT.request(
+                  vertx,
+                  new ImageSave.Request(meta),
+                  RequestIds.of(ctx),
+                  AmberConfig.Media.metadataWait(config.cassandra().requestTimeout()).toMillis());
             })
         .onComplete(
             ar -> {

@@ -3,6 +3,7 @@ package io.ambergarden.web;
 import io.ambergarden.bus.Addresses;
 import io.ambergarden.bus.DeviceEventsQuery;
 import io.ambergarden.bus.DurableEvents;
+import io.ambergarden.bus.Endpoint;
 import io.ambergarden.bus.EventPage;
 import io.ambergarden.bus.PagePosition;
 import io.ambergarden.bus.TypeEventsQuery;
@@ -13,7 +14,6 @@ import io.ambergarden.live.LiveConnections;
 import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.ServerWebSocket;
@@ -143,7 +143,7 @@ final class LiveSockets {
             ws -> {
               ws.setWriteQueueMaxSize(config.live().maxBufferedBytes());
               access.watch(ctx, ws);
-              Session s = new Session(ws, filter);
+              Session s = new Session(ws, filter, RequestIds.of(ctx));
               sessions.add(s);
               ws.closeHandler(
                   v -> {
@@ -183,6 +183,9 @@ final class LiveSockets {
     final ServerWebSocket ws;
     final LiveFilter filter;
 
+    /** The upgrade request's id: the replay's reads carry it. */
+    final String requestId;
+
     /** Live events that arrived during the replay; bounded by live.max-replay-events. */
     List<Event> held;
 
@@ -196,9 +199,10 @@ final class LiveSockets {
 
     boolean closed;
 
-    Session(ServerWebSocket ws, LiveFilter filter) {
+    Session(ServerWebSocket ws, LiveFilter filter, String requestId) {
       this.ws = ws;
       this.filter = filter;
+      this.requestId = requestId;
     }
 
     void onLive(Event e) {
@@ -288,7 +292,7 @@ final class LiveSockets {
         reads.add(
             page(
                 pos -> new DeviceEventsQuery.Request(d, filter.since(), to, REPLAY_PAGE, pos),
-                DeviceEventsQuery.ADDRESS,
+                DeviceEventsQuery.ENDPOINT,
                 null,
                 stored));
       }
@@ -297,7 +301,7 @@ final class LiveSockets {
           reads.add(
               page(
                   pos -> new TypeEventsQuery.Request(t, filter.since(), REPLAY_PAGE, pos),
-                  TypeEventsQuery.ADDRESS,
+                  TypeEventsQuery.ENDPOINT,
                   null,
                   stored));
         }
@@ -356,33 +360,37 @@ final class LiveSockets {
     }
 
     /** Reads every page of a stored query into {@code out}, up to live.max-replay-events. */
-    Future<Void> page(
-        Function<PagePosition, Object> request, String address, PagePosition pos, List<Event> out) {
-      DeliveryOptions opts =
-          new DeliveryOptions().setSendTimeout(config.cassandra().requestTimeout().toMillis() * 3);
-      return vertx
-          .eventBus()
-          .<EventPage>request(address, request.apply(pos), opts)
+    <Q> Future<Void> page(
+        Function<PagePosition, Q> request,
+        Endpoint<Q, EventPage> endpoint,
+        PagePosition pos,
+        List<Event> out) {
+      return endpoint
+          .request(
+              vertx,
+              request.apply(pos),
+              requestId,
+              config.cassandra().requestTimeout().toMillis() * 3)
           .compose(
-              reply -> {
+              page -> {
                 long bytes = 0;
-                for (Event e : reply.body().items()) {
+                for (Event e : page.items()) {
                   bytes += ReplayMemory.heapBytes(e);
                 }
                 if (!replayBytes.growTo(replayBytes.held() + bytes)) {
                   return Future.failedFuture(new ReplayMemory.Busy());
                 }
-                out.addAll(reply.body().items());
+                out.addAll(page.items());
                 if (out.size() > config.live().maxReplayEvents()) {
                   return Future.failedFuture(
                       "replay exceeds "
                           + config.live().maxReplayEvents()
                           + " events; use a later since");
                 }
-                PagePosition next = reply.body().next();
+                PagePosition next = page.next();
                 return next == null || closed
                     ? Future.succeededFuture()
-                    : page(request, address, next, out);
+                    : page(request, endpoint, next, out);
               });
     }
   }

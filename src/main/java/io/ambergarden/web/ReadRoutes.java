@@ -5,6 +5,7 @@ import io.ambergarden.bus.ActivityQuery;
 import io.ambergarden.bus.DeviceCountersQuery;
 import io.ambergarden.bus.DeviceEventsQuery;
 import io.ambergarden.bus.DeviceLatestQuery;
+import io.ambergarden.bus.Endpoint;
 import io.ambergarden.bus.EventApiJson;
 import io.ambergarden.bus.EventPage;
 import io.ambergarden.bus.FleetQuery;
@@ -59,7 +60,7 @@ final class ReadRoutes {
             ctx ->
                 askEncoded(
                     ctx,
-                    DeviceLatestQuery.ADDRESS,
+                    DeviceLatestQuery.ENDPOINT,
                     new DeviceLatestQuery.Request(QueryParams.id("id", ctx.pathParam("id"))),
                     (Event e) -> EventApiJson.of(e)));
     router.get("/api/v1/device-types/:type/events").handler(this::typeEvents);
@@ -69,7 +70,7 @@ final class ReadRoutes {
             ctx ->
                 ask(
                     ctx,
-                    DeviceCountersQuery.ADDRESS,
+                    DeviceCountersQuery.ENDPOINT,
                     new DeviceCountersQuery.Request(QueryParams.id("id", ctx.pathParam("id"))),
                     DeviceCountersQuery.Reply::toJson));
     router.get("/api/v1/devices/:id/rollups").handler(this::rollups);
@@ -96,7 +97,7 @@ final class ReadRoutes {
     PagePosition pos = position(ctx, query);
     ask(
         ctx,
-        FleetQuery.ADDRESS,
+        FleetQuery.ENDPOINT,
         new FleetQuery.Request(type, status, abnormal, limit, pos == null ? null : pos.key1()),
         (FleetQuery.Reply page) ->
             new JsonObject()
@@ -114,7 +115,7 @@ final class ReadRoutes {
             "minutes", ctx.request().getParam("minutes"), 60, 1, MAX_ACTIVITY_MINUTES);
     ask(
         ctx,
-        ActivityQuery.ADDRESS,
+        ActivityQuery.ENDPOINT,
         new ActivityQuery.Request(minutes),
         ActivityQuery.Reply::toJson);
   }
@@ -142,7 +143,7 @@ final class ReadRoutes {
     PagePosition pos = position(ctx, query);
     paged(
         ctx,
-        DeviceEventsQuery.ADDRESS,
+        DeviceEventsQuery.ENDPOINT,
         new DeviceEventsQuery.Request(id, from, to, limit, pos),
         query);
   }
@@ -154,7 +155,7 @@ final class ReadRoutes {
     PagePosition pos = position(ctx, query);
     paged(
         ctx,
-        TypeEventsQuery.ADDRESS,
+        TypeEventsQuery.ENDPOINT,
         new TypeEventsQuery.Request(type, Long.MIN_VALUE, limit, pos),
         query);
   }
@@ -182,10 +183,11 @@ final class ReadRoutes {
                     "is not a cursor issued for this query (repeat the same parameters with it)"));
   }
 
-  private void paged(RoutingContext ctx, String address, Object request, String query) {
+  private <Q> void paged(
+      RoutingContext ctx, Endpoint<Q, EventPage> endpoint, Q request, String query) {
     askEncoded(
         ctx,
-        address,
+        endpoint,
         request,
         (EventPage page) ->
             EventApiJson.page(
@@ -203,7 +205,7 @@ final class ReadRoutes {
     }
     ask(
         ctx,
-        RollupsQuery.ADDRESS,
+        RollupsQuery.ENDPOINT,
         new RollupsQuery.Request(id, from, to),
         RollupsQuery.Reply::toJson);
   }
@@ -229,7 +231,7 @@ final class ReadRoutes {
       }
       ask(
           ctx,
-          StatusStatsQuery.ADDRESS,
+          StatusStatsQuery.ENDPOINT,
           StatusStatsQuery.Request.day(day),
           StatusStatsQuery.Reply::dayJson);
       return;
@@ -259,7 +261,7 @@ final class ReadRoutes {
     }
     ask(
         ctx,
-        StatusStatsQuery.ADDRESS,
+        StatusStatsQuery.ENDPOINT,
         new StatusStatsQuery.Request(from, to),
         (StatusStatsQuery.Reply r) -> r.rangeJson(from, to));
   }
@@ -270,20 +272,20 @@ final class ReadRoutes {
         QueryParams.intIn("minutes", ctx.request().getParam("minutes"), 60, 1, maxMinutes);
     ask(
         ctx,
-        AbnormalQuery.ADDRESS,
+        AbnormalQuery.ENDPOINT,
         new AbnormalQuery.Request(minutes),
         AbnormalQuery.Reply::toJson);
   }
 
   /** Sends a typed request; renders the typed reply as 200 JSON, or the failure as problem+json. */
-  private <R> void ask(
-      RoutingContext ctx, String address, Object request, Function<R, JsonObject> render) {
-    askEncoded(ctx, address, request, render.andThen(JsonObject::toBuffer));
+  private <Q, R> void ask(
+      RoutingContext ctx, Endpoint<Q, R> endpoint, Q request, Function<R, JsonObject> render) {
+    askEncoded(ctx, endpoint, request, render.andThen(JsonObject::toBuffer));
   }
 
   /** As {@link #ask}, with a reply rendered straight to JSON bytes (the event reads). */
-  private <R> void askEncoded(
-      RoutingContext ctx, String address, Object request, Function<R, Buffer> render) {
+  private <Q, R> void askEncoded(
+      RoutingContext ctx, Endpoint<Q, R> endpoint, Q request, Function<R, Buffer> render) {
     if (health.cassandraKnownDown()) {
       // the probe already saw the store fail: answer now instead of after a driver timeout
       throw ApiException.unavailable(
@@ -292,17 +294,12 @@ final class ReadRoutes {
     }
     long start = System.nanoTime();
     Future<R> reply =
-        vertx
-            .eventBus()
-            .<R>request(
-                address,
-                request,
-                RequestIds.options(ctx, config.cassandra().requestTimeout().toMillis() * 3))
-            .map(m -> m.body());
+        endpoint.request(
+            vertx, request, RequestIds.of(ctx), config.cassandra().requestTimeout().toMillis() * 3);
     reply
         .onSuccess(body -> HttpVerticle.json(ctx, 200, render.apply(body)))
         .onFailure(ctx::fail)
-        .onComplete(r -> meters.answered(address, System.nanoTime() - start));
+        .onComplete(r -> meters.answered(endpoint.address(), System.nanoTime() - start));
   }
 
   private static String nullToEmpty(String s) {

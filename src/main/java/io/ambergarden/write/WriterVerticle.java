@@ -104,7 +104,7 @@ public final class WriterVerticle extends VerticleBase {
                       config.hot().maxSalts(),
                       cacheSize);
               slices = new SliceRegistry(client, prepared, hot, config);
-              consumer = vertx.eventBus().consumer(Addresses.WRITER_PERSIST, this::persist);
+              consumer = Addresses.WRITER_PERSIST.consumer(vertx, this::persist);
               return consumer.completion();
             });
   }

@@ -85,7 +85,7 @@ class ClientFaultsAtTheEdgeTest {
     vertx
         .eventBus()
         .<PersistRequest>consumer(
-            Addresses.WRITER_PERSIST,
+            Addresses.WRITER_PERSIST.address(),
             msg -> {
               for (Event e : msg.body().events()) {
                 persisted.computeIfAbsent(e.eventId(), k -> new AtomicInteger()).incrementAndGet();

@@ -49,7 +49,7 @@ class BatchWriterTest {
     LocalCodec.registerAll(vertx);
     vertx
         .eventBus()
-        .<PersistRequest>consumer(Addresses.WRITER_PERSIST, answer::accept)
+        .<PersistRequest>consumer(Addresses.WRITER_PERSIST.address(), answer::accept)
         .completion()
         .await(10, TimeUnit.SECONDS);
     vertx

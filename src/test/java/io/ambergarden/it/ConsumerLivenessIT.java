@@ -58,7 +58,7 @@ class ConsumerLivenessIT {
   void standInWriter() {
     vertx = Vertx.vertx();
     LocalCodec.registerAll(vertx);
-    vertx.eventBus().<PersistRequest>consumer(Addresses.WRITER_PERSIST, this::persist);
+    vertx.eventBus().<PersistRequest>consumer(Addresses.WRITER_PERSIST.address(), this::persist);
   }
 
   @AfterEach

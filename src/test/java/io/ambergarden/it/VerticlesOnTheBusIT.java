@@ -150,7 +150,7 @@ class VerticlesOnTheBusIT {
                 vertx
                     .eventBus()
                     .<PersistResult>request(
-                        Addresses.WRITER_PERSIST,
+                        Addresses.WRITER_PERSIST.address(),
                         new PersistRequest(written, PersistRequest.Source.HTTP),
                         TIMEOUT))
         .compose(
@@ -165,7 +165,7 @@ class VerticlesOnTheBusIT {
               return vertx
                   .eventBus()
                   .<EventPage>request(
-                      DeviceEventsQuery.ADDRESS,
+                      DeviceEventsQuery.ENDPOINT.address(),
                       new DeviceEventsQuery.Request(device, 0, Long.MAX_VALUE, 10, null),
                       TIMEOUT);
             })
@@ -189,7 +189,7 @@ class VerticlesOnTheBusIT {
     vertx
         .eventBus()
         .request(
-            Addresses.WRITER_PERSIST,
+            Addresses.WRITER_PERSIST.address(),
             new PersistRequest(tooMany, PersistRequest.Source.KAFKA),
             TIMEOUT)
         .onComplete(
@@ -248,7 +248,7 @@ class VerticlesOnTheBusIT {
               return vertx
                   .eventBus()
                   .<PersistResult>request(
-                      Addresses.WRITER_PERSIST,
+                      Addresses.WRITER_PERSIST.address(),
                       new PersistRequest(
                           events(device(), 50, System.currentTimeMillis() - 90_000),
                           PersistRequest.Source.KAFKA),
@@ -286,7 +286,7 @@ class VerticlesOnTheBusIT {
     return vertx
         .eventBus()
         .request(
-            Addresses.WRITER_PERSIST,
+            Addresses.WRITER_PERSIST.address(),
             new PersistRequest(batch, PersistRequest.Source.KAFKA),
             TIMEOUT)
         .transform(
@@ -304,7 +304,7 @@ class VerticlesOnTheBusIT {
     vertx
         .eventBus()
         .request(
-            Addresses.WRITER_PERSIST,
+            Addresses.WRITER_PERSIST.address(),
             new PersistRequest(written, PersistRequest.Source.HTTP),
             TIMEOUT)
         .compose(v -> pageAll(vertx, device, null, seen, 0))
@@ -325,7 +325,7 @@ class VerticlesOnTheBusIT {
     return vertx
         .eventBus()
         .<EventPage>request(
-            DeviceEventsQuery.ADDRESS,
+            DeviceEventsQuery.ENDPOINT.address(),
             new DeviceEventsQuery.Request(device, 0, Long.MAX_VALUE, 3, pos),
             TIMEOUT)
         .compose(
@@ -342,7 +342,8 @@ class VerticlesOnTheBusIT {
   void latestOfADeviceWithoutEventsFailsAsNotFound(Vertx vertx, VertxTestContext ctx) {
     vertx
         .eventBus()
-        .request(DeviceLatestQuery.ADDRESS, new DeviceLatestQuery.Request(device()), TIMEOUT)
+        .request(
+            DeviceLatestQuery.ENDPOINT.address(), new DeviceLatestQuery.Request(device()), TIMEOUT)
         .onComplete(
             ctx.failing(
                 err ->
@@ -366,7 +367,7 @@ class VerticlesOnTheBusIT {
     CassandraClient client = CassandraClients.shared(vertx, config.cassandra());
     vertx
         .eventBus()
-        .<Integer>request(Addresses.COUNTERS_APPLY, new CountRequest(facts), TIMEOUT)
+        .<Integer>request(Addresses.COUNTERS_APPLY.address(), new CountRequest(facts), TIMEOUT)
         .compose(
             reply -> {
               ctx.verify(() -> assertThat(reply.body()).isEqualTo(2));

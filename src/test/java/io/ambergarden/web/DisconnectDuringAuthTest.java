@@ -71,7 +71,7 @@ class DisconnectDuringAuthTest {
     vertx
         .eventBus()
         .<PersistRequest>consumer(
-            Addresses.WRITER_PERSIST,
+            Addresses.WRITER_PERSIST.address(),
             msg -> msg.reply(new PersistResult(msg.body().events().size())));
     keys = new HeldKeyReads(config.access());
     budgets = HttpBudgets.of(config, registry);

@@ -412,7 +412,7 @@ class OpenApiContractTest {
                             vertx
                                 .eventBus()
                                 .<PersistRequest>consumer(
-                                    Addresses.WRITER_PERSIST,
+                                    Addresses.WRITER_PERSIST.address(),
                                     msg -> msg.reply(new PersistResult(msg.body().events().size())))
                                 .completion())
                     .compose(
@@ -444,7 +444,7 @@ class OpenApiContractTest {
     vertx
         .eventBus()
         .<DeviceCountersQuery.Request>consumer(
-            DeviceCountersQuery.ADDRESS,
+            DeviceCountersQuery.ENDPOINT.address(),
             m ->
                 m.reply(
                     m.body().deviceId().equals("M-1")
@@ -455,7 +455,7 @@ class OpenApiContractTest {
     vertx
         .eventBus()
         .<StatusStatsQuery.Request>consumer(
-            StatusStatsQuery.ADDRESS,
+            StatusStatsQuery.ENDPOINT.address(),
             m -> {
               StatusStatsQuery.Request q = m.body();
               List<StatusStatsQuery.Day> days = new ArrayList<>();
