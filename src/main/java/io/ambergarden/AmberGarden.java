@@ -20,13 +20,12 @@ import io.ambergarden.live.LiveConnections;
 import io.ambergarden.live.LiveRelayVerticle;
 import io.ambergarden.media.MediaVerticles;
 import io.ambergarden.metrics.AmberMeters;
-import io.ambergarden.query.Cursor;
 import io.ambergarden.query.QueryVerticle;
 import io.ambergarden.query.StatsVerticle;
 import io.ambergarden.rollup.RollupVerticle;
 import io.ambergarden.sim.SimulatorVerticle;
+import io.ambergarden.web.Cursor;
 import io.ambergarden.web.HttpBudgets;
-import io.ambergarden.web.HttpVerticle;
 import io.ambergarden.web.ManagementVerticle;
 import io.ambergarden.write.WriterVerticle;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -214,7 +213,7 @@ public final class AmberGarden {
     return deployments
         .deploy(
             () ->
-                new HttpVerticle(
+                ApiRoutes.httpVerticle(
                     config,
                     parser,
                     health,

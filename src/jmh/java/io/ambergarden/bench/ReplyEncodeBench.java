@@ -1,8 +1,8 @@
 package io.ambergarden.bench;
 
-import io.ambergarden.bus.EventApiJson;
 import io.ambergarden.event.Event;
 import io.ambergarden.event.SampleEvents;
+import io.ambergarden.web.read.EventApiJson;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;

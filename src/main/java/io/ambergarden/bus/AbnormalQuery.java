@@ -1,7 +1,5 @@
 package io.ambergarden.bus;
 
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.util.List;
 
 /** Distinct abnormal devices in the last {@code minutes}, by code. */
@@ -23,24 +21,6 @@ public final class AbnormalQuery {
       int minutes, long from, long to, int devices, List<CodeDevices> byCode, boolean truncated) {
     public Reply {
       byCode = List.copyOf(byCode);
-    }
-
-    public JsonObject toJson() {
-      JsonArray codes = new JsonArray();
-      byCode.forEach(
-          c ->
-              codes.add(
-                  new JsonObject()
-                      .put("code", c.code())
-                      .put("devices", c.devices())
-                      .put("deviceIds", new JsonArray(List.copyOf(c.deviceIds())))));
-      return new JsonObject()
-          .put("minutes", minutes)
-          .put("from", from)
-          .put("to", to)
-          .put("devices", devices)
-          .put("byCode", codes)
-          .put("truncated", truncated);
     }
   }
 

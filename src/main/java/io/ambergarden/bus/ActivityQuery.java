@@ -1,7 +1,5 @@
 package io.ambergarden.bus;
 
-import io.vertx.core.json.JsonObject;
-
 /** Distinct devices that sent events in the last {@code minutes} (event time). */
 public final class ActivityQuery {
   public static final Endpoint<Request, Reply> ENDPOINT =
@@ -10,16 +8,7 @@ public final class ActivityQuery {
   public record Request(int minutes) {}
 
   /** {@code truncated} when more distinct devices were seen than one answer counts. */
-  public record Reply(int minutes, long from, long to, int devices, boolean truncated) {
-    public JsonObject toJson() {
-      return new JsonObject()
-          .put("minutes", minutes)
-          .put("from", from)
-          .put("to", to)
-          .put("devices", devices)
-          .put("truncated", truncated);
-    }
-  }
+  public record Reply(int minutes, long from, long to, int devices, boolean truncated) {}
 
   private ActivityQuery() {}
 }

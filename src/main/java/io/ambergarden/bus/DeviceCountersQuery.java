@@ -1,8 +1,6 @@
 package io.ambergarden.bus;
 
-import io.vertx.core.json.JsonObject;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * A device's counters: its event total and the events per status, "ever", with how far they are
@@ -27,15 +25,6 @@ public final class DeviceCountersQuery {
       Long countedThrough) {
     public Reply {
       byStatus = Map.copyOf(byStatus);
-    }
-
-    public JsonObject toJson() {
-      return new JsonObject()
-          .put("deviceId", deviceId)
-          .put("total", total)
-          .put("byStatus", new JsonObject(new TreeMap<String, Object>(byStatus)))
-          .put("exactThrough", exactThrough)
-          .put("countedThrough", countedThrough);
     }
   }
 

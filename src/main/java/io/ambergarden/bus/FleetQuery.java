@@ -1,7 +1,5 @@
 package io.ambergarden.bus;
 
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Map;
 
@@ -28,29 +26,12 @@ public final class FleetQuery {
     public Device {
       metrics = metrics == null ? Map.of() : Map.copyOf(metrics);
     }
-
-    public JsonObject toJson() {
-      return new JsonObject()
-          .put("deviceId", deviceId)
-          .put("deviceType", deviceType)
-          .put("lastSeen", lastSeen)
-          .put("status", status)
-          .put("code", code)
-          .put("metrics", new JsonObject(new java.util.TreeMap<String, Object>(metrics)))
-          .put("abnormal", abnormal);
-    }
   }
 
   /** {@code next} resumes after this device id; null on the last page. */
   public record Reply(List<Device> items, String next) {
     public Reply {
       items = List.copyOf(items);
-    }
-
-    public JsonArray itemsJson() {
-      JsonArray out = new JsonArray();
-      items.forEach(d -> out.add(d.toJson()));
-      return out;
     }
   }
 

@@ -1,7 +1,5 @@
 package io.ambergarden.bus;
 
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.UUID;
 
@@ -22,17 +20,5 @@ public record ImageMeta(
     boolean deleted) {
   public ImageMeta {
     tags = List.copyOf(tags);
-  }
-
-  /** The API shape: imageId, deviceId, contentType, bytes, sha256, tags, createdAt (epoch ms). */
-  public JsonObject toApiJson() {
-    return new JsonObject()
-        .put("imageId", imageId.toString())
-        .put("deviceId", deviceId)
-        .put("contentType", contentType)
-        .put("bytes", bytes)
-        .put("sha256", sha256)
-        .put("tags", new JsonArray(List.copyOf(tags)))
-        .put("createdAt", createdAt);
   }
 }

@@ -1,7 +1,5 @@
 package io.ambergarden.bus;
 
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Map;
 
@@ -20,29 +18,6 @@ public final class RollupsQuery {
   public record Reply(String deviceId, long from, long to, List<Hour> items) {
     public Reply {
       items = List.copyOf(items);
-    }
-
-    public JsonObject toJson() {
-      JsonArray out = new JsonArray();
-      for (Hour h : items) {
-        JsonObject metrics = new JsonObject();
-        h.metrics()
-            .forEach(
-                (name, a) ->
-                    metrics.put(
-                        name,
-                        new JsonObject()
-                            .put("count", a.count())
-                            .put("min", a.min())
-                            .put("max", a.max())
-                            .put("avg", a.avg())));
-        out.add(new JsonObject().put("hour", h.hour()).put("metrics", metrics));
-      }
-      return new JsonObject()
-          .put("deviceId", deviceId)
-          .put("from", from)
-          .put("to", to)
-          .put("items", out);
     }
   }
 

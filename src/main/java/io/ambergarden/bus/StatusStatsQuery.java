@@ -1,7 +1,5 @@
 package io.ambergarden.bus;
 
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
@@ -46,28 +44,13 @@ public final class StatusStatsQuery {
       }
       return new Counts(total, code, status, type);
     }
-
-    public JsonObject toJson() {
-      return new JsonObject()
-          .put("total", total)
-          .put("byCode", new JsonObject(new TreeMap<String, Object>(byCode)))
-          .put("byStatus", new JsonObject(new TreeMap<String, Object>(byStatus)))
-          .put("byType", new JsonObject(new TreeMap<String, Object>(byType)));
-    }
   }
 
   /**
    * One day's counts; they are exact for the hours before {@code exactThrough} (epoch millis,
    * within the day: its start when no hour is, its end when all are).
    */
-  public record Day(LocalDate day, Counts counts, long exactThrough) {
-    public JsonObject toJson() {
-      return new JsonObject()
-          .put("day", day.toString())
-          .put("exactThrough", exactThrough)
-          .mergeIn(counts.toJson());
-    }
-  }
+  public record Day(LocalDate day, Counts counts, long exactThrough) {}
 
   /**
    * One entry per day of the request, oldest first. {@code countedThrough}: the acknowledgement
@@ -76,30 +59,6 @@ public final class StatusStatsQuery {
   public record Reply(int shards, List<Day> days, Long countedThrough) {
     public Reply {
       days = List.copyOf(days);
-    }
-
-    /** The answer to {@code day=}: that one day, flat. */
-    public JsonObject dayJson() {
-      Day d = days.get(0);
-      return new JsonObject()
-          .put("day", d.day().toString())
-          .put("shards", shards)
-          .put("exactThrough", d.exactThrough())
-          .put("countedThrough", countedThrough)
-          .mergeIn(d.counts().toJson());
-    }
-
-    /** The answer to {@code from=&to=}: every day, then the totals. */
-    public JsonObject rangeJson(LocalDate from, LocalDate to) {
-      JsonArray out = new JsonArray();
-      days.forEach(d -> out.add(d.toJson()));
-      return new JsonObject()
-          .put("from", from.toString())
-          .put("to", to.toString())
-          .put("shards", shards)
-          .put("countedThrough", countedThrough)
-          .put("days", out)
-          .put("totals", Counts.sum(days.stream().map(Day::counts).toList()).toJson());
     }
   }
 

@@ -28,7 +28,7 @@ import java.util.Set;
  * problems. The rules per route are in {@link RouteRules}; the credential checks in {@link
  * Gatekeeper}. With auth.enabled=false only CORS is applied.
  */
-final class AccessHandler {
+public final class AccessHandler {
   static final String API_KEY_HEADER = "X-API-Key";
   static final String REALM = "Bearer realm=\"amber-garden\"";
   static final String FORWARDED_FOR = "X-Forwarded-For";
@@ -40,7 +40,7 @@ final class AccessHandler {
   private final CorsHandler cors;
   private final Set<String> corsOrigins;
 
-  AccessHandler(Vertx vertx, Gatekeeper gate) {
+  public AccessHandler(Vertx vertx, Gatekeeper gate) {
     this.vertx = vertx;
     this.gate = gate;
     List<String> origins = gate.config().corsAllowedOrigins();
@@ -63,26 +63,25 @@ final class AccessHandler {
   }
 
   /** Mounts CORS and the credential check in front of every later route. */
-  void mount(Router router) {
+  public void mount(Router router) {
     router.route().handler(this::cors);
     router.route().handler(this::authenticate);
   }
 
   /** The caller, once authenticated; null on open routes or with auth off. */
-  static Principal principal(RoutingContext ctx) {
+  public static Principal principal(RoutingContext ctx) {
     return ctx.get(PRINCIPAL);
   }
 
   /** True when the request carries credentials in a header (a browser page cannot add those). */
-  static boolean hasHeaderCredentials(RoutingContext ctx) {
+  public static boolean hasHeaderCredentials(RoutingContext ctx) {
     return ctx.request().getHeader(HttpHeaders.AUTHORIZATION) != null
         || ctx.request().getHeader(API_KEY_HEADER) != null;
   }
 
   private void cors(RoutingContext ctx) {
     String origin = ctx.request().getHeader(HttpHeaders.ORIGIN);
-    if (origin == null
-        || LiveHandshake.sameOrigin(origin, ctx.request().getHeader(HttpHeaders.HOST))) {
+    if (origin == null || Origins.sameOrigin(origin, ctx.request().getHeader(HttpHeaders.HOST))) {
       ctx.next();
     } else if (corsOrigins.contains(origin)) {
       cors.handle(ctx);
@@ -209,7 +208,7 @@ final class AccessHandler {
    * Null when the credential may write every event of the batch; else a 403 naming each event whose
    * device lies outside the credential's device patterns (nothing of the batch is accepted).
    */
-  ApiException deviceRefusal(RoutingContext ctx, List<Event> events) {
+  public ApiException deviceRefusal(RoutingContext ctx, List<Event> events) {
     Principal p = principal(ctx);
     if (p == null || !p.devices().bound()) {
       return null;
@@ -240,7 +239,7 @@ final class AccessHandler {
    * Closes a live socket with 1008 once its credential expires or its key is revoked, checked every
    * auth.key-cache.refresh.
    */
-  void watch(RoutingContext ctx, ServerWebSocket ws) {
+  public void watch(RoutingContext ctx, ServerWebSocket ws) {
     Principal p = principal(ctx);
     if (p == null) {
       return;

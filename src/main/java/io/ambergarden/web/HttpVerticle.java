@@ -2,97 +2,66 @@ package io.ambergarden.web;
 
 import io.ambergarden.auth.Gatekeeper;
 import io.ambergarden.config.AmberConfig;
-import io.ambergarden.event.EventParser;
 import io.ambergarden.health.HealthState;
-import io.ambergarden.kafka.KafkaSettings;
-import io.ambergarden.live.LiveConnections;
-import io.ambergarden.metrics.AmberMeters;
-import io.ambergarden.query.Cursor;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
-import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.StaticHandler;
-import io.vertx.kafka.client.producer.KafkaProducer;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * The HTTP API: routes, parameter validation, and hand-off to the other verticles over the event
- * bus.
+ * The HTTP server: request ids, the connection cap and the access gate in front of every feature's
+ * routes ({@link EdgeRoutes}), then health, metrics, the OpenAPI document, the console and problem
+ * answers.
  */
 public final class HttpVerticle extends VerticleBase {
   private final AmberConfig config;
-  private final EventParser parser;
   private final HealthState health;
   private final PrometheusMeterRegistry registry;
-  private KafkaProducer<byte[], byte[]> producer;
-  private KafkaHandOff handOff;
+  private final HttpBudgets budgets;
+  private final Gatekeeper gate;
+  private final List<EdgeRoutes.Factory> features;
+  private final List<EdgeRoutes> routes = new ArrayList<>();
   private HttpServer server;
 
   /** The routes, for the contract test that holds them against the OpenAPI document. */
   private Router router;
 
-  private final Cursor cursor;
-  private final AmberMeters meters;
-  private final LiveConnections liveConnections;
-  private final HttpBudgets budgets;
-  private final Gatekeeper gate;
-  private LiveSockets live;
-  private ImageRoutes images;
   private long tlsWatch = -1;
 
   /** This instance's connections opened past http.max-connections: their requests get 503. */
   private final Set<HttpConnection> overCap = new HashSet<>();
 
+  /** {@code features} are mounted in this order, after the access gate. */
   public HttpVerticle(
       AmberConfig config,
-      EventParser parser,
       HealthState health,
       PrometheusMeterRegistry registry,
-      Cursor cursor,
-      LiveConnections liveConnections,
-      AmberMeters meters,
       HttpBudgets budgets,
-      Gatekeeper gate) {
-    this.gate = gate;
-    this.meters = meters;
-    this.budgets = budgets;
-    this.cursor = cursor;
-    this.liveConnections = liveConnections;
+      Gatekeeper gate,
+      List<EdgeRoutes.Factory> features) {
     this.config = config;
-    this.parser = parser;
     this.health = health;
     this.registry = registry;
+    this.budgets = budgets;
+    this.gate = gate;
+    this.features = List.copyOf(features);
   }
 
   @Override
   public Future<?> start() {
-    if (config.ingest().mode() == AmberConfig.IngestMode.KAFKA) {
-      producer =
-          KafkaProducer.create(
-              vertx,
-              KafkaSettings.producer(config.kafka(), "amber-http-ingest"),
-              new ByteArraySerializer(),
-              new ByteArraySerializer());
-      handOff =
-          new KafkaHandOff(
-              producer.unwrap(), "amber-http-produce-" + context.deploymentID(), System::nanoTime);
-    }
     Problems problems = new Problems(config.ingest().retryAfterSeconds());
     AccessHandler access = new AccessHandler(vertx, gate);
-    HttpIngestHandler ingest =
-        new HttpIngestHandler(
-            vertx, config, parser, handOff, meters, budgets, access::deviceRefusal);
-    IngestBodyReader refusals = new IngestBodyReader(vertx, config, budgets);
+    Refusals refusals = new Refusals(vertx, config.http());
     router = Router.router(vertx);
     router.route().handler(RequestIds::assign);
     router
@@ -113,22 +82,17 @@ public final class HttpVerticle extends VerticleBase {
             });
     // CORS, then credentials, rate and scope in front of every route below (README "Security")
     access.mount(router);
-    // admission runs before the body is read; the handler reads the body itself
-    router.post("/api/v1/events").handler(ingest::admit);
-    new ReadRoutes(vertx, config, cursor, health, meters.reads()).mount(router);
-    new AdminKeyRoutes(gate).mount(router);
-    images = new ImageRoutes(vertx, config, cursor, registry);
-    images.mount(router);
-    if (config.live().enabled()) {
-      live =
-          new LiveSockets(
-              vertx, config, liveConnections, budgets, health::cassandraKnownDown, access);
-      router.get("/api/v1/live").handler(live::handle);
+    for (EdgeRoutes.Factory f : features) {
+      EdgeRoutes r = f.create(vertx, access);
+      routes.add(r);
+      r.mount(router);
     }
-    router.get("/health/live").handler(ctx -> json(ctx, 200, new JsonObject().put("status", "UP")));
+    router
+        .get("/health/live")
+        .handler(ctx -> Responses.json(ctx, 200, new JsonObject().put("status", "UP")));
     router
         .get("/health/ready")
-        .handler(ctx -> json(ctx, health.ready() ? 200 : 503, health.toJson()));
+        .handler(ctx -> Responses.json(ctx, health.ready() ? 200 : 503, health.toJson()));
     if (registry != null) {
       router.get("/metrics").handler(new MetricsScrape(registry));
     }
@@ -149,8 +113,7 @@ public final class HttpVerticle extends VerticleBase {
     HttpTls.apply(options, config.access().tls());
     server = vertx.createHttpServer(options);
     server.connectionHandler(this::onConnection);
-    Future<Void> liveStarted = live == null ? Future.succeededFuture() : live.start();
-    return liveStarted
+    return Future.all(routes.stream().map(EdgeRoutes::start).toList())
         .compose(v -> server.requestHandler(router).listen())
         .onSuccess(s -> tlsWatch = HttpTls.watch(vertx, server, config.access().tls()));
   }
@@ -177,46 +140,28 @@ public final class HttpVerticle extends VerticleBase {
   @Override
   public Future<?> stop() {
     vertx.cancelTimer(tlsWatch);
-    Future<Void> liveStopped = live == null ? Future.succeededFuture() : live.stop();
     // stop accepting at once; requests already in flight get a bounded time to finish (202 or
     // error)
     long drain = Math.max(1, config.shutdownGrace().toSeconds() / 3);
-    Future<Void> closed =
-        liveStopped.compose(
-            v ->
+    return Future.all(routes.stream().map(EdgeRoutes::beforeDrain).toList())
+        .transform(
+            ar ->
                 server == null
                     ? Future.succeededFuture()
-                    : server.shutdown(drain, TimeUnit.SECONDS));
-    Future<Void> imagesClosed =
-        closed.eventually(() -> images == null ? Future.succeededFuture() : images.close());
-    if (producer == null) {
-      return imagesClosed;
-    }
-    return imagesClosed.eventually(
-        () -> {
-          handOff.close(); // events still waiting are dropped, never sent after the answer
-          return producer.close();
-        });
+                    : server.shutdown(drain, TimeUnit.SECONDS))
+        .eventually(() -> Future.join(routes.stream().map(EdgeRoutes::stop).toList()));
   }
 
   Router router() {
     return router;
   }
 
-  /** This instance's image uploads holding a slot, for tests. */
-  int uploadsInFlight() {
-    return images.uploadsInFlight();
+  /** This instance's routes of one feature, for tests. */
+  public <T extends EdgeRoutes> T routes(Class<T> type) {
+    return routes.stream().filter(type::isInstance).map(type::cast).findFirst().orElseThrow();
   }
 
   public int actualPort() {
     return server.actualPort();
-  }
-
-  static void json(RoutingContext ctx, int status, JsonObject body) {
-    json(ctx, status, body.toBuffer());
-  }
-
-  static void json(RoutingContext ctx, int status, Buffer body) {
-    ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(body);
   }
 }

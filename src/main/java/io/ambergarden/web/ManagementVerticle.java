@@ -34,10 +34,10 @@ public final class ManagementVerticle extends VerticleBase {
     router.get("/metrics").handler(new MetricsScrape(registry));
     router
         .get("/health/live")
-        .handler(ctx -> HttpVerticle.json(ctx, 200, new JsonObject().put("status", "UP")));
+        .handler(ctx -> Responses.json(ctx, 200, new JsonObject().put("status", "UP")));
     router
         .get("/health/ready")
-        .handler(ctx -> HttpVerticle.json(ctx, health.ready() ? 200 : 503, health.toJson()));
+        .handler(ctx -> Responses.json(ctx, health.ready() ? 200 : 503, health.toJson()));
     server =
         vertx.createHttpServer(
             new HttpServerOptions()

@@ -103,7 +103,7 @@ public final class Problems {
     };
   }
 
-  ApiException toApi(Throwable failure, int statusCode) {
+  public ApiException toApi(Throwable failure, int statusCode) {
     if (failure instanceof ApiException api) {
       return api;
     }

@@ -3,6 +3,7 @@ package io.ambergarden.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.ambergarden.ApiRoutes;
 import io.ambergarden.auth.HeldKeyReads;
 import io.ambergarden.auth.Scope;
 import io.ambergarden.bus.Addresses;
@@ -21,7 +22,7 @@ import io.ambergarden.event.EventParser;
 import io.ambergarden.health.HealthState;
 import io.ambergarden.live.LiveConnections;
 import io.ambergarden.metrics.AmberMeters;
-import io.ambergarden.query.Cursor;
+import io.ambergarden.web.Cursor;
 import io.ambergarden.web.HttpBudgets;
 import io.ambergarden.web.HttpVerticle;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -136,7 +137,7 @@ class ClientFaultsAtTheEdgeTest {
     EventParser parser = io.ambergarden.EventParsers.create(config, Clock.systemUTC());
     HttpBudgets b = HttpBudgets.of(config, registry);
     HttpVerticle http =
-        new HttpVerticle(
+        ApiRoutes.httpVerticle(
             config,
             parser,
             new HealthState(config.ingest().mode()),

@@ -3,6 +3,7 @@ package io.ambergarden.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.ambergarden.ApiRoutes;
 import io.ambergarden.auth.HeldKeyReads;
 import io.ambergarden.auth.Scope;
 import io.ambergarden.bus.Addresses;
@@ -15,7 +16,7 @@ import io.ambergarden.event.EventParser;
 import io.ambergarden.health.HealthState;
 import io.ambergarden.live.LiveConnections;
 import io.ambergarden.metrics.AmberMeters;
-import io.ambergarden.query.Cursor;
+import io.ambergarden.web.images.ImageRoutes;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
@@ -77,7 +78,7 @@ class DisconnectDuringAuthTest {
     budgets = HttpBudgets.of(config, registry);
     live = new LiveConnections(config.live().maxConnections(), registry);
     http =
-        new HttpVerticle(
+        ApiRoutes.httpVerticle(
             config,
             parser,
             new HealthState(config.ingest().mode()),
@@ -163,7 +164,7 @@ class DisconnectDuringAuthTest {
     await()
         .during(Duration.ofSeconds(1))
         .atMost(Duration.ofSeconds(10))
-        .until(() -> http.uploadsInFlight() == 0);
+        .until(() -> http.routes(ImageRoutes.class).uploadsInFlight() == 0);
   }
 
   @Test

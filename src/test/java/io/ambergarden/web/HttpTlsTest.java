@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.ambergarden.ApiRoutes;
 import io.ambergarden.auth.Gatekeeper;
 import io.ambergarden.bus.LocalCodec;
 import io.ambergarden.config.AmberConfig;
@@ -14,7 +15,6 @@ import io.ambergarden.health.HealthState;
 import io.ambergarden.live.LiveConnections;
 import io.ambergarden.localrt.Certificates;
 import io.ambergarden.metrics.AmberMeters;
-import io.ambergarden.query.Cursor;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.DeploymentOptions;
@@ -93,7 +93,7 @@ class HttpTlsTest {
     vertx
         .deployVerticle(
             () ->
-                new HttpVerticle(
+                ApiRoutes.httpVerticle(
                     config,
                     parser,
                     new HealthState(config.ingest().mode()),

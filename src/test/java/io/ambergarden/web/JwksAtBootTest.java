@@ -3,6 +3,7 @@ package io.ambergarden.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.ambergarden.ApiRoutes;
 import io.ambergarden.auth.Gatekeeper;
 import io.ambergarden.auth.TestJwts;
 import io.ambergarden.bus.LocalCodec;
@@ -13,7 +14,6 @@ import io.ambergarden.event.EventParser;
 import io.ambergarden.health.HealthState;
 import io.ambergarden.live.LiveConnections;
 import io.ambergarden.metrics.AmberMeters;
-import io.ambergarden.query.Cursor;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
@@ -93,7 +93,7 @@ class JwksAtBootTest {
     Gatekeeper gate = Gatekeeper.start(vertx, config, null).await(30, TimeUnit.SECONDS);
     vertx
         .deployVerticle(
-            new HttpVerticle(
+            ApiRoutes.httpVerticle(
                 config,
                 new EventParser(EventLimits.defaults(), Clock.systemUTC()),
                 new HealthState(config.ingest().mode()),

@@ -2,6 +2,7 @@ package io.ambergarden.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ambergarden.ApiRoutes;
 import io.ambergarden.auth.Gatekeeper;
 import io.ambergarden.auth.TestJwts;
 import io.ambergarden.bus.Addresses;
@@ -16,7 +17,6 @@ import io.ambergarden.event.EventParser;
 import io.ambergarden.health.HealthState;
 import io.ambergarden.live.LiveConnections;
 import io.ambergarden.metrics.AmberMeters;
-import io.ambergarden.query.Cursor;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
@@ -132,7 +132,7 @@ class OpenApiContractTest {
         .compose(
             gate -> {
               http =
-                  new HttpVerticle(
+                  ApiRoutes.httpVerticle(
                       config,
                       parser,
                       new HealthState(config.ingest().mode()),
