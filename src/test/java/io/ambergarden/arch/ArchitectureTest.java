@@ -4,8 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -14,6 +20,7 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureTest {
   private static final String ROOT = "io.ambergarden";
+  private static final int MAX_LINES = 400;
   private static JavaClasses main;
 
   @BeforeAll
@@ -81,6 +88,21 @@ class ArchitectureTest {
   @Test
   void theEdgesFeaturesAreIndependent() {
     ArchitectureRules.edgeFeaturesAreIndependent(ROOT).check(main);
+  }
+
+  @Test
+  void noMainSourceFileIsOverFourHundredLines() throws IOException {
+    List<String> tooLong = new ArrayList<>();
+    Path main = Path.of("src/main/java");
+    try (Stream<Path> files = Files.walk(main)) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+        long lines = Files.readAllLines(f).size();
+        if (lines > MAX_LINES) {
+          tooLong.add(main.relativize(f) + ": " + lines);
+        }
+      }
+    }
+    assertThat(tooLong).as("main files over " + MAX_LINES + " lines (split them by job)").isEmpty();
   }
 
   @Test
