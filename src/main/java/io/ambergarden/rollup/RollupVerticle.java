@@ -71,16 +71,17 @@ public final class RollupVerticle extends VerticleBase {
             .description("(device, hour) rollups recomputed")
             .register(registry);
     String ks = config.cassandra().keyspace();
+    Future<RollupStatements> rollupCql = RollupStatements.prepare(client, ks);
     Future<ExactCountStatements> countCql =
         config.counters().enabled()
             ? ExactCountStatements.prepare(client, ks)
             : Future.succeededFuture();
-    return Future.all(RollupStatements.prepare(client, ks), countCql)
+    return Future.all(rollupCql, countCql)
         .compose(
             all -> {
-              cql = all.resultAt(0);
+              cql = rollupCql.result();
               probe = new BucketProbe(client, cql.probeMarks(), marks, cfg.markSafety());
-              ExactCountStatements counts = all.resultAt(1);
+              ExactCountStatements counts = countCql.result();
               if (counts != null) {
                 exact =
                     config.counters().reconcile() ? new ExactCounts(client, counts, config) : null;
