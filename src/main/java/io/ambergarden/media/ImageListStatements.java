@@ -3,7 +3,6 @@ package io.ambergarden.media;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -31,30 +30,34 @@ record ImageListStatements(
             + " FROM "
             + ks
             + ".images_by_tag WHERE tag = ? AND month = ?";
-    List<String> cql =
-        List.of(
+    Future<PreparedStatement> deviceMonths =
+        client.prepare(
             "SELECT month FROM "
                 + ks
                 + ".image_months_by_device WHERE device_id = ? AND month <= ? AND month >= ?"
-                + " LIMIT ?",
+                + " LIMIT ?");
+    Future<PreparedStatement> tagMonths =
+        client.prepare(
             "SELECT month FROM "
                 + ks
-                + ".image_months_by_tag WHERE tag = ? AND month <= ? AND month >= ? LIMIT ?",
-            device + " AND created < ? LIMIT ?",
-            device + " AND (created, image_id) < (?, ?) LIMIT ?",
-            tag + " AND created < ? LIMIT ?",
-            tag + " AND (created, image_id) < (?, ?) LIMIT ?");
-    List<Future<PreparedStatement>> prepared = new ArrayList<>();
-    cql.forEach(s -> prepared.add(client.prepare(s)));
-    return Future.all(prepared)
+                + ".image_months_by_tag WHERE tag = ? AND month <= ? AND month >= ? LIMIT ?");
+    Future<PreparedStatement> deviceBefore = client.prepare(device + " AND created < ? LIMIT ?");
+    Future<PreparedStatement> deviceBeforeRow =
+        client.prepare(device + " AND (created, image_id) < (?, ?) LIMIT ?");
+    Future<PreparedStatement> tagBefore = client.prepare(tag + " AND created < ? LIMIT ?");
+    Future<PreparedStatement> tagBeforeRow =
+        client.prepare(tag + " AND (created, image_id) < (?, ?) LIMIT ?");
+    return Future.all(
+            List.of(
+                deviceMonths, tagMonths, deviceBefore, deviceBeforeRow, tagBefore, tagBeforeRow))
         .map(
             all ->
                 new ImageListStatements(
-                    prepared.get(0).result(),
-                    prepared.get(1).result(),
-                    prepared.get(2).result(),
-                    prepared.get(3).result(),
-                    prepared.get(4).result(),
-                    prepared.get(5).result()));
+                    deviceMonths.result(),
+                    tagMonths.result(),
+                    deviceBefore.result(),
+                    deviceBeforeRow.result(),
+                    tagBefore.result(),
+                    tagBeforeRow.result()));
   }
 }

@@ -3,7 +3,6 @@ package io.ambergarden.media;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -30,62 +29,97 @@ record ImageStatements(
       "device_id, content_type, bytes, sha256, tags, created, object_key, status";
 
   static Future<ImageStatements> prepare(CassandraClient client, String ks) {
-    List<String> cql =
-        List.of(
+    Future<PreparedStatement> insertImage =
+        client.prepare(
             "INSERT INTO "
                 + ks
                 + ".image_by_id (image_id, device_id, content_type, bytes, sha256, tags, created,"
-                + " object_key, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active')",
+                + " object_key, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active')");
+    Future<PreparedStatement> insertByDevice =
+        client.prepare(
             "INSERT INTO "
                 + ks
                 + ".images_by_device (device_id, month, created, image_id, content_type, bytes,"
-                + " sha256, tags, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active')",
+                + " sha256, tags, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active')");
+    Future<PreparedStatement> insertByTag =
+        client.prepare(
             "INSERT INTO "
                 + ks
                 + ".images_by_tag (tag, month, created, image_id, device_id, content_type, bytes,"
-                + " sha256, tags, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active')",
-            "INSERT INTO " + ks + ".image_months_by_device (device_id, month) VALUES (?, ?)",
-            "INSERT INTO " + ks + ".image_months_by_tag (tag, month) VALUES (?, ?)",
-            "SELECT " + IMAGE_COLUMNS + " FROM " + ks + ".image_by_id WHERE image_id = ?",
+                + " sha256, tags, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'active')");
+    Future<PreparedStatement> insertDeviceMonth =
+        client.prepare(
+            "INSERT INTO " + ks + ".image_months_by_device (device_id, month) VALUES (?, ?)");
+    Future<PreparedStatement> insertTagMonth =
+        client.prepare("INSERT INTO " + ks + ".image_months_by_tag (tag, month) VALUES (?, ?)");
+    Future<PreparedStatement> readImage =
+        client.prepare(
+            "SELECT " + IMAGE_COLUMNS + " FROM " + ks + ".image_by_id WHERE image_id = ?");
+    Future<PreparedStatement> deleteImage =
+        client.prepare(
             "UPDATE "
                 + ks
-                + ".image_by_id SET status = 'deleted', deleted_at = ? WHERE image_id = ?",
+                + ".image_by_id SET status = 'deleted', deleted_at = ? WHERE image_id = ?");
+    Future<PreparedStatement> deleteByDevice =
+        client.prepare(
             "UPDATE "
                 + ks
                 + ".images_by_device SET status = 'deleted' WHERE device_id = ? AND month = ?"
-                + " AND created = ? AND image_id = ?",
+                + " AND created = ? AND image_id = ?");
+    Future<PreparedStatement> deleteByTag =
+        client.prepare(
             "UPDATE "
                 + ks
                 + ".images_by_tag SET status = 'deleted' WHERE tag = ? AND month = ?"
-                + " AND created = ? AND image_id = ?",
+                + " AND created = ? AND image_id = ?");
+    Future<PreparedStatement> insertPurgeMark =
+        client.prepare(
             "INSERT INTO "
                 + ks
-                + ".image_purge_marks (shard, due_bucket, image_id) VALUES (?, ?, ?) USING TTL ?",
+                + ".image_purge_marks (shard, due_bucket, image_id) VALUES (?, ?, ?) USING TTL ?");
+    Future<PreparedStatement> insertPurgeBucket =
+        client.prepare(
             "INSERT INTO "
                 + ks
-                + ".image_purge_buckets (shard, due_bucket) VALUES (?, ?) USING TTL ?",
+                + ".image_purge_buckets (shard, due_bucket) VALUES (?, ?) USING TTL ?");
+    Future<PreparedStatement> insertShare =
+        client.prepare(
             "INSERT INTO "
                 + ks
-                + ".image_shares (share_hash, image_id, expires_at) VALUES (?, ?, ?) USING TTL ?",
+                + ".image_shares (share_hash, image_id, expires_at) VALUES (?, ?, ?) USING TTL ?");
+    Future<PreparedStatement> readShare =
+        client.prepare(
             "SELECT image_id, expires_at FROM " + ks + ".image_shares WHERE share_hash = ?");
-    List<Future<PreparedStatement>> prepared = new ArrayList<>();
-    cql.forEach(s -> prepared.add(client.prepare(s)));
-    return Future.all(prepared)
+    return Future.all(
+            List.of(
+                insertImage,
+                insertByDevice,
+                insertByTag,
+                insertDeviceMonth,
+                insertTagMonth,
+                readImage,
+                deleteImage,
+                deleteByDevice,
+                deleteByTag,
+                insertPurgeMark,
+                insertPurgeBucket,
+                insertShare,
+                readShare))
         .map(
             all ->
                 new ImageStatements(
-                    prepared.get(0).result(),
-                    prepared.get(1).result(),
-                    prepared.get(2).result(),
-                    prepared.get(3).result(),
-                    prepared.get(4).result(),
-                    prepared.get(5).result(),
-                    prepared.get(6).result(),
-                    prepared.get(7).result(),
-                    prepared.get(8).result(),
-                    prepared.get(9).result(),
-                    prepared.get(10).result(),
-                    prepared.get(11).result(),
-                    prepared.get(12).result()));
+                    insertImage.result(),
+                    insertByDevice.result(),
+                    insertByTag.result(),
+                    insertDeviceMonth.result(),
+                    insertTagMonth.result(),
+                    readImage.result(),
+                    deleteImage.result(),
+                    deleteByDevice.result(),
+                    deleteByTag.result(),
+                    insertPurgeMark.result(),
+                    insertPurgeBucket.result(),
+                    insertShare.result(),
+                    readShare.result()));
   }
 }

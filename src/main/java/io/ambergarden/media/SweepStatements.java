@@ -3,12 +3,11 @@ package io.ambergarden.media;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The blob sweeper's CQL, prepared once at start. Leases work as rollup_shards' do: taken and
- * renewed with lightweight transactions, progress advanced only by the lease owner.
+ * The blob sweeper's CQL, prepared once at start. Leases are taken and renewed with lightweight
+ * transactions ({@code lease.LeaseClaims}, unfenced), progress advanced only by the lease owner.
  */
 record SweepStatements(
     PreparedStatement createShard,
@@ -24,46 +23,69 @@ record SweepStatements(
 
   static Future<SweepStatements> prepare(CassandraClient client, String ks) {
     String shards = ks + ".media_sweep_shards";
-    List<String> cql =
-        List.of(
+    Future<PreparedStatement> createShard =
+        client.prepare(
             "INSERT INTO "
                 + shards
                 + " (shard, owner, lease_until, orphans_until, purges_until)"
-                + " VALUES (?, '', ?, ?, ?) IF NOT EXISTS",
+                + " VALUES (?, '', ?, ?, ?) IF NOT EXISTS");
+    Future<PreparedStatement> readShards =
+        client.prepare(
             "SELECT shard, owner, lease_until, orphans_until, purges_until FROM "
                 + shards
-                + " WHERE shard IN ?",
+                + " WHERE shard IN ?");
+    Future<PreparedStatement> acquire =
+        client.prepare(
             "UPDATE "
                 + shards
-                + " SET owner = ?, lease_until = ? WHERE shard = ? IF lease_until = ?",
-            // renew, and release (lease_until = the epoch)
-            "UPDATE " + shards + " SET lease_until = ? WHERE shard = ? IF owner = ?",
-            "UPDATE " + shards + " SET orphans_until = ? WHERE shard = ? IF owner = ?",
-            "UPDATE " + shards + " SET purges_until = ? WHERE shard = ? IF owner = ?",
-            "SELECT image_id FROM " + ks + ".image_purge_marks WHERE shard = ? AND due_bucket = ?",
+                + " SET owner = ?, lease_until = ? WHERE shard = ? IF lease_until = ?");
+    // renew, and release (lease_until = the epoch)
+    Future<PreparedStatement> renew =
+        client.prepare("UPDATE " + shards + " SET lease_until = ? WHERE shard = ? IF owner = ?");
+    Future<PreparedStatement> advanceOrphans =
+        client.prepare("UPDATE " + shards + " SET orphans_until = ? WHERE shard = ? IF owner = ?");
+    Future<PreparedStatement> advancePurges =
+        client.prepare("UPDATE " + shards + " SET purges_until = ? WHERE shard = ? IF owner = ?");
+    Future<PreparedStatement> readMarks =
+        client.prepare(
+            "SELECT image_id FROM " + ks + ".image_purge_marks WHERE shard = ? AND due_bucket = ?");
+    Future<PreparedStatement> readPurgeBuckets =
+        client.prepare(
             "SELECT due_bucket FROM "
                 + ks
                 + ".image_purge_buckets WHERE shard = ? AND due_bucket >= ? AND due_bucket <= ?"
-                + " LIMIT ?",
+                + " LIMIT ?");
+    Future<PreparedStatement> readImage =
+        client.prepare(
             "SELECT object_key, status, deleted_at, purged_at FROM "
                 + ks
-                + ".image_by_id WHERE image_id = ?",
-            "UPDATE " + ks + ".image_by_id SET purged_at = ? WHERE image_id = ?");
-    List<Future<PreparedStatement>> prepared = new ArrayList<>();
-    cql.forEach(s -> prepared.add(client.prepare(s)));
-    return Future.all(prepared)
+                + ".image_by_id WHERE image_id = ?");
+    Future<PreparedStatement> markPurged =
+        client.prepare("UPDATE " + ks + ".image_by_id SET purged_at = ? WHERE image_id = ?");
+    return Future.all(
+            List.of(
+                createShard,
+                readShards,
+                acquire,
+                renew,
+                advanceOrphans,
+                advancePurges,
+                readMarks,
+                readPurgeBuckets,
+                readImage,
+                markPurged))
         .map(
             all ->
                 new SweepStatements(
-                    prepared.get(0).result(),
-                    prepared.get(1).result(),
-                    prepared.get(2).result(),
-                    prepared.get(3).result(),
-                    prepared.get(4).result(),
-                    prepared.get(5).result(),
-                    prepared.get(6).result(),
-                    prepared.get(7).result(),
-                    prepared.get(8).result(),
-                    prepared.get(9).result()));
+                    createShard.result(),
+                    readShards.result(),
+                    acquire.result(),
+                    renew.result(),
+                    advanceOrphans.result(),
+                    advancePurges.result(),
+                    readMarks.result(),
+                    readPurgeBuckets.result(),
+                    readImage.result(),
+                    markPurged.result()));
   }
 }

@@ -39,46 +39,82 @@ record QueryStatements(
             + ks
             + ".events_by_type WHERE device_type = ? AND bucket = ?"
             + " AND salt = ?";
-    List<String> text =
-        List.of(
+    Future<PreparedStatement> bucketsOfDevice =
+        client.prepare(
             "SELECT bucket FROM "
                 + ks
                 + ".buckets_by_device"
-                + " WHERE device_id = ? AND bucket >= ? AND bucket <= ? LIMIT ?",
+                + " WHERE device_id = ? AND bucket >= ? AND bucket <= ? LIMIT ?");
+    Future<PreparedStatement> slicesOfDevice =
+        client.prepare(
             "SELECT bucket, slice_start, salts FROM "
                 + ks
-                + ".device_slices WHERE device_id = ? AND bucket >= ? AND bucket <= ?",
+                + ".device_slices WHERE device_id = ? AND bucket >= ? AND bucket <= ?");
+    Future<PreparedStatement> eventsInBucket =
+        client.prepare(
             device
                 + ".events_by_device WHERE device_id = ?"
-                + " AND bucket = ? AND ts >= ? AND ts < ? LIMIT ?",
+                + " AND bucket = ? AND ts >= ? AND ts < ? LIMIT ?");
+    Future<PreparedStatement> eventsSameTs =
+        client.prepare(
             device
                 + ".events_by_device WHERE device_id = ?"
-                + " AND bucket = ? AND ts = ? AND event_id > ? LIMIT ?",
-            device + ".latest_by_device WHERE device_id = ?",
+                + " AND bucket = ? AND ts = ? AND event_id > ? LIMIT ?");
+    Future<PreparedStatement> latestOfDevice =
+        client.prepare(device + ".latest_by_device WHERE device_id = ?");
+    Future<PreparedStatement> bucketsOfType =
+        client.prepare(
             "SELECT bucket FROM "
                 + ks
                 + ".buckets_by_type"
-                + " WHERE device_type = ? AND bucket >= ? AND bucket <= ? LIMIT ?",
-            type + " LIMIT ?",
-            type + " AND ts = ? AND (device_id, event_id) > (?, ?)" + " LIMIT ?",
-            type + " AND ts < ? LIMIT ?",
+                + " WHERE device_type = ? AND bucket >= ? AND bucket <= ? LIMIT ?");
+    Future<PreparedStatement> typeAll = client.prepare(type + " LIMIT ?");
+    Future<PreparedStatement> typeSameTs =
+        client.prepare(type + " AND ts = ? AND (device_id, event_id) > (?, ?)" + " LIMIT ?");
+    Future<PreparedStatement> typeBefore = client.prepare(type + " AND ts < ? LIMIT ?");
+    Future<PreparedStatement> fleetShard =
+        client.prepare(
             "SELECT device_id, ts, WRITETIME(ts) FROM "
                 + ks
-                + ".fleet_index WHERE facet = ? AND shard = ? AND device_id > ? LIMIT ?",
+                + ".fleet_index WHERE facet = ? AND shard = ? AND device_id > ? LIMIT ?");
+    Future<PreparedStatement> fleetState =
+        client.prepare(
             "SELECT ts, device_type, status, code, metrics, WRITETIME(ts) FROM "
                 + ks
-                + ".latest_by_device WHERE device_id = ?",
+                + ".latest_by_device WHERE device_id = ?");
+    Future<PreparedStatement> fleetDelete =
+        client.prepare(
             "DELETE FROM "
                 + ks
                 + ".fleet_index USING TIMESTAMP ? WHERE facet = ? AND shard = ? AND device_id = ?");
-    List<Future<PreparedStatement>> prepared = text.stream().map(client::prepare).toList();
-    return Future.all(prepared)
+    return Future.all(
+            List.of(
+                bucketsOfDevice,
+                slicesOfDevice,
+                eventsInBucket,
+                eventsSameTs,
+                latestOfDevice,
+                bucketsOfType,
+                typeAll,
+                typeSameTs,
+                typeBefore,
+                fleetShard,
+                fleetState,
+                fleetDelete))
         .map(
-            all -> {
-              PreparedStatement[] p =
-                  prepared.stream().map(Future::result).toArray(PreparedStatement[]::new);
-              return new QueryStatements(
-                  p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11]);
-            });
+            all ->
+                new QueryStatements(
+                    bucketsOfDevice.result(),
+                    slicesOfDevice.result(),
+                    eventsInBucket.result(),
+                    eventsSameTs.result(),
+                    latestOfDevice.result(),
+                    bucketsOfType.result(),
+                    typeAll.result(),
+                    typeSameTs.result(),
+                    typeBefore.result(),
+                    fleetShard.result(),
+                    fleetState.result(),
+                    fleetDelete.result()));
   }
 }

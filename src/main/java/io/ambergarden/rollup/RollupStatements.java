@@ -1,6 +1,7 @@
 package io.ambergarden.rollup;
 
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import io.ambergarden.lease.ShardLeases;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
 import java.util.List;
@@ -104,5 +105,10 @@ record RollupStatements(
                     readDetail.result(),
                     writeRollup.result(),
                     readSlices.result()));
+  }
+
+  /** The lease LWTs of rollup_shards, fenced ({@link ShardLeases}). */
+  ShardLeases.Statements leases() {
+    return new ShardLeases.Statements(acquire, renew, release);
   }
 }

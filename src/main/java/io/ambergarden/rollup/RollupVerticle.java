@@ -5,7 +5,10 @@ import com.datastax.oss.driver.api.core.cql.Statement;
 import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.cassandra.ClusterClock;
 import io.ambergarden.config.AmberConfig;
-import io.ambergarden.lease.ShardRows;
+import io.ambergarden.lease.LeasePlanner;
+import io.ambergarden.lease.ShardLeaseLoop;
+import io.ambergarden.lease.ShardLeases;
+import io.ambergarden.lease.ShardTerms;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.cassandra.CassandraClient;
@@ -23,12 +26,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Exact hourly rollups. Every scan it renews or takes its fair share of rollup shard leases, then,
- * per owned shard, processes the mark buckets that are due: each marked (device, hour) is
- * recomputed from detail and overwritten (idempotent), then the shard's done_until advances,
- * guarded by the lease. While a scan runs, held leases are renewed as they come due, and a shard
- * whose lease is lost or ran out stops; rollup writes carry a timestamp inside the lease's fencing
- * window ({@link ShardTerms}), so a stale owner's late write loses to the newer owner's.
+ * Exact hourly rollups. Every scan ({@link ShardLeaseLoop}) it renews or takes its fair share of
+ * rollup shard leases, then, per owned shard, processes the mark buckets that are due: each marked
+ * (device, hour) is recomputed from detail and overwritten (idempotent), then the shard's
+ * done_until advances, guarded by the lease. While a scan runs, held leases are renewed as they
+ * come due, and a shard whose lease is lost or ran out stops; rollup writes carry a timestamp
+ * inside the lease's fencing window ({@link ShardTerms}), so a stale owner's late write loses to
+ * the newer owner's.
  */
 public final class RollupVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(RollupVerticle.class);
@@ -45,17 +49,10 @@ public final class RollupVerticle extends VerticleBase {
   private ExactCounts exact;
   private CountJournalScan journal;
   private ShardTerms terms;
-  private ShardLeases leases;
-  private long renewTimer = -1;
-  private Future<Void> renewing = Future.succeededFuture();
-  private boolean claimed;
+  private ShardLeaseLoop<LeasePlanner.Shard> loop;
   private CassandraClient client;
   private RollupStatements cql;
   private BucketProbe probe;
-  private long timer = -1;
-  private boolean scanning;
-  private ShardRows shardRows;
-  private boolean stopping;
   private Counter recomputes;
 
   public RollupVerticle(AmberConfig config, String instanceId, MeterRegistry registry) {
@@ -74,16 +71,17 @@ public final class RollupVerticle extends VerticleBase {
             .description("(device, hour) rollups recomputed")
             .register(registry);
     String ks = config.cassandra().keyspace();
+    Future<RollupStatements> rollupCql = RollupStatements.prepare(client, ks);
     Future<ExactCountStatements> countCql =
         config.counters().enabled()
             ? ExactCountStatements.prepare(client, ks)
             : Future.succeededFuture();
-    return Future.all(RollupStatements.prepare(client, ks), countCql)
+    return Future.all(rollupCql, countCql)
         .compose(
             all -> {
-              cql = all.resultAt(0);
+              cql = rollupCql.result();
               probe = new BucketProbe(client, cql.probeMarks(), marks, cfg.markSafety());
-              ExactCountStatements counts = all.resultAt(1);
+              ExactCountStatements counts = countCql.result();
               if (counts != null) {
                 exact =
                     config.counters().reconcile() ? new ExactCounts(client, counts, config) : null;
@@ -91,16 +89,14 @@ public final class RollupVerticle extends VerticleBase {
               }
               hours = new HourRecompute(client, cql, config, exact);
               terms = new ShardTerms(cfg.leaseTtl());
-              leases = new ShardLeases(client, cql, instanceId, terms);
-              shardRows = new ShardRows(this::createShardRows);
-              return shardRows.ensureAtStart(LOG, "rollup");
-            })
-        .onSuccess(
-            v -> {
-              timer = vertx.setPeriodic(cfg.scanInterval().toMillis(), id -> scan());
-              // a sixth of the TTL: a term comes due after a third, so two tries before it runs out
-              renewTimer =
-                  vertx.setPeriodic(Math.max(100, cfg.leaseTtl().toMillis() / 6), id -> renew());
+              loop =
+                  new ShardLeaseLoop<>(
+                      "rollup",
+                      new ShardLeaseLoop.Table<>(this::createShardRows, this::shards, s -> s),
+                      new ShardLeases(client, cql.leases(), instanceId, terms),
+                      () -> ClusterClock.shared().millis(),
+                      this::processShards);
+              return loop.start(vertx, cfg.scanInterval());
             });
   }
 
@@ -110,45 +106,7 @@ public final class RollupVerticle extends VerticleBase {
    */
   @Override
   public Future<?> stop() {
-    stopping = true;
-    vertx.cancelTimer(timer);
-    vertx.cancelTimer(renewTimer);
-    if (cql == null) {
-      return Future.succeededFuture();
-    }
-    return shards()
-        .compose(
-            rows ->
-                Future.join(
-                    rows.stream()
-                        .filter(r -> instanceId.equals(r.owner()))
-                        .map(r -> (Future<?>) leases.release(r.shard()))
-                        .toList()))
-        .otherwiseEmpty();
-  }
-
-  /** Renews the held leases that are due, one round at a time, only between claims. */
-  private void renew() {
-    if (stopping || !claimed || !renewing.isComplete()) {
-      return;
-    }
-    renewing = leases.renewDue(ClusterClock.shared().millis());
-  }
-
-  private void scan() {
-    if (scanning || stopping) {
-      return;
-    }
-    scanning = true;
-    scanOnce()
-        .onComplete(
-            ar -> {
-              scanning = false;
-              claimed = false;
-              if (ar.failed() && !stopping) {
-                LOG.warn("rollup scan failed (retried next scan): {}", ar.cause().toString());
-              }
-            });
+    return loop == null ? Future.succeededFuture() : loop.stop();
   }
 
   /** Creates every shard's lease and progress row, and the journal's, with IF NOT EXISTS. */
@@ -166,42 +124,31 @@ public final class RollupVerticle extends VerticleBase {
     return Future.all(creates);
   }
 
-  Future<Void> scanOnce() {
-    // claim and renewal condition on the same lease_until: never both in flight
-    claimed = false;
-    return shardRows
-        .ensure()
-        .transform(ar -> renewing)
-        .transform(ar -> shards())
-        .compose(rows -> leases.claim(rows, ClusterClock.shared().millis()))
-        .onComplete(ar -> claimed = ar.succeeded())
-        .compose(
-            mine -> {
-              Future<Void> chain = Future.succeededFuture();
-              for (LeasePlanner.Shard s : mine) {
-                // one shard's failure (a contended LWT, a timeout) does not hold up the others
-                chain =
-                    chain.compose(
-                        v ->
-                            processShard(s.shard(), marks.resumeFrom(s.doneUntil()), 0)
-                                .recover(
-                                    err -> {
-                                      LOG.warn(
-                                          "rollup of shard {} failed (retried next scan): {}",
-                                          s.shard(),
-                                          err.toString());
-                                      return Future.succeededFuture();
-                                    }));
-              }
-              if (journal == null) {
-                return chain;
-              }
-              // the count journal beside the marks, not after them: a backlog of recomputes must
-              // not hold up the counters (both are fenced by the lease on their own)
-              Future<Void> counted =
-                  journal.process(mine.stream().map(LeasePlanner.Shard::shard).toList());
-              return Future.join(chain, counted).mapEmpty();
-            });
+  /** The work of one scan on the shards it holds (their rows as read before the claim). */
+  private Future<Void> processShards(List<LeasePlanner.Shard> mine) {
+    Future<Void> chain = Future.succeededFuture();
+    for (LeasePlanner.Shard s : mine) {
+      // one shard's failure (a contended LWT, a timeout) does not hold up the others
+      chain =
+          chain.compose(
+              v ->
+                  processShard(s.shard(), marks.resumeFrom(s.doneUntil()), 0)
+                      .recover(
+                          err -> {
+                            LOG.warn(
+                                "rollup of shard {} failed (retried next scan): {}",
+                                s.shard(),
+                                err.toString());
+                            return Future.succeededFuture();
+                          }));
+    }
+    if (journal == null) {
+      return chain;
+    }
+    // the count journal beside the marks, not after them: a backlog of recomputes must not hold
+    // up the counters (both are fenced by the lease on their own)
+    Future<Void> counted = journal.process(mine.stream().map(LeasePlanner.Shard::shard).toList());
+    return Future.join(chain, counted).mapEmpty();
   }
 
   private Future<List<LeasePlanner.Shard>> shards() {
@@ -235,7 +182,7 @@ public final class RollupVerticle extends VerticleBase {
    */
   private Future<Void> processShard(int shard, long doneUntil, int steps) {
     long now = ClusterClock.shared().millis();
-    if (stopping || steps >= MAX_STEPS_PER_SCAN || !terms.holds(shard, now)) {
+    if (loop.stopping() || steps >= MAX_STEPS_PER_SCAN || !terms.holds(shard, now)) {
       return Future.succeededFuture();
     }
     return probe

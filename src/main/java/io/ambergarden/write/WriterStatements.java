@@ -25,32 +25,55 @@ record WriterStatements(
 
   static Future<WriterStatements> prepare(CassandraClient client, String keyspace) {
     CqlStatements cql = new CqlStatements(keyspace);
-    List<String> text =
-        List.of(
-            cql.insertDetail(),
-            cql.insertBucket(),
-            cql.upsertLatest(),
-            cql.insertByType(),
-            cql.upsertAbnormal(),
-            cql.insertRollupMark(),
-            cql.insertFleet(),
-            cql.deleteFleet(),
-            cql.insertActivity(),
-            cql.insertTypeBucket(),
-            cql.selectSlices(),
-            cql.createSlice(),
-            cql.insertCountJournal(),
-            cql.insertDeviceReopened(),
-            cql.insertShardReopened());
-    List<Future<PreparedStatement>> prepared = text.stream().map(client::prepare).toList();
-    return Future.all(prepared)
+    Future<PreparedStatement> detail = client.prepare(cql.insertDetail());
+    Future<PreparedStatement> bucket = client.prepare(cql.insertBucket());
+    Future<PreparedStatement> latest = client.prepare(cql.upsertLatest());
+    Future<PreparedStatement> byType = client.prepare(cql.insertByType());
+    Future<PreparedStatement> abnormal = client.prepare(cql.upsertAbnormal());
+    Future<PreparedStatement> mark = client.prepare(cql.insertRollupMark());
+    Future<PreparedStatement> fleet = client.prepare(cql.insertFleet());
+    Future<PreparedStatement> fleetDelete = client.prepare(cql.deleteFleet());
+    Future<PreparedStatement> activity = client.prepare(cql.insertActivity());
+    Future<PreparedStatement> typeBucket = client.prepare(cql.insertTypeBucket());
+    Future<PreparedStatement> slices = client.prepare(cql.selectSlices());
+    Future<PreparedStatement> createSlice = client.prepare(cql.createSlice());
+    Future<PreparedStatement> countJournal = client.prepare(cql.insertCountJournal());
+    Future<PreparedStatement> deviceReopened = client.prepare(cql.insertDeviceReopened());
+    Future<PreparedStatement> shardReopened = client.prepare(cql.insertShardReopened());
+    return Future.all(
+            List.of(
+                detail,
+                bucket,
+                latest,
+                byType,
+                abnormal,
+                mark,
+                fleet,
+                fleetDelete,
+                activity,
+                typeBucket,
+                slices,
+                createSlice,
+                countJournal,
+                deviceReopened,
+                shardReopened))
         .map(
-            all -> {
-              PreparedStatement[] p =
-                  prepared.stream().map(Future::result).toArray(PreparedStatement[]::new);
-              return new WriterStatements(
-                  p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11], p[12],
-                  p[13], p[14]);
-            });
+            all ->
+                new WriterStatements(
+                    detail.result(),
+                    bucket.result(),
+                    latest.result(),
+                    byType.result(),
+                    abnormal.result(),
+                    mark.result(),
+                    fleet.result(),
+                    fleetDelete.result(),
+                    activity.result(),
+                    typeBucket.result(),
+                    slices.result(),
+                    createSlice.result(),
+                    countJournal.result(),
+                    deviceReopened.result(),
+                    shardReopened.result()));
   }
 }

@@ -8,6 +8,9 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.it.TestService;
+import io.ambergarden.lease.LeasePlanner;
+import io.ambergarden.lease.ShardLeases;
+import io.ambergarden.lease.ShardTerms;
 import io.ambergarden.localrt.RealServers;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
@@ -60,7 +63,7 @@ class RollupFencingIT {
 
       // owner A takes the shard and reads the hour: 20 events
       ShardTerms termsA = new ShardTerms(Duration.ofSeconds(2));
-      ShardLeases a = new ShardLeases(client, cql, "owner-a", termsA);
+      ShardLeases a = new ShardLeases(client, cql.leases(), "owner-a", termsA);
       assertThat(done(a.claim(rows(client, cql), System.currentTimeMillis()))).hasSize(1);
       long stampA = termsA.stamp(SHARD, System.currentTimeMillis()).orElseThrow();
       Map<String, RollupAggregator.Stats> readByA = done(hours.aggregate(device, hour)).stats();
@@ -76,7 +79,7 @@ class RollupFencingIT {
 
       // owner B takes the lease over and recomputes: 25 events
       ShardTerms termsB = new ShardTerms(Duration.ofSeconds(30));
-      ShardLeases b = new ShardLeases(client, cql, "owner-b", termsB);
+      ShardLeases b = new ShardLeases(client, cql.leases(), "owner-b", termsB);
       assertThat(done(b.claim(rows(client, cql), System.currentTimeMillis()))).hasSize(1);
       long stampB = termsB.stamp(SHARD, System.currentTimeMillis()).orElseThrow();
       done(hours.recompute(SHARD, device, hour, stampB));

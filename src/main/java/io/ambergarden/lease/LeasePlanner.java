@@ -1,4 +1,4 @@
-package io.ambergarden.rollup;
+package io.ambergarden.lease;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * Decides which rollup shard leases an instance renews, takes and gives back, so that live
- * instances end up with a fair share each. The decisions are applied with lightweight transactions,
- * so two instances acting on the same stale view cannot both win a shard.
+ * Decides which shard leases (of the rollups, of the media sweeper) an instance renews, takes and
+ * gives back, so that live instances end up with a fair share each. The decisions are applied with
+ * lightweight transactions, so two instances acting on the same stale view cannot both win a shard.
  *
  * <p>The instances an instance knows of are the owners of live leases plus itself. Shares are
  * exact: with n shards and k known owners, sorted by name, the first n mod k get n/k + 1 and the

@@ -1,9 +1,9 @@
-package io.ambergarden.rollup;
+package io.ambergarden.lease;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ambergarden.rollup.LeasePlanner.Plan;
-import io.ambergarden.rollup.LeasePlanner.Shard;
+import io.ambergarden.lease.LeasePlanner.Plan;
+import io.ambergarden.lease.LeasePlanner.Shard;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package io.ambergarden.rollup;
+package io.ambergarden.lease;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -7,8 +7,8 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
- * The rollup shard leases this instance holds, as fencing windows for rollup writes. No Vert.x, no
- * CQL.
+ * The shard leases this instance holds, as fencing windows for the leased work's writes (the
+ * rollups stamp their rows and exact counts with them). No Vert.x, no CQL.
  *
  * <p>A claim of a shard covers the write timestamps {@code [floor, leaseUntil)} in milliseconds,
  * where {@code floor} is the lease_until it took over (its acquire was conditional on exactly that
@@ -19,15 +19,19 @@ import java.util.TreeMap;
  * every stamp of the next claim at or above it, whatever the clocks of the two instances say: under
  * Cassandra's last-write-wins the newer claim's rollup wins, whichever write arrives last.
  */
-final class ShardTerms {
-  record Term(int shard, long floor, long leaseUntil) {}
+public final class ShardTerms {
+  public record Term(int shard, long floor, long leaseUntil) {}
 
   private final long ttlMillis;
   private final TreeMap<Integer, Term> held = new TreeMap<>();
   private long lastStamp;
 
-  ShardTerms(Duration leaseTtl) {
+  public ShardTerms(Duration leaseTtl) {
     this.ttlMillis = leaseTtl.toMillis();
+  }
+
+  long ttlMillis() {
+    return ttlMillis;
   }
 
   /** The lease_until to write when acquiring a lease that reads {@code current}. */
@@ -59,12 +63,12 @@ final class ShardTerms {
     held.remove(shard);
   }
 
-  Term term(int shard) {
+  public Term term(int shard) {
     return held.get(shard);
   }
 
   /** Whether the shard is held and its lease has not run out by this instance's clock. */
-  boolean holds(int shard, long now) {
+  public boolean holds(int shard, long now) {
     Term t = held.get(shard);
     return t != null && now < t.leaseUntil();
   }
@@ -88,7 +92,7 @@ final class ShardTerms {
    * inside the term's window and above every stamp given before, or empty when the shard is not
    * held or its window is used up.
    */
-  OptionalLong stamp(int shard, long nowMillis) {
+  public OptionalLong stamp(int shard, long nowMillis) {
     Term t = held.get(shard);
     if (t == null || nowMillis >= t.leaseUntil()) {
       return OptionalLong.empty();

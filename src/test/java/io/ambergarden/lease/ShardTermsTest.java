@@ -1,4 +1,4 @@
-package io.ambergarden.rollup;
+package io.ambergarden.lease;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,41 +1,65 @@
-package io.ambergarden.rollup;
+package io.ambergarden.lease;
 
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.Statement;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.cassandra.ResultSet;
 import io.vertx.core.Future;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Claims, renews and gives back rollup shard leases with lightweight transactions, keeping {@link
- * ShardTerms} in step: an acquire is conditional on the lease_until it read, a renewal on the owner
- * and the lease_until it last wrote, so lease_until only grows and each claim's fencing window
- * starts where the previous one ended. Giving a lease back clears the owner and keeps lease_until,
- * the floor of the next claim.
+ * Fenced leases (the rollups'): claims, renews and gives back shard leases with lightweight
+ * transactions, keeping {@link ShardTerms} in step: an acquire is conditional on the lease_until it
+ * read, a renewal on the owner and the lease_until it last wrote, so lease_until only grows and
+ * each claim's fencing window starts where the previous one ended. Giving a lease back clears the
+ * owner and keeps lease_until, the floor of the next claim.
  */
-final class ShardLeases {
+public final class ShardLeases implements Leases {
   private static final Logger LOG = LoggerFactory.getLogger(ShardLeases.class);
 
+  /**
+   * The lease table's fenced LWTs. {@code acquire}: {@code SET owner = ?, lease_until = ? WHERE
+   * shard = ? IF lease_until = ?}; {@code renew}: {@code SET lease_until = ? WHERE shard = ? IF
+   * owner = ? AND lease_until = ?}; {@code release}: {@code SET owner = '' WHERE shard = ? IF owner
+   * = ?}.
+   */
+  public record Statements(
+      PreparedStatement acquire, PreparedStatement renew, PreparedStatement release) {}
+
   private final CassandraClient client;
-  private final RollupStatements cql;
+  private final Statements cql;
   private final String instanceId;
   private final ShardTerms terms;
 
-  ShardLeases(CassandraClient client, RollupStatements cql, String instanceId, ShardTerms terms) {
+  public ShardLeases(CassandraClient client, Statements cql, String instanceId, ShardTerms terms) {
     this.client = client;
     this.cql = cql;
     this.instanceId = instanceId;
     this.terms = terms;
   }
 
-  /** Carries out the fair-share plan on the rows read; completes with the shards held now. */
-  Future<List<LeasePlanner.Shard>> claim(List<LeasePlanner.Shard> rows, long now) {
+  @Override
+  public String owner() {
+    return instanceId;
+  }
+
+  /** A sixth of the TTL: a term comes due after a third, so two tries before it runs out. */
+  @Override
+  public Optional<Duration> renewalTick() {
+    return Optional.of(Duration.ofMillis(Math.max(100, terms.ttlMillis() / 6)));
+  }
+
+  @Override
+  public Future<List<LeasePlanner.Shard>> claim(List<LeasePlanner.Shard> rows, long now) {
     LeasePlanner.Plan plan = LeasePlanner.plan(rows, instanceId, now);
     List<Future<LeasePlanner.Shard>> owned = new ArrayList<>();
     for (LeasePlanner.Shard s : plan.renew()) {
@@ -91,7 +115,7 @@ final class ShardLeases {
                 f ->
                     f.otherwise(
                         err -> {
-                          LOG.debug("rollup lease claim of unknown outcome: {}", err.toString());
+                          LOG.debug("fenced lease claim of unknown outcome: {}", err.toString());
                           return null;
                         }))
             .toList();
@@ -115,7 +139,8 @@ final class ShardLeases {
    * Renews the terms that are due. A renewal that finds another owner drops the term; one of
    * unknown outcome keeps the term as it was (its window cannot grow until a renewal is known).
    */
-  Future<Void> renewDue(long now) {
+  @Override
+  public Future<Void> renewDue(long now) {
     List<Future<?>> renewals = new ArrayList<>();
     for (ShardTerms.Term t : terms.dueForRenewal(now)) {
       long until = terms.renewUntil(now, t);
@@ -132,7 +157,7 @@ final class ShardLeases {
                     if (ok) {
                       terms.renewed(t.shard(), t.leaseUntil(), until);
                     } else {
-                      LOG.info("rollup shard {} was taken over; its scan stops", t.shard());
+                      LOG.info("leased shard {} was taken over; its scan stops", t.shard());
                       terms.dropped(t.shard());
                     }
                   }));
@@ -140,13 +165,14 @@ final class ShardLeases {
     return Future.join(renewals).<Void>mapEmpty().otherwiseEmpty();
   }
 
-  /** Gives a lease back (best effort: an unreleased lease simply runs out). */
-  Future<Void> release(int shard) {
+  /** Clears the owner, keeps lease_until (best effort: an unreleased lease simply runs out). */
+  @Override
+  public Future<Void> release(int shard) {
     terms.dropped(shard);
     return client.execute(cql.release().bind(shard, instanceId)).<Void>mapEmpty().otherwiseEmpty();
   }
 
-  private Future<Boolean> applied(com.datastax.oss.driver.api.core.cql.Statement<?> s) {
+  private Future<Boolean> applied(Statement<?> s) {
     return client.execute(s).map(ResultSet::wasApplied);
   }
 }

@@ -1,4 +1,4 @@
-package io.ambergarden.rollup;
+package io.ambergarden.lease;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -6,9 +6,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The rollup_shards table with the exact conditions of RollupVerticle's lightweight transactions:
- * acquire {@code IF lease_until = <as read>}, renew and release {@code IF owner = <me>}, release
- * setting lease_until to the epoch. Each scan reads the table, plans, then applies the plan.
+ * A lease table with the exact conditions of {@link LeaseClaims}' lightweight transactions: acquire
+ * {@code IF lease_until = <as read>}, renew and release {@code IF owner = <me>}, release setting
+ * lease_until to the epoch. Each scan reads the table, plans, then applies the plan.
  */
 final class FakeLeaseTable {
   private final Map<Integer, LeasePlanner.Shard> rows = new TreeMap<>();
@@ -56,7 +56,7 @@ final class FakeLeaseTable {
     return owned;
   }
 
-  /** What RollupVerticle.stop does: gives back every lease it owns. */
+  /** What a leased scan's stop does: gives back every lease it owns. */
   void stop(String me) {
     rows.values().stream()
         .filter(r -> me.equals(r.owner()))
