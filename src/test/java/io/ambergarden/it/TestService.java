@@ -6,7 +6,6 @@ import io.ambergarden.config.AmberConfig;
 import io.ambergarden.config.ConfigLoader;
 import io.ambergarden.localrt.RealServers;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -186,14 +185,6 @@ public final class TestService implements AutoCloseable {
   /** A plain driver session for assertions on the tables. */
   public static CqlSession cql() {
     return RealServers.runtime().cassandra().openSession(Duration.ofSeconds(10));
-  }
-
-  static int freePort() {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   /** Stops the instance; a second call does nothing. */
