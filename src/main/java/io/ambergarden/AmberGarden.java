@@ -26,6 +26,7 @@ import io.ambergarden.rollup.RollupVerticle;
 import io.ambergarden.sim.SimulatorVerticle;
 import io.ambergarden.web.Cursor;
 import io.ambergarden.web.HttpBudgets;
+import io.ambergarden.web.HttpVerticle;
 import io.ambergarden.web.ManagementVerticle;
 import io.ambergarden.write.WriterVerticle;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -78,6 +79,7 @@ public final class AmberGarden {
   private CassandraClient readCassandra;
   private Gatekeeper gate;
   private ManagementVerticle management;
+  private HttpVerticle http;
 
   /** One token-map view for every writer and the counter verticle. */
   private ReplicaLocator replicas;
@@ -213,16 +215,17 @@ public final class AmberGarden {
     return deployments
         .deploy(
             () ->
-                ApiRoutes.httpVerticle(
-                    config,
-                    parser,
-                    health,
-                    registry,
-                    cursor,
-                    liveConnections,
-                    meters,
-                    httpBudgets,
-                    gate),
+                http =
+                    ApiRoutes.httpVerticle(
+                        config,
+                        parser,
+                        health,
+                        registry,
+                        cursor,
+                        liveConnections,
+                        meters,
+                        httpBudgets,
+                        gate),
             config.http().instances())
         .compose(
             v ->
@@ -237,7 +240,7 @@ public final class AmberGarden {
                         () ->
                             new SimulatorVerticle(
                                 config,
-                                config.http().port(),
+                                httpPort(),
                                 gate.localKey("simulator", Set.of(Scope.EVENTS_WRITE))),
                         1)
                     : Future.succeededFuture())
@@ -246,7 +249,7 @@ public final class AmberGarden {
                 LOG.info(
                     "Amber Garden is up on http://{}:{} (ingest mode {})",
                     config.http().host(),
-                    config.http().port(),
+                    httpPort(),
                     config.ingest().mode()))
         .mapEmpty();
   }
@@ -341,6 +344,15 @@ public final class AmberGarden {
   /** This instance's meters (tests read counters from it, also after a stop). */
   public PrometheusMeterRegistry registry() {
     return registry;
+  }
+
+  /**
+   * The port the HTTP API listens on: http.port, or the one chosen at listen when it is 0 (every
+   * HTTP verticle instance has the same); -1 before the HTTP verticles are deployed, and only
+   * meaningful once {@link #start} has completed.
+   */
+  public int httpPort() {
+    return http == null ? -1 : http.actualPort();
   }
 
   /** The port /metrics is served on without credentials, or -1 without a management port. */

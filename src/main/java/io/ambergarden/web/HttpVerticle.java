@@ -105,7 +105,11 @@ public final class HttpVerticle extends VerticleBase {
     HttpServerOptions options =
         new HttpServerOptions()
             .setHost(config.http().host())
-            .setPort(config.http().port())
+            // 0: a port chosen at listen; several instances share it as a negative port (Vert.x)
+            .setPort(
+                config.http().port() == 0 && config.http().instances() > 1
+                    ? -1
+                    : config.http().port())
             .setCompressionSupported(true)
             .setMaxWebSocketFrameSize(65536)
             .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)

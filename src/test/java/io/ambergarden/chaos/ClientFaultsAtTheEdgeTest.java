@@ -31,7 +31,6 @@ import io.vertx.core.Vertx;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -93,11 +92,11 @@ class ClientFaultsAtTheEdgeTest {
               }
               msg.reply(new PersistResult(msg.body().events().size()));
             });
-    AmberConfig first = config(freePort());
+    AmberConfig first = config();
     keys = new HeldKeyReads(first.access());
     key = keys.mint(Set.of(Scope.EVENTS_WRITE));
     deploy(first);
-    deploy(config(freePort()));
+    deploy(config());
     ledger =
         new AckLedger(List.of("edge-1", "edge-2"), System.currentTimeMillis() - 600_000, 10_000, 3);
     history = new History(dir.resolve("history.ndjson.gz"), 10_000);
@@ -113,17 +112,12 @@ class ClientFaultsAtTheEdgeTest {
             EDGE);
   }
 
-  static int freePort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
-
-  AmberConfig config(int port) {
+  /** http.port=0: each edge's server picks its port at listen; deploy() records it. */
+  AmberConfig config() {
     Map<String, String> cfg = new HashMap<>();
     cfg.put("ingest.mode", "direct");
     cfg.put("http.host", "127.0.0.1");
-    cfg.put("http.port", Integer.toString(port));
+    cfg.put("http.port", "0");
     cfg.put("http.instances", "1");
     cfg.put("http.body-timeout", "2s");
     cfg.put("auth.enabled", "true");

@@ -53,6 +53,26 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void portZeroMeansAFreePortChosenAtListenAndIsAccepted() {
+    AmberConfig c = load(Map.of("AMBER_HTTP_PORT", "0", "AMBER_HTTP_MANAGEMENT_PORT", "0"));
+    assertThat(c.http().port()).isZero();
+    // both 0 do not clash: each server gets a port of its own
+    assertThat(c.access().managementPort()).isZero();
+    assertThat(c.access().managementPortEnabled()).isTrue();
+    for (String bad : new String[] {"-1", "65536"}) {
+      assertThatThrownBy(() -> load(Map.of("AMBER_HTTP_PORT", bad)))
+          .isInstanceOf(ConfigException.class)
+          .hasMessageStartingWith("http.port:");
+      assertThatThrownBy(() -> load(Map.of("AMBER_HTTP_MANAGEMENT_PORT", bad)))
+          .isInstanceOf(ConfigException.class)
+          .hasMessageStartingWith("http.management-port:");
+    }
+    assertThatThrownBy(
+            () -> load(Map.of("AMBER_HTTP_PORT", "9000", "AMBER_HTTP_MANAGEMENT_PORT", "9000")))
+        .hasMessageStartingWith("http.management-port:");
+  }
+
+  @Test
   void aMarkSafetyShorterThanTheDriverRequestTimeoutIsRefused() {
     assertThatThrownBy(
             () ->

@@ -155,7 +155,7 @@ class AccessIT {
       }
     }
     // the live feed: live:read opens it, events:read does not
-    int port = a.config().http().port();
+    int port = a.port();
     assertThat(upgradeStatus(port, "/api/v1/live?devices=" + device, keys.get(Scope.LIVE_READ)))
         .contains("101");
     assertThat(upgradeStatus(port, "/api/v1/live?devices=" + device, keys.get(Scope.EVENTS_READ)))
@@ -194,7 +194,7 @@ class AccessIT {
     assertThat(get(bound, b, "/api/v1/device-types/charger/events").statusCode()).isEqualTo(403);
     assertThat(get(bound, b, "/api/v1/stats/status").statusCode()).isEqualTo(403);
     // the live feed: only with devices=, all of them its own
-    int port = b.config().http().port();
+    int port = b.port();
     assertThat(upgradeStatus(port, "/api/v1/live?devices=" + mine, bound)).contains("101");
     assertThat(upgradeStatus(port, "/api/v1/live?devices=" + mine + "," + foreign, bound))
         .contains("403");
@@ -218,8 +218,7 @@ class AccessIT {
     // listing shows it, without the secret
     String listing = a.get("/api/v1/admin/keys?limit=1000").body();
     assertThat(listing).contains(k.getString("id")).doesNotContain(key);
-    try (LiveClient socket =
-        LiveClient.connect(b.config().http().port(), "codes=1", "Bearer " + key)) {
+    try (LiveClient socket = LiveClient.connect(b.port(), "codes=1", "Bearer " + key)) {
       await().atMost(Duration.ofSeconds(10)).until(() -> socket.sawType("live"));
 
       HttpResponse<String> revoked =
@@ -319,18 +318,18 @@ class AccessIT {
     assertThat(new JsonObject(issued.body()).getLong("expiresAt"))
         .isBetween(System.currentTimeMillis(), System.currentTimeMillis() + 61_000);
     String path = "/api/v1/live?codes=1&ticket=" + ticket;
-    String origin = "http://127.0.0.1:" + b.config().http().port();
-    try (Socket first = LiveClient.rawUpgrade(b.config().http().port(), path, origin, null)) {
+    String origin = "http://127.0.0.1:" + b.port();
+    try (Socket first = LiveClient.rawUpgrade(b.port(), path, origin, null)) {
       assertThat(LiveClient.statusLine(first)).contains("101");
     }
-    try (Socket second = LiveClient.rawUpgrade(a.config().http().port(), path, null, null)) {
+    try (Socket second = LiveClient.rawUpgrade(a.port(), path, null, null)) {
       assertThat(LiveClient.statusLine(second)).contains("401");
     }
     try (Socket forged =
         LiveClient.rawUpgrade(
-            a.config().http().port(),
+            a.port(),
             "/api/v1/live?ticket=" + "A".repeat(43),
-            "http://127.0.0.1:" + a.config().http().port(),
+            "http://127.0.0.1:" + a.port(),
             null)) {
       assertThat(LiveClient.statusLine(forged)).contains("401");
     }
@@ -338,7 +337,7 @@ class AccessIT {
 
   @Test
   void aWebSocketWithoutCredentialsIsRefused() throws Exception {
-    int port = a.config().http().port();
+    int port = a.port();
     try (Socket s = LiveClient.rawUpgrade(port, "/api/v1/live", null, null)) {
       assertThat(LiveClient.statusLine(s)).contains("401");
     }
@@ -353,8 +352,7 @@ class AccessIT {
     String shortLived =
         TestJwts.rs256(
             JWT_KEY.getPrivate(), TestJwts.claims("short", "live:read").put("exp", exp), null);
-    try (LiveClient socket =
-        LiveClient.connect(a.config().http().port(), "codes=1", "Bearer " + shortLived)) {
+    try (LiveClient socket = LiveClient.connect(a.port(), "codes=1", "Bearer " + shortLived)) {
       await().atMost(Duration.ofSeconds(5)).until(() -> socket.sawType("live"));
       await()
           .atMost(Duration.ofSeconds(10))

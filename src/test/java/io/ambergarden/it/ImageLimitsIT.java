@@ -289,7 +289,7 @@ class ImageLimitsIT {
 
   /** Sends the head and the first part of a body, then reads the status line. */
   static String rawStatusLine(String head, int bodyBytes) throws Exception {
-    try (Socket socket = new Socket("127.0.0.1", s.config().http().port())) {
+    try (Socket socket = new Socket("127.0.0.1", s.port())) {
       socket.setSoTimeout(10_000);
       OutputStream out = socket.getOutputStream();
       out.write(head.getBytes(StandardCharsets.US_ASCII));

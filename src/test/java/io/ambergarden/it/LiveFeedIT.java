@@ -77,9 +77,8 @@ class LiveFeedIT {
   @Test
   void filteredEventsArriveOnceDurableAndHeartbeatsFlow() {
     String d = "live-" + UUID.randomUUID().toString().substring(0, 8);
-    try (LiveClient mine = LiveClient.connect(a.config().http().port(), "devices=" + d);
-        LiveClient otherCode =
-            LiveClient.connect(a.config().http().port(), "devices=" + d + "&codes=500")) {
+    try (LiveClient mine = LiveClient.connect(a.port(), "devices=" + d);
+        LiveClient otherCode = LiveClient.connect(a.port(), "devices=" + d + "&codes=500")) {
       await()
           .atMost(Duration.ofSeconds(10))
           .until(() -> mine.sawType("live") && otherCode.sawType("live"));
@@ -104,7 +103,7 @@ class LiveFeedIT {
   void aClientOnAnotherInstanceSeesTheEvent() throws Exception {
     String d = "cross-" + UUID.randomUUID().toString().substring(0, 8);
     try (ServiceProcess b = ServiceProcess.start("live-b", cfg());
-        LiveClient onA = LiveClient.connect(a.config().http().port(), "devices=" + d)) {
+        LiveClient onA = LiveClient.connect(a.port(), "devices=" + d)) {
       await().atMost(Duration.ofSeconds(10)).until(() -> onA.sawType("live"));
       HttpResponse<String> r =
           TestService.send(
@@ -122,7 +121,7 @@ class LiveFeedIT {
   @Test
   void slowClientIsClosedAndANormalOneKeepsReceiving() throws Exception {
     String d = "slow-" + UUID.randomUUID().toString().substring(0, 8);
-    int port = a.config().http().port();
+    int port = a.port();
     try (Socket slow = LiveClient.rawUpgrade(port, "/api/v1/live?devices=" + d, null);
         LiveClient normal = LiveClient.connect(port, "devices=" + d)) {
       await().atMost(Duration.ofSeconds(10)).until(() -> normal.sawType("live"));
@@ -176,8 +175,7 @@ class LiveFeedIT {
               }
             });
     writer.start();
-    try (LiveClient c =
-        LiveClient.connect(a.config().http().port(), "devices=" + d + "&since=" + since)) {
+    try (LiveClient c = LiveClient.connect(a.port(), "devices=" + d + "&since=" + since)) {
       writer.join(60_000);
       await().atMost(Duration.ofSeconds(20)).until(() -> ids(c.events()).containsAll(posted));
       List<JsonObject> got = c.events();
@@ -189,7 +187,7 @@ class LiveFeedIT {
 
   @Test
   void foreignOriginIsRefusedAndBadFiltersAre400() throws Exception {
-    int port = a.config().http().port();
+    int port = a.port();
     try (Socket s = LiveClient.rawUpgrade(port, "/api/v1/live", "http://evil.example")) {
       assertThat(LiveClient.statusLine(s)).contains("403");
     }
@@ -220,8 +218,7 @@ class LiveFeedIT {
       }
       assertThat(a.postEvents(body.append(']').toString()).statusCode()).isEqualTo(202);
     }
-    try (LiveClient c =
-        LiveClient.connect(a.config().http().port(), "devices=" + d + "&since=" + since)) {
+    try (LiveClient c = LiveClient.connect(a.port(), "devices=" + d + "&since=" + since)) {
       await().atMost(Duration.ofSeconds(20)).until(c::isClosed);
       assertThat(c.closeCode()).isEqualTo(1013);
       assertThat(c.sawType("error")).isTrue();
@@ -234,8 +231,7 @@ class LiveFeedIT {
         .isPositive();
     // a replay that fits still works
     try (LiveClient c =
-        LiveClient.connect(
-            a.config().http().port(), "devices=" + d + "&since=" + (since + 390_000))) {
+        LiveClient.connect(a.port(), "devices=" + d + "&since=" + (since + 390_000))) {
       await().atMost(Duration.ofSeconds(20)).until(() -> c.events().size() == 10);
       assertThat(c.sawType("live")).isTrue();
     }
@@ -243,7 +239,7 @@ class LiveFeedIT {
 
   @Test
   void theFeedIsPushOnlyDataFromTheClientClosesItWith1003() throws Exception {
-    int port = a.config().http().port();
+    int port = a.port();
     try (Socket s = LiveClient.rawUpgrade(port, "/api/v1/live?devices=talker", null)) {
       byte[] text = "{\"subscribe\":\"all\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
       assertThat(LiveClient.closeCodeAfterSending(s, 0x1, text.length, text)).isEqualTo(1003);
@@ -255,7 +251,7 @@ class LiveFeedIT {
 
   @Test
   void aFrameLargerThanTheLimitClosesWith1009() throws Exception {
-    int port = a.config().http().port();
+    int port = a.port();
     try (Socket s = LiveClient.rawUpgrade(port, "/api/v1/live?devices=big", null)) {
       // only the header and a little of the body: the limit is checked on the declared length
       assertThat(LiveClient.closeCodeAfterSending(s, 0x1, 1 << 20, new byte[1024])).isEqualTo(1009);

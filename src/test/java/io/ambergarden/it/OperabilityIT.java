@@ -135,7 +135,7 @@ class OperabilityIT {
   void metricsExposeTheServiceMetersAfterTraffic() throws Exception {
     String d = "metrics-" + UUID.randomUUID().toString().substring(0, 8);
     try (TestService s = TestService.start(Map.of("kafka.topic-partitions", "1"));
-        LiveClient live = LiveClient.connect(s.config().http().port(), "devices=" + d)) {
+        LiveClient live = LiveClient.connect(s.port(), "devices=" + d)) {
       long now = System.currentTimeMillis();
       assertThat(
               s.postEvents(

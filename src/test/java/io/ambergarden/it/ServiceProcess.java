@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,31 +16,40 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The service as a separate JVM (java io.ambergarden.AmberGarden), configured through AMBER_*
- * variables exactly as in a pod, so tests can SIGTERM or SIGKILL it.
+ * variables exactly as in a pod, so tests can SIGTERM or SIGKILL it. It listens on http.port=0: the
+ * port its server chose is read from the line it logs once HTTP is up.
  */
 public final class ServiceProcess implements AutoCloseable {
+  /** AmberGarden's line once its HTTP server listens, with the port it listens on. */
+  static final Pattern UP = Pattern.compile("Amber Garden is up on \\S+:(\\d+) ");
+
   private final Process process;
-  private final int port;
   private final Path log;
 
-  private ServiceProcess(Process process, int port, Path log) {
+  /** -1 until the process has logged {@link #UP}. */
+  private volatile int port = -1;
+
+  private ServiceProcess(Process process, Path log) {
     this.process = process;
-    this.port = port;
     this.log = log;
   }
 
-  /** Starts a process on the shared real servers and waits until /health/ready answers 200. */
+  /**
+   * Starts a process on the shared real servers, learns its port from its log and waits until
+   * /health/ready answers 200.
+   */
   public static ServiceProcess start(String name, Map<String, String> config) throws IOException {
-    int port = TestService.freePort();
     Map<String, String> cfg = new HashMap<>();
     cfg.put("cassandra.contact-points", RealServers.cassandraContactPoint());
     cfg.put("cassandra.keyspace", TestService.KEYSPACE);
     cfg.put("kafka.bootstrap-servers", RealServers.kafkaBootstrap());
     cfg.put("http.host", "127.0.0.1");
-    cfg.put("http.port", Integer.toString(port));
+    cfg.put("http.port", "0");
     cfg.put("http.instances", "1");
     cfg.putAll(RealServers.objectStoreConfig());
     // one sweeper at a time on the shared keyspace: the image tests turn theirs on
@@ -65,7 +75,7 @@ public final class ServiceProcess implements AutoCloseable {
         Files.createTempFile(
             Path.of(System.getProperty("java.io.tmpdir")), "amber-" + name + "-", ".log");
     pb.redirectErrorStream(true).redirectOutput(log.toFile());
-    ServiceProcess sp = new ServiceProcess(pb.start(), port, log);
+    ServiceProcess sp = new ServiceProcess(pb.start(), log);
     try {
       sp.awaitReady(Duration.ofMinutes(3));
     } catch (RuntimeException e) {
@@ -83,22 +93,11 @@ public final class ServiceProcess implements AutoCloseable {
         throw new IllegalStateException(
             "service process exited with " + process.exitValue() + "; log: " + tail());
       }
-      try {
-        HttpResponse<String> r =
-            http.send(
-                HttpRequest.newBuilder(uri("/health/ready"))
-                    .timeout(Duration.ofSeconds(2))
-                    .GET()
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() == 200) {
-          return;
-        }
-      } catch (IOException e) {
-        // not listening yet
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
+      if (port < 0) {
+        port = upPort(logSoFar());
+      }
+      if (port > 0 && readyAnswers200(http)) {
+        return;
       }
       // waiting on the child's readiness, polled with the process's own exit as the other condition
       try {
@@ -109,7 +108,44 @@ public final class ServiceProcess implements AutoCloseable {
       }
     }
     throw new IllegalStateException(
-        "service process not ready within " + deadline + "; log: " + tail());
+        "service process not ready within "
+            + deadline
+            + (port < 0 ? " (HTTP never up: no port logged)" : " on port " + port)
+            + "; log: "
+            + tail());
+  }
+
+  private boolean readyAnswers200(HttpClient http) {
+    try {
+      return http.send(
+                  HttpRequest.newBuilder(uri("/health/ready"))
+                      .timeout(Duration.ofSeconds(2))
+                      .GET()
+                      .build(),
+                  HttpResponse.BodyHandlers.discarding())
+              .statusCode()
+          == 200;
+    } catch (IOException e) {
+      return false; // not answering yet
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The port in AmberGarden's {@link #UP} line of a log, or -1 when it has not logged it yet. */
+  static int upPort(String logText) {
+    Matcher m = UP.matcher(logText);
+    return m.find() ? Integer.parseInt(m.group(1)) : -1;
+  }
+
+  /** The log so far; the child may be writing a character's bytes right now: never fails on it. */
+  private String logSoFar() {
+    try {
+      return new String(Files.readAllBytes(log), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "";
+    }
   }
 
   /** True while GET /health/ready answers 200. */
@@ -131,6 +167,7 @@ public final class ServiceProcess implements AutoCloseable {
     return URI.create("http://127.0.0.1:" + port + pathAndQuery);
   }
 
+  /** The port the process's HTTP server chose (http.port=0), known once {@link #start} returns. */
   public int port() {
     return port;
   }

@@ -6,7 +6,6 @@ import io.ambergarden.config.AmberConfig;
 import io.ambergarden.config.ConfigLoader;
 import io.ambergarden.localrt.RealServers;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -62,7 +61,8 @@ public final class TestService implements AutoCloseable {
     cfg.put("kafka.group-id", topic + "-group");
     cfg.put("kafka.topic-partitions", "2");
     cfg.put("kafka.consumer.commit-interval", "200ms");
-    cfg.put("http.port", Integer.toString(freePort()));
+    // the server picks a free port when it listens; port() asks it which
+    cfg.put("http.port", "0");
     cfg.put("http.host", "127.0.0.1");
     cfg.put("http.instances", "1");
     cfg.putAll(RealServers.objectStoreConfig());
@@ -110,8 +110,13 @@ public final class TestService implements AutoCloseable {
     return config.kafka().dlqTopic();
   }
 
+  /** The port this instance's HTTP server listens on (chosen by the server: http.port is 0). */
+  public int port() {
+    return app.httpPort();
+  }
+
   public URI uri(String pathAndQuery) {
-    return URI.create("http://127.0.0.1:" + config.http().port() + pathAndQuery);
+    return URI.create("http://127.0.0.1:" + port() + pathAndQuery);
   }
 
   public HttpResponse<String> post(String path, String contentType, String body) {
@@ -180,14 +185,6 @@ public final class TestService implements AutoCloseable {
   /** A plain driver session for assertions on the tables. */
   public static CqlSession cql() {
     return RealServers.runtime().cassandra().openSession(Duration.ofSeconds(10));
-  }
-
-  static int freePort() {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   /** Stops the instance; a second call does nothing. */

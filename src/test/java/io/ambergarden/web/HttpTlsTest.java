@@ -31,8 +31,10 @@ import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
@@ -67,9 +69,6 @@ class HttpTlsTest {
     keyFile = dir.resolve("tls.key");
     Files.copy(first.chainPem(), certFile);
     Files.copy(first.keyPem(), keyFile);
-    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
     AmberConfig config =
         ConfigLoader.load(
             Map.of(),
@@ -77,7 +76,7 @@ class HttpTlsTest {
             Map.of(
                 "ingest.mode", "direct",
                 "http.host", "127.0.0.1",
-                "http.port", Integer.toString(port),
+                "http.port", "0",
                 "http.instances", "2",
                 "http.tls.cert-file", certFile.toString(),
                 "http.tls.key-file", keyFile.toString(),
@@ -90,21 +89,33 @@ class HttpTlsTest {
     LiveConnections live = new LiveConnections(10, registry);
     AmberMeters meters = new AmberMeters(registry, "t");
     Gatekeeper gate = Gatekeeper.start(vertx, config, null).await(10, TimeUnit.SECONDS);
+    List<HttpVerticle> instances = new CopyOnWriteArrayList<>();
     vertx
         .deployVerticle(
             () ->
-                ApiRoutes.httpVerticle(
-                    config,
-                    parser,
-                    new HealthState(config.ingest().mode()),
-                    registry,
-                    new Cursor(new byte[32]),
-                    live,
-                    meters,
-                    HttpBudgets.of(config, registry),
-                    gate),
+                add(
+                    instances,
+                    ApiRoutes.httpVerticle(
+                        config,
+                        parser,
+                        new HealthState(config.ingest().mode()),
+                        registry,
+                        new Cursor(new byte[32]),
+                        live,
+                        meters,
+                        HttpBudgets.of(config, registry),
+                        gate)),
             new DeploymentOptions().setInstances(2))
         .await(30, TimeUnit.SECONDS);
+    // http.port=0 with two instances: one port chosen at listen, served by both
+    port = instances.get(0).actualPort();
+    assertThat(port).isPositive();
+    assertThat(instances).hasSize(2).allSatisfy(h -> assertThat(h.actualPort()).isEqualTo(port));
+  }
+
+  private static HttpVerticle add(List<HttpVerticle> all, HttpVerticle one) {
+    all.add(one);
+    return one;
   }
 
   @AfterEach

@@ -66,8 +66,8 @@ class JwksAtBootTest {
 
   @Test
   void aServiceWhoseJwksIsDownStartsAnswers503ToJwtsAndAcceptsThemOnceItLoads() throws Exception {
+    // the JWKS URL is configured before its server exists: this one port has to be chosen first
     int jwksPort = freePort(); // nothing listens there yet: connections are refused
-    int port = freePort();
     AmberConfig config =
         ConfigLoader.load(
             Map.of(),
@@ -78,7 +78,7 @@ class JwksAtBootTest {
                 "http.host",
                 "127.0.0.1",
                 "http.port",
-                Integer.toString(port),
+                "0",
                 "auth.enabled",
                 "true",
                 "auth.jwt.jwks-url",
@@ -91,19 +91,19 @@ class JwksAtBootTest {
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     LocalCodec.registerAll(vertx);
     Gatekeeper gate = Gatekeeper.start(vertx, config, null).await(30, TimeUnit.SECONDS);
-    vertx
-        .deployVerticle(
-            ApiRoutes.httpVerticle(
-                config,
-                new EventParser(EventLimits.defaults(), Clock.systemUTC()),
-                new HealthState(config.ingest().mode()),
-                registry,
-                new Cursor(new byte[32]),
-                new LiveConnections(10, registry),
-                new AmberMeters(registry, "t"),
-                HttpBudgets.of(config, registry),
-                gate))
-        .await(30, TimeUnit.SECONDS);
+    HttpVerticle http =
+        ApiRoutes.httpVerticle(
+            config,
+            new EventParser(EventLimits.defaults(), Clock.systemUTC()),
+            new HealthState(config.ingest().mode()),
+            registry,
+            new Cursor(new byte[32]),
+            new LiveConnections(10, registry),
+            new AmberMeters(registry, "t"),
+            HttpBudgets.of(config, registry),
+            gate);
+    vertx.deployVerticle(http).await(30, TimeUnit.SECONDS);
+    int port = http.actualPort(); // chosen by the server at listen
     String admin = TestJwts.rs256(RSA.getPrivate(), TestJwts.claims("ops", "admin"), "k1");
 
     HttpResponse<String> refused = metrics(port, admin);
