@@ -87,7 +87,7 @@ public final class AmberGarden {
   private AmberGarden(AmberConfig config, PrometheusMeterRegistry registry) {
     this.config = config;
     this.registry = registry;
-    this.cursor = new Cursor(cursorKey(config));
+    this.cursor = ApiRoutes.cursor(config);
     this.liveConnections = new LiveConnections(config.live().maxConnections(), registry);
     this.meters = new AmberMeters(registry, config.kafka().topic());
     this.health = new HealthState(config.ingest().mode()).bindTo(registry);
@@ -316,17 +316,6 @@ public final class AmberGarden {
               return Future.succeededFuture();
             })
         .mapEmpty();
-  }
-
-  private static byte[] cursorKey(AmberConfig config) {
-    if (!config.query().cursorKey().isEmpty()) {
-      return config.query().cursorKey().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    }
-    LOG.warn(
-        "query.cursor-key is not set: paging cursors are signed with a random key and work only on this instance");
-    byte[] random = new byte[32];
-    new java.security.SecureRandom().nextBytes(random);
-    return random;
   }
 
   public AmberConfig config() {

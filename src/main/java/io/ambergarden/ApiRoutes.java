@@ -16,12 +16,31 @@ import io.ambergarden.web.ingest.IngestRoutes;
 import io.ambergarden.web.live.LiveSockets;
 import io.ambergarden.web.read.ReadRoutes;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The public API: each feature's routes on the edge, in the order the server mounts them. */
 public final class ApiRoutes {
+  private static final Logger LOG = LoggerFactory.getLogger(ApiRoutes.class);
+
   private ApiRoutes() {}
+
+  /** Signs paging cursors with query.cursor-key; without one, with a key of this process only. */
+  public static Cursor cursor(AmberConfig config) {
+    if (!config.query().cursorKey().isEmpty()) {
+      return new Cursor(config.query().cursorKey().getBytes(StandardCharsets.UTF_8));
+    }
+    LOG.warn(
+        "query.cursor-key is not set: paging cursors are signed with a random key and work only on"
+            + " this instance");
+    byte[] random = new byte[32];
+    new SecureRandom().nextBytes(random);
+    return new Cursor(random);
+  }
 
   /** One HTTP verticle serving every feature; deploy as many instances as http.instances. */
   public static HttpVerticle httpVerticle(
