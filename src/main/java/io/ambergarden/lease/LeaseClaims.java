@@ -72,15 +72,23 @@ public final class LeaseClaims implements Leases {
     for (LeasePlanner.Shard s : plan.release()) {
       release(s.shard());
     }
-    // a claim of unknown outcome (a contended or timed-out LWT) counts as not held for this scan:
-    // the other shards are still processed, and the next scan finds out who owns it
+    return held(owned, "lease claim");
+  }
+
+  /**
+   * The shards whose claims succeeded. A claim of unknown outcome (a contended or timed-out LWT)
+   * counts as not held for this scan: the other shards are still processed, and the next scan reads
+   * who owns it.
+   */
+  static Future<List<LeasePlanner.Shard>> held(
+      List<Future<LeasePlanner.Shard>> claims, String kind) {
     List<Future<LeasePlanner.Shard>> settled =
-        owned.stream()
+        claims.stream()
             .map(
                 f ->
                     f.otherwise(
                         err -> {
-                          LOG.debug("lease claim of unknown outcome: {}", err.toString());
+                          LOG.debug("{} of unknown outcome: {}", kind, err.toString());
                           return null;
                         }))
             .toList();

@@ -10,7 +10,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -107,23 +106,9 @@ public final class ShardLeases implements Leases {
     for (LeasePlanner.Shard s : plan.release()) {
       release(s.shard());
     }
-    // a claim of unknown outcome (a contended or timed-out LWT) counts as not held for this scan;
-    // the next scan reads who owns it
-    List<Future<LeasePlanner.Shard>> settled =
-        owned.stream()
-            .map(
-                f ->
-                    f.otherwise(
-                        err -> {
-                          LOG.debug("fenced lease claim of unknown outcome: {}", err.toString());
-                          return null;
-                        }))
-            .toList();
-    return Future.join(settled)
+    return LeaseClaims.held(owned, "fenced lease claim")
         .map(
-            cf -> {
-              List<LeasePlanner.Shard> mine =
-                  settled.stream().map(Future::result).filter(Objects::nonNull).toList();
+            mine -> {
               Set<Integer> ids = new HashSet<>();
               mine.forEach(s -> ids.add(s.shard()));
               for (LeasePlanner.Shard s : rows) {

@@ -183,16 +183,16 @@ final class CountJournalScan {
   }
 
   /**
-   * Reads the bucket page by page, sending the facts whenever they could make more cells than one
-   * request may carry, and the rest at the end.
-   */
-  /**
    * What the counter verticle logs an apply of one journal bucket with (no HTTP request caused it).
    */
   static String journalRequestId(int shard, long bucket) {
     return "journal-" + shard + "-" + bucket;
   }
 
+  /**
+   * Reads the bucket page by page, sending the facts whenever they could make more cells than one
+   * request may carry, and the rest at the end.
+   */
   private Future<Void> applyPages(ResultSet rs, List<CountFacts.Fact> pending, String requestId) {
     for (Row r : rs.currentPage()) {
       ByteBuffer blob = r.getByteBuffer(0);

@@ -165,7 +165,8 @@ public final class HttpVerticle extends VerticleBase {
     return routes.stream().filter(type::isInstance).map(type::cast).findFirst().orElseThrow();
   }
 
+  /** The port listened on; -1 before the server listens. */
   public int actualPort() {
-    return server.actualPort();
+    return server == null ? -1 : server.actualPort();
   }
 }

@@ -80,10 +80,6 @@ final class LiveSession {
     return e.deviceId() + '\u0000' + e.ts() + '\u0000' + e.eventId();
   }
 
-  State state() {
-    return state;
-  }
-
   /** Without since=: says so and forwards live events from now on. */
   void goLive() {
     sendText(new JsonObject().put("type", "live").encode());
