@@ -29,6 +29,13 @@ final class ClusterWorkload implements AutoCloseable {
   /** A post that got no 202. */
   record Refusal(int status, String retryAfter, String body) {}
 
+  /** One post: when it was sent ({@link System#nanoTime()}) and how long its answer took. */
+  record Post(long sentNanos, long latencyNanos) {
+    double millis() {
+      return latencyNanos / 1e6;
+    }
+  }
+
   private final TestService service;
   private final List<String> devices;
   private final long baseTs;
@@ -37,7 +44,7 @@ final class ClusterWorkload implements AutoCloseable {
   private final ExecutorService pool;
   final Set<Acked> acked = ConcurrentHashMap.newKeySet();
   final List<Refusal> refusals = Collections.synchronizedList(new ArrayList<>());
-  final List<Long> latenciesNanos = Collections.synchronizedList(new ArrayList<>());
+  final List<Post> posts = Collections.synchronizedList(new ArrayList<>());
   final AtomicInteger httpAcked = new AtomicInteger();
   private final String prefix;
 
@@ -87,7 +94,7 @@ final class ClusterWorkload implements AutoCloseable {
       long t0 = System.nanoTime();
       try {
         HttpResponse<String> r = service.postEvents(body.encode());
-        latenciesNanos.add(System.nanoTime() - t0);
+        posts.add(new Post(t0, System.nanoTime() - t0));
         if (r.statusCode() == 202) {
           acked.addAll(events);
           httpAcked.addAndGet(events.size());
@@ -152,18 +159,23 @@ final class ClusterWorkload implements AutoCloseable {
     return out;
   }
 
-  /** Percentile of the post latencies recorded from {@code from} on, in milliseconds. */
-  double latencyPercentileMillis(int from, double p) {
-    List<Long> copy;
-    synchronized (latenciesNanos) {
-      copy = new ArrayList<>(latenciesNanos.subList(from, latenciesNanos.size()));
+  /** The posts sent from {@code fromNanos} (inclusive) to {@code toNanos} (exclusive). */
+  List<Post> postsSentBetween(long fromNanos, long toNanos) {
+    synchronized (posts) {
+      return posts.stream()
+          .filter(p -> p.sentNanos() - fromNanos >= 0 && p.sentNanos() - toNanos < 0)
+          .toList();
     }
-    Collections.sort(copy);
-    if (copy.isEmpty()) {
+  }
+
+  /** Percentile of the latencies of {@code sample}, in milliseconds. */
+  static double latencyPercentileMillis(List<Post> sample, double p) {
+    if (sample.isEmpty()) {
       return Double.NaN;
     }
-    int i = (int) Math.min(copy.size() - 1, Math.ceil(p * copy.size()) - 1);
-    return copy.get(Math.max(0, i)) / 1e6;
+    long[] sorted = sample.stream().mapToLong(Post::latencyNanos).sorted().toArray();
+    int i = (int) Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1);
+    return sorted[Math.max(0, i)] / 1e6;
   }
 
   /** Stops sending and waits for the last answers. */
