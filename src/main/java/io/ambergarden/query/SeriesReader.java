@@ -1,6 +1,7 @@
 package io.ambergarden.query;
 
 import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.Statement;
 import io.ambergarden.bus.FailureCode;
 import io.ambergarden.bus.SeriesQuery;
 import io.ambergarden.cassandra.CqlTypes;
@@ -101,7 +102,7 @@ final class SeriesReader {
       long[] span = days.computeIfAbsent(TimeBuckets.utcDay(h), d -> new long[] {h, h});
       span[1] = h;
     }
-    List<com.datastax.oss.driver.api.core.cql.Statement<?>> statements = new ArrayList<>();
+    List<Statement<?>> statements = new ArrayList<>();
     days.forEach(
         (day, span) ->
             statements.add(
@@ -112,9 +113,23 @@ final class SeriesReader {
                         Instant.ofEpochMilli(span[0]),
                         Instant.ofEpochMilli(span[1] + SeriesPlan.HOUR))));
     Set<Long> wanted = new HashSet<>(plan.rollupHours());
+    return rollupGroups(q, statements, 0, wanted, buckets);
+  }
+
+  /** The day reads ROLLUP_PARALLELISM at a time, each group added before the next is read. */
+  private Future<Void> rollupGroups(
+      SeriesQuery.Request q,
+      List<Statement<?>> statements,
+      int from,
+      Set<Long> wanted,
+      SeriesBuckets buckets) {
+    if (from >= statements.size()) {
+      return Future.succeededFuture();
+    }
+    int to = Math.min(statements.size(), from + ROLLUP_PARALLELISM);
     return reads
-        .readEach(statements, ROLLUP_PARALLELISM)
-        .map(
+        .readEach(statements.subList(from, to), ROLLUP_PARALLELISM)
+        .compose(
             results -> {
               for (List<Row> rows : results) {
                 for (Row r : rows) {
@@ -125,7 +140,7 @@ final class SeriesReader {
                   }
                 }
               }
-              return null;
+              return rollupGroups(q, statements, to, wanted, buckets);
             });
   }
 
