@@ -26,8 +26,9 @@ import java.util.TreeMap;
  * date and the detail rows of the others. Detail is walked bucket by bucket through the device's
  * non-empty buckets (buckets_by_device) and every partition of each (its salted slices for a hot
  * device, from device_slices), a page at a time into {@link SeriesBuckets}: what is held is one
- * page and one accumulator per bucket of the answer, never the range. Past query.series-max-scanned
- * rows the read stops with a 400.
+ * page and one accumulator per bucket of the answer, never the range (a sliced bucket adds the
+ * identities of its rows stored outside their slice, {@link SliceStrays}). Past
+ * query.series-max-scanned rows the read stops with a 400.
  */
 final class SeriesReader {
   /** Rows per detail page. */
@@ -210,17 +211,17 @@ final class SeriesReader {
       List<Long> partitions =
           DetailSlices.partitionsOf(bucket, slices.getOrDefault(bucket, List.of()));
       // a redelivery racing a slice split can store an event in two partitions: it counts once
-      Set<String> seen = partitions.size() > 1 ? new HashSet<>() : null;
+      SliceStrays strays = new SliceStrays(bucket, slices.getOrDefault(bucket, List.of()));
       List<Read> todo = new ArrayList<>();
       for (SeriesPlan.Range r : parts) {
         for (long p : partitions) {
           todo.add(new Read(p, r));
         }
       }
-      return read(todo, 0, seen).compose(v -> bucket(starts, i + 1));
+      return read(todo, 0, strays).compose(v -> bucket(starts, i + 1));
     }
 
-    private Future<Void> read(List<Read> todo, int i, Set<String> seen) {
+    private Future<Void> read(List<Read> todo, int i, SliceStrays strays) {
       if (i >= todo.size()) {
         return Future.succeededFuture();
       }
@@ -234,7 +235,7 @@ final class SeriesReader {
                       Instant.ofEpochMilli(r.range().from()),
                       Instant.ofEpochMilli(r.range().to())),
               PAGE_ROWS,
-              rows -> add(rows, seen))
+              rows -> add(rows, r.partition(), strays))
           .compose(
               v ->
                   scanned > maxScanned
@@ -247,17 +248,17 @@ final class SeriesReader {
                                   + (q.stepMillis() < SeriesPlan.HOUR
                                       ? " or a step of an hour or more"
                                       : "")))
-                      : read(todo, i + 1, seen));
+                      : read(todo, i + 1, strays));
     }
 
     /** Adds a page's values; false once the scan budget is spent. */
-    private boolean add(Iterable<Row> rows, Set<String> seen) {
+    private boolean add(Iterable<Row> rows, long partition, SliceStrays strays) {
       for (Row row : rows) {
         if (++scanned > maxScanned) {
           return false;
         }
         long ts = row.getInstant(0).toEpochMilli();
-        if (seen != null && !seen.add(ts + "/" + row.getString(1))) {
+        if (!strays.counts(partition, ts, row.getString(1))) {
           continue;
         }
         Map<String, Double> metrics = row.get(2, CqlTypes.METRICS);
