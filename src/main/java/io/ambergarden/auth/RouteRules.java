@@ -43,6 +43,7 @@ public final class RouteRules {
           e("GET", "/api/v1/devices/{id}/latest", Scope.EVENTS_READ, Devices.PATH),
           e("GET", "/api/v1/devices/{id}/counters", Scope.EVENTS_READ, Devices.PATH),
           e("GET", "/api/v1/devices/{id}/rollups", Scope.EVENTS_READ, Devices.PATH),
+          e("GET", "/api/v1/devices/{id}/series", Scope.EVENTS_READ, Devices.PATH),
           e("GET", "/api/v1/device-types/{type}/events", Scope.EVENTS_READ, Devices.ACROSS),
           e("GET", "/api/v1/stats/status", Scope.EVENTS_READ, Devices.ACROSS),
           e("GET", "/api/v1/stats/abnormal", Scope.EVENTS_READ, Devices.ACROSS),

@@ -40,6 +40,7 @@ public final class Addresses {
           DeviceCountersQuery.ENDPOINT,
           AbnormalQuery.ENDPOINT,
           RollupsQuery.ENDPOINT,
+          SeriesQuery.ENDPOINT,
           FleetQuery.ENDPOINT,
           ActivityQuery.ENDPOINT,
           ImageSave.ENDPOINT,

@@ -245,7 +245,9 @@ public record AmberConfig(
       int maxLimit,
       int maxBucketsPerPage,
       String cursorKey,
-      int statsMaxDays) {}
+      int statsMaxDays,
+      int seriesMaxPoints,
+      int seriesMaxScanned) {}
 
   /** The fleet index (every device's current state, by type, status and abnormal). */
   public record Fleet(int shards, int cacheSize, Duration refresh) {}

@@ -154,7 +154,9 @@ final class ConfigReader {
             c.intIn("query.max-limit", 1, 100_000),
             c.intIn("query.max-buckets-per-page", 1, 10_000),
             c.string("query.cursor-key"),
-            c.intIn("query.stats-max-days", 1, 3660));
+            c.intIn("query.stats-max-days", 1, 3660),
+            c.intIn("query.series-max-points", 1, 1_000_000),
+            c.intIn("query.series-max-scanned", 1, 100_000_000));
     if (!query.cursorKey().isEmpty() && query.cursorKey().length() < 16) {
       throw new ConfigException(
           "query.cursor-key",

@@ -6,9 +6,11 @@ import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.cassandra.FullFetch;
 import io.ambergarden.metrics.ReadMeters;
 import io.vertx.cassandra.CassandraClient;
+import io.vertx.cassandra.ResultSet;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /** Idempotent reads with the read profile, and bounded fan-out of many of them. */
 final class CassandraReads {
@@ -28,6 +30,33 @@ final class CassandraReads {
             s.setExecutionProfileName(CassandraClients.READ_PROFILE).setIdempotent(true),
             meters::speculativeExecutions)
         .onComplete(r -> meters.cassandraRead(System.nanoTime() - start));
+  }
+
+  /**
+   * Reads {@code s} a page of {@code pageSize} rows at a time, handing each page's rows to {@code
+   * page} before the next is fetched, so at most one page is held; stops early when {@code page}
+   * returns false.
+   */
+  Future<Void> readPages(Statement<?> s, int pageSize, Predicate<Iterable<Row>> page) {
+    long start = System.nanoTime();
+    return client
+        .execute(
+            s.setExecutionProfileName(CassandraClients.READ_PROFILE)
+                .setIdempotent(true)
+                .setPageSize(pageSize))
+        .compose(
+            rs -> {
+              meters.speculativeExecutions(rs.getExecutionInfo().getSpeculativeExecutionCount());
+              return pages(rs, page);
+            })
+        .onComplete(r -> meters.cassandraRead(System.nanoTime() - start));
+  }
+
+  private static Future<Void> pages(ResultSet rs, Predicate<Iterable<Row>> page) {
+    if (!page.test(rs.currentPage()) || !rs.hasMorePages()) {
+      return Future.succeededFuture();
+    }
+    return rs.fetchNextPage().compose(next -> pages(next, page));
   }
 
   /** Runs every read, at most {@code parallelism} at once; results in the order of the reads. */

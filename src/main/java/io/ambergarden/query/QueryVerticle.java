@@ -4,6 +4,7 @@ import io.ambergarden.bus.DeviceEventsQuery;
 import io.ambergarden.bus.DeviceLatestQuery;
 import io.ambergarden.bus.FailureCode;
 import io.ambergarden.bus.FleetQuery;
+import io.ambergarden.bus.SeriesQuery;
 import io.ambergarden.bus.TypeEventsQuery;
 import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.cassandra.TimeBuckets;
@@ -17,7 +18,7 @@ import io.vertx.core.VerticleBase;
 /**
  * Serves event and fleet reads from the query-first tables: a device's history ({@link
  * DeviceHistory}), a device type's recent events ({@link TypeHistory}), a device's latest state,
- * and the fleet list ({@link FleetReader}).
+ * the fleet list ({@link FleetReader}), and a device's metric as a series ({@link SeriesReader}).
  */
 public final class QueryVerticle extends VerticleBase {
   private final AmberConfig config;
@@ -42,10 +43,14 @@ public final class QueryVerticle extends VerticleBase {
   public Future<?> start() {
     CassandraClient client = CassandraClients.reads(vertx, config.cassandra());
     reads = new CassandraReads(client, meters);
+    Future<SeriesStatements> seriesCql =
+        SeriesStatements.prepare(client, config.cassandra().keyspace());
     return QueryStatements.prepare(client, config.cassandra().keyspace())
+        .compose(prepared -> seriesCql.map(s -> prepared))
         .compose(
             prepared -> {
               cql = prepared;
+              SeriesReader series = new SeriesReader(reads, seriesCql.result(), config);
               DeviceHistory devices =
                   new DeviceHistory(reads, cql, buckets, config.query().maxBucketsPerPage());
               TypeHistory types = new TypeHistory(reads, cql, buckets, config);
@@ -55,7 +60,8 @@ public final class QueryVerticle extends VerticleBase {
                   QueryConsumers.serve(
                       vertx, meters, DeviceLatestQuery.ENDPOINT, this::deviceLatest),
                   QueryConsumers.serve(vertx, meters, TypeEventsQuery.ENDPOINT, types::page),
-                  QueryConsumers.serve(vertx, meters, FleetQuery.ENDPOINT, fleet::page));
+                  QueryConsumers.serve(vertx, meters, FleetQuery.ENDPOINT, fleet::page),
+                  QueryConsumers.serve(vertx, meters, SeriesQuery.ENDPOINT, series::read));
             });
   }
 

@@ -5,6 +5,7 @@ import io.ambergarden.bus.ActivityQuery;
 import io.ambergarden.bus.DeviceCountersQuery;
 import io.ambergarden.bus.FleetQuery;
 import io.ambergarden.bus.RollupsQuery;
+import io.ambergarden.bus.SeriesQuery;
 import io.ambergarden.bus.StatusStatsQuery;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -59,6 +60,26 @@ final class ReadJson {
         .put("from", r.from())
         .put("to", r.to())
         .put("items", out);
+  }
+
+  static JsonObject series(SeriesQuery.Reply r) {
+    JsonArray points = new JsonArray();
+    for (SeriesQuery.Point p : r.points()) {
+      points.add(
+          new JsonObject()
+              .put("t", p.t())
+              .put("count", p.count())
+              .put("min", p.min())
+              .put("max", p.max())
+              .put("avg", p.avg()));
+    }
+    return new JsonObject()
+        .put("deviceId", r.deviceId())
+        .put("metric", r.metric())
+        .put("step", new SeriesStep(r.stepMillis()).text())
+        .put("from", r.from())
+        .put("to", r.to())
+        .put("points", points);
   }
 
   static JsonObject abnormal(AbnormalQuery.Reply r) {

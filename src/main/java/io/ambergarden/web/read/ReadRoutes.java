@@ -10,6 +10,7 @@ import io.ambergarden.bus.EventPage;
 import io.ambergarden.bus.FleetQuery;
 import io.ambergarden.bus.PagePosition;
 import io.ambergarden.bus.RollupsQuery;
+import io.ambergarden.bus.SeriesQuery;
 import io.ambergarden.bus.StatusStatsQuery;
 import io.ambergarden.bus.TypeEventsQuery;
 import io.ambergarden.config.AmberConfig;
@@ -79,6 +80,7 @@ public final class ReadRoutes implements EdgeRoutes {
                     new DeviceCountersQuery.Request(QueryParams.id("id", ctx.pathParam("id"))),
                     ReadJson::counters));
     router.get("/api/v1/devices/:id/rollups").handler(this::rollups);
+    router.get("/api/v1/devices/:id/series").handler(this::series);
     router.get("/api/v1/stats/status").handler(this::statusStats);
     router.get("/api/v1/stats/abnormal").handler(this::abnormal);
     router.get("/api/v1/stats/activity").handler(this::activity);
@@ -205,6 +207,22 @@ public final class ReadRoutes implements EdgeRoutes {
       throw ApiException.invalidParameter("from", "must be before to (and within the retention)");
     }
     ask(ctx, RollupsQuery.ENDPOINT, new RollupsQuery.Request(id, from, to), ReadJson::rollups);
+  }
+
+  /** One metric as aggregates per aligned bucket of the step; the parameters as SeriesParams. */
+  private void series(RoutingContext ctx) {
+    long now = System.currentTimeMillis();
+    SeriesQuery.Request q =
+        SeriesParams.of(
+            QueryParams.id("id", ctx.pathParam("id")),
+            ctx.request().getParam("metric"),
+            ctx.request().getParam("from"),
+            ctx.request().getParam("to"),
+            ctx.request().getParam("step"),
+            now - config.events().retention().toMillis(),
+            now + config.events().futureSkew().toMillis() + 1,
+            config.query().seriesMaxPoints());
+    ask(ctx, SeriesQuery.ENDPOINT, q, ReadJson::series);
   }
 
   /**
