@@ -19,12 +19,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One running export, on its request's event loop: reads a page from the query verticle, writes it,
- * and asks for the next only when the response's write queue has room, so what it holds is one page
- * plus the write queue ({@code export.write-queue-bytes}) however long the range. A client that
- * stops reading for {@code export.stall-timeout} is dropped; one that disconnects stops the reads
- * at the next page. Before the next page it takes the rate tokens its reads owe (one per {@link
- * #EVENTS_PER_TOKEN} events), waiting for the key's rate when there are none: an export slows down,
- * it never fails for its rate.
+ * and asks for the next only when the bytes it wrote and the socket has not taken yet are under
+ * {@code export.write-queue-bytes}, so what it holds is one page plus that much however long the
+ * range. A client that stops reading for {@code export.stall-timeout} is dropped; one that
+ * disconnects stops the reads at the next page. Before the next page it takes the rate tokens its
+ * reads owe (one per {@link #EVENTS_PER_TOKEN} events), waiting for the key's rate when there are
+ * none: an export slows down, it never fails for its rate.
  *
  * <p>The first page is read before the status is sent, so a store failure then is a problem answer;
  * a failure later can only cut the response short (the connection is closed, and the chunked body
@@ -54,6 +54,10 @@ final class ExportStream {
   private final ExportTokens tokens = new ExportTokens(EVENTS_PER_TOKEN);
   private long buffered;
   private long timer = -1;
+
+  /** What to do once the client caught up; null while not paused. */
+  private Runnable resume;
+
   private boolean ended;
 
   ExportStream(
@@ -146,6 +150,7 @@ final class ExportStream {
               if (!ended) {
                 buffered -= n;
                 load.buffered(-n);
+                maybeResume();
               }
             });
   }
@@ -165,22 +170,36 @@ final class ExportStream {
     }
   }
 
-  /** Goes on now if the write queue has room, else once it drained; drops a stalled client. */
+  /**
+   * Goes on now if the bytes written and not yet flushed are under {@code export.write-queue-bytes}
+   * (and the connection's own queue has room), else once they fell to half of it; drops a client
+   * that does not take them within the stall timeout. The bytes are counted here, from the writes'
+   * completions, because Vert.x reports a full queue only after 16 queued writes, whatever their
+   * size: with pages of up to a few MB that alone would not bound the memory.
+   */
   private void whenWritable(Runnable then) {
-    if (!response.writeQueueFull()) {
+    if (buffered < plan.writeQueueBytes() && !response.writeQueueFull()) {
       then.run();
       return;
     }
     load.paused();
+    resume = then;
     timer = vertx.setTimer(plan.stallTimeoutMillis(), id -> stalled());
-    response.drainHandler(
-        v -> {
-          response.drainHandler(null);
-          vertx.cancelTimer(timer);
-          if (!ended) {
-            then.run();
-          }
-        });
+    response.drainHandler(v -> maybeResume());
+  }
+
+  private void maybeResume() {
+    if (resume == null
+        || ended
+        || buffered > plan.writeQueueBytes() / 2
+        || response.writeQueueFull()) {
+      return;
+    }
+    Runnable then = resume;
+    resume = null;
+    vertx.cancelTimer(timer);
+    response.drainHandler(null);
+    then.run();
   }
 
   private void stalled() {
