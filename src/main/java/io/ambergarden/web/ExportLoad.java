@@ -25,6 +25,7 @@ public final class ExportLoad {
   private final AdmissionBudget slots;
   private final AtomicLong buffered = new AtomicLong();
   private final AtomicLong peak = new AtomicLong();
+  private final AtomicLong waiting = new AtomicLong();
   private final Counter pages;
   private final Counter events;
   private final Counter paused;
@@ -46,6 +47,9 @@ public final class ExportLoad {
     Gauge.builder("amber.export.buffered.peak.bytes", peak, AtomicLong::get)
         .description("Highest amber.export.buffered.bytes since start")
         .baseUnit("bytes")
+        .register(registry);
+    Gauge.builder("amber.export.waiting", waiting, AtomicLong::get)
+        .description("Exports paused now, waiting for their clients to read")
         .register(registry);
     pages = counter(registry, "amber.export.pages", "Pages exports read");
     events = counter(registry, "amber.export.events", "Events exports read");
@@ -85,8 +89,19 @@ public final class ExportLoad {
     events.increment(eventCount);
   }
 
+  /** An export paused its reads for its client. */
   public void paused() {
     paused.increment();
+    waiting.incrementAndGet();
+  }
+
+  /** A paused export goes on (its client caught up) or ended. */
+  public void resumed() {
+    waiting.decrementAndGet();
+  }
+
+  public long waiting() {
+    return waiting.get();
   }
 
   /** Bytes written (positive) or flushed or dropped (negative). */

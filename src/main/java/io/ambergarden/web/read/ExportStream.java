@@ -197,6 +197,7 @@ final class ExportStream {
     }
     Runnable then = resume;
     resume = null;
+    load.resumed();
     vertx.cancelTimer(timer);
     response.drainHandler(null);
     then.run();
@@ -238,6 +239,10 @@ final class ExportStream {
       return;
     }
     ended = true;
+    if (resume != null) {
+      resume = null;
+      load.resumed();
+    }
     if (timer != -1) {
       vertx.cancelTimer(timer);
     }

@@ -199,12 +199,14 @@ class ExportRoutesTest {
     // the socket buffers take a little more after the first pause; then the reads stop
     int held = steady(asked);
     assertThat(held).isLessThan(PAGES);
+    assertThat(load.waiting()).isEqualTo(1);
     // written and not flushed: at most the queue (16 KiB) and one page (about 4 KB of CSV)
     assertThat(load.peakBufferedBytes()).isLessThan(16 * 1024 + 8 * 1024);
     Future<Void> end = r.end();
     r.resume();
     end.await(30, TimeUnit.SECONDS);
     assertThat(asked.get()).isEqualTo(PAGES);
+    assertThat(load.waiting()).isZero();
     // CSV rows of "1970-01-01T00:00:00.000Z,e<n>,,,,": at least 30 bytes each
     assertThat(received.get()).isGreaterThan((long) PAGE * PAGES * 30);
   }
@@ -223,6 +225,7 @@ class ExportRoutesTest {
     assertThat(held).isLessThan(PAGES);
     assertThat(load.active()).isZero();
     assertThat(load.bufferedBytes()).isZero();
+    assertThat(load.waiting()).as("the paused export no longer counts as waiting").isZero();
   }
 
   @Test
