@@ -14,6 +14,7 @@ import io.ambergarden.web.access.AdminKeyRoutes;
 import io.ambergarden.web.images.ImageRoutes;
 import io.ambergarden.web.ingest.IngestRoutes;
 import io.ambergarden.web.live.LiveSockets;
+import io.ambergarden.web.read.ExportRoutes;
 import io.ambergarden.web.read.ReadRoutes;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -57,6 +58,8 @@ public final class ApiRoutes {
     features.add(
         (vertx, access) -> new IngestRoutes(vertx, config, parser, meters, budgets, access));
     features.add((vertx, access) -> new ReadRoutes(vertx, config, cursor, health, meters.reads()));
+    features.add(
+        (vertx, access) -> new ExportRoutes(vertx, config, health, access, budgets.exports()));
     features.add((vertx, access) -> new AdminKeyRoutes(gate));
     features.add((vertx, access) -> new ImageRoutes(vertx, config, cursor, registry));
     if (config.live().enabled()) {

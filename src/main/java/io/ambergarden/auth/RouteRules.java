@@ -40,6 +40,7 @@ public final class RouteRules {
           e("POST", "/api/v1/events", Scope.EVENTS_WRITE, Devices.BODY),
           e("GET", "/api/v1/devices", Scope.EVENTS_READ, Devices.ACROSS),
           e("GET", "/api/v1/devices/{id}/events", Scope.EVENTS_READ, Devices.PATH),
+          e("GET", "/api/v1/devices/{id}/events/export", Scope.EVENTS_READ, Devices.PATH),
           e("GET", "/api/v1/devices/{id}/latest", Scope.EVENTS_READ, Devices.PATH),
           e("GET", "/api/v1/devices/{id}/counters", Scope.EVENTS_READ, Devices.PATH),
           e("GET", "/api/v1/devices/{id}/rollups", Scope.EVENTS_READ, Devices.PATH),

@@ -34,6 +34,7 @@ public final class Addresses {
           WRITER_PERSIST,
           COUNTERS_APPLY,
           DeviceEventsQuery.ENDPOINT,
+          ExportPageQuery.ENDPOINT,
           DeviceLatestQuery.ENDPOINT,
           TypeEventsQuery.ENDPOINT,
           StatusStatsQuery.ENDPOINT,

@@ -15,6 +15,7 @@ public record AmberConfig(
     Writer writer,
     Kafka kafka,
     Query query,
+    Export export,
     Counters counters,
     Rollups rollups,
     Live live,
@@ -248,6 +249,18 @@ public record AmberConfig(
       int statsMaxDays,
       int seriesMaxPoints,
       int seriesMaxScanned) {}
+
+  /**
+   * Exports of a device's history (GET /api/v1/devices/{id}/events/export): exports running at once
+   * on this instance, events per page read, how long a client may stop reading before it is
+   * dropped, the response bytes queued before the reads pause, and the most metrics a CSV may name.
+   */
+  public record Export(
+      int maxConcurrent,
+      int pageSize,
+      Duration stallTimeout,
+      int writeQueueBytes,
+      int maxMetrics) {}
 
   /** The fleet index (every device's current state, by type, status and abnormal). */
   public record Fleet(int shards, int cacheSize, Duration refresh) {}

@@ -165,6 +165,13 @@ final class ConfigReader {
     if (query.defaultLimit() > query.maxLimit()) {
       throw new ConfigException("query.default-limit", "must not exceed query.max-limit");
     }
+    AmberConfig.Export export =
+        new AmberConfig.Export(
+            c.intIn("export.max-concurrent", 1, 10_000),
+            c.intIn("export.page-size", 1, 100_000),
+            c.duration("export.stall-timeout", Duration.ofSeconds(1), Duration.ofHours(1)),
+            c.intIn("export.write-queue-bytes", 1024, 64 * 1024 * 1024),
+            c.intIn("export.max-metrics", 1, 1000));
     AmberConfig.Counters counters =
         new AmberConfig.Counters(
             c.bool("counters.enabled"),
@@ -250,8 +257,8 @@ final class ConfigReader {
       throw new ConfigException("clock.check-interval", "must be 0s (off) or at least 1s");
     }
     return new AmberConfig(
-        http, ingest, events, cassandra, writer, kafka, query, counters, rollups, live, simulator,
-        fleet, hot, media, grace, c, access, replicas, clock);
+        http, ingest, events, cassandra, writer, kafka, query, export, counters, rollups, live,
+        simulator, fleet, hot, media, grace, c, access, replicas, clock);
   }
 
   private static List<InetSocketAddress> contactPoints(RawConfig c, String key) {

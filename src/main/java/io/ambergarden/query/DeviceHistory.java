@@ -4,6 +4,7 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import io.ambergarden.bus.DeviceEventsQuery;
 import io.ambergarden.bus.EventPage;
+import io.ambergarden.bus.ExportPageQuery;
 import io.ambergarden.bus.PagePosition;
 import io.ambergarden.cassandra.DetailSlices;
 import io.ambergarden.cassandra.TimeBuckets;
@@ -21,11 +22,19 @@ import java.util.Map;
  * empty hours are never probed), reading every partition of a bucket (one for a cold device; the
  * slices' salted partitions too for a hot one, from device_slices) and merging them in clustering
  * order, so a hot device pages exactly like a cold one. At most maxBucketsPerPage buckets per page.
+ *
+ * <p>An export walks the same way oldest first ({@link #oldestFirst}): buckets ascending, and each
+ * partition read in the exact reverse of its clustering order (ts ASC, event_id DESC), which is the
+ * only other order Cassandra reads a partition in; the merge, the rounds and the position are the
+ * same code with the order turned round.
  */
 final class DeviceHistory {
   /** The clustering order of events_by_device: ts DESC, event_id ASC. */
   static final Comparator<Event> ORDER =
       Comparator.comparingLong(Event::ts).reversed().thenComparing(Event::eventId);
+
+  /** An export's order, the exact reverse of {@link #ORDER}: ts ASC, event_id DESC. */
+  static final Comparator<Event> OLDEST_FIRST = ORDER.reversed();
 
   /** Partition reads of one bucket in flight at once. */
   private static final int PARALLELISM = 16;
@@ -42,18 +51,35 @@ final class DeviceHistory {
     this.maxBuckets = maxBuckets;
   }
 
+  /** What one page reads: a device's events in [from, to), from {@code position}, in one order. */
+  private record Walk(
+      String deviceId, long from, long to, int limit, PagePosition position, boolean oldestFirst) {}
+
   Future<EventPage> page(DeviceEventsQuery.Request q) {
+    return page(new Walk(q.deviceId(), q.from(), q.to(), q.limit(), q.position(), false));
+  }
+
+  /** A page of an export: the same walk, oldest first. */
+  Future<EventPage> oldestFirst(ExportPageQuery.Request q) {
+    return page(new Walk(q.deviceId(), q.from(), q.to(), q.limit(), q.position(), true));
+  }
+
+  private Future<EventPage> page(Walk q) {
     PagePosition pos = q.position();
-    Instant lower = Instant.ofEpochMilli(buckets.bucketOf(q.from()));
-    Instant upper = Instant.ofEpochMilli(pos != null ? pos.bucket() : buckets.bucketOf(q.to() - 1));
+    long first = buckets.bucketOf(q.from());
+    long last = buckets.bucketOf(q.to() - 1);
+    Instant lower = Instant.ofEpochMilli(pos != null && q.oldestFirst() ? pos.bucket() : first);
+    Instant upper = Instant.ofEpochMilli(pos != null && !q.oldestFirst() ? pos.bucket() : last);
     Future<List<Row>> bucketRows =
-        reads.read(cql.bucketsOfDevice().bind(q.deviceId(), lower, upper, maxBuckets + 1));
+        reads.read(
+            (q.oldestFirst() ? cql.bucketsOfDeviceAsc() : cql.bucketsOfDevice())
+                .bind(q.deviceId(), lower, upper, maxBuckets + 1));
     Future<List<Row>> sliceRows = reads.read(cql.slicesOfDevice().bind(q.deviceId(), lower, upper));
     // a first page most often starts in the current bucket of a cold device: read it now, beside
     // the index, and use it if the index agrees (saves one round trip; one wasted read otherwise)
     long current = buckets.bucketOf(Math.min(q.to() - 1, System.currentTimeMillis()));
     Prefetch newest =
-        pos == null && current >= lower.toEpochMilli()
+        pos == null && !q.oldestFirst() && current >= lower.toEpochMilli()
             ? new Prefetch(current, reads.read(eventsBefore(q, current, q.to(), q.limit())))
             : null;
     return Future.all(bucketRows, sliceRows)
@@ -73,8 +99,7 @@ final class DeviceHistory {
   }
 
   /** The read of one detail partition's events in [from, {@code before}), newest first. */
-  private Statement<?> eventsBefore(
-      DeviceEventsQuery.Request q, long partition, long before, int limit) {
+  private Statement<?> eventsBefore(Walk q, long partition, long before, int limit) {
     return cql.eventsInBucket()
         .bind(
             q.deviceId(),
@@ -84,11 +109,23 @@ final class DeviceHistory {
             limit);
   }
 
+  /** The read of one detail partition's events in [{@code from}, to), oldest first. */
+  private Statement<?> eventsFrom(Walk q, long partition, long from, int limit) {
+    return cql.eventsInBucketAsc()
+        .bind(
+            q.deviceId(),
+            Instant.ofEpochMilli(partition),
+            Instant.ofEpochMilli(from),
+            Instant.ofEpochMilli(q.to()),
+            limit);
+  }
+
   /** A read of one bucket's own partition started before the page knew it would need it. */
   private record Prefetch(long bucket, Future<List<Row>> rows) {}
 
   private final class Page {
-    final DeviceEventsQuery.Request q;
+    final Walk q;
+    final Comparator<Event> order;
     final List<Long> starts;
     final Map<Long, List<DetailSlices.Slice>> slices;
     final List<Event> items = new ArrayList<>();
@@ -96,12 +133,9 @@ final class DeviceHistory {
     long lastBucket;
     int visited;
 
-    Page(
-        DeviceEventsQuery.Request q,
-        List<Long> starts,
-        Map<Long, List<DetailSlices.Slice>> s,
-        Prefetch prefetch) {
+    Page(Walk q, List<Long> starts, Map<Long, List<DetailSlices.Slice>> s, Prefetch prefetch) {
       this.q = q;
+      this.order = q.oldestFirst() ? OLDEST_FIRST : ORDER;
       this.starts = starts;
       this.slices = s;
       this.prefetch = prefetch;
@@ -173,17 +207,17 @@ final class DeviceHistory {
                   merged.addAll(prefix);
                   if (truncated) {
                     Event last = prefix.get(prefix.size() - 1);
-                    bound = bound == null || ORDER.compare(last, bound) < 0 ? last : bound;
+                    bound = bound == null || order.compare(last, bound) < 0 ? last : bound;
                   }
                 }
-                merged.sort(ORDER);
+                merged.sort(order);
                 Event previous = null;
                 for (Event e : merged) {
-                  if (items.size() >= q.limit() || (bound != null && ORDER.compare(e, bound) > 0)) {
+                  if (items.size() >= q.limit() || (bound != null && order.compare(e, bound) > 0)) {
                     break;
                   }
                   // a redelivery racing a slice split can store an event twice; it is served once
-                  if (previous == null || ORDER.compare(previous, e) != 0) {
+                  if (previous == null || order.compare(previous, e) != 0) {
                     items.add(e);
                     lastBucket = bucket;
                   }
@@ -222,13 +256,16 @@ final class DeviceHistory {
     /** The reads of one partition: after {@code after} when given, else the whole range. */
     List<Statement<?>> partitionReads(long partition, Event after, int limit) {
       if (after == null) {
-        return List.of(eventsBefore(q, partition, q.to(), limit));
+        return List.of(
+            q.oldestFirst()
+                ? eventsFrom(q, partition, q.from(), limit)
+                : eventsBefore(q, partition, q.to(), limit));
       }
       List<Statement<?>> out = new ArrayList<>(2);
-      // same ts with a later event id, then older ts
+      // same ts with a later event id in the walk's order, then older (newer) ts
       if (statementsPerPartition(after) == 2) {
         out.add(
-            cql.eventsSameTs()
+            (q.oldestFirst() ? cql.eventsSameTsAsc() : cql.eventsSameTs())
                 .bind(
                     q.deviceId(),
                     Instant.ofEpochMilli(partition),
@@ -236,7 +273,10 @@ final class DeviceHistory {
                     after.eventId(),
                     limit));
       }
-      out.add(eventsBefore(q, partition, Math.min(q.to(), after.ts()), limit));
+      out.add(
+          q.oldestFirst()
+              ? eventsFrom(q, partition, Math.max(q.from(), after.ts() + 1), limit)
+              : eventsBefore(q, partition, Math.min(q.to(), after.ts()), limit));
       return out;
     }
 

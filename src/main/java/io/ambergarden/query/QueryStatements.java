@@ -10,9 +10,12 @@ import java.util.List;
  */
 record QueryStatements(
     PreparedStatement bucketsOfDevice,
+    PreparedStatement bucketsOfDeviceAsc,
     PreparedStatement slicesOfDevice,
     PreparedStatement eventsInBucket,
     PreparedStatement eventsSameTs,
+    PreparedStatement eventsInBucketAsc,
+    PreparedStatement eventsSameTsAsc,
     PreparedStatement latestOfDevice,
     PreparedStatement bucketsOfType,
     PreparedStatement typeAll,
@@ -45,6 +48,23 @@ record QueryStatements(
                 + ks
                 + ".buckets_by_device"
                 + " WHERE device_id = ? AND bucket >= ? AND bucket <= ? LIMIT ?");
+    // an export's walk, oldest first: the exact reverse of each table's clustering order
+    Future<PreparedStatement> bucketsOfDeviceAsc =
+        client.prepare(
+            "SELECT bucket FROM "
+                + ks
+                + ".buckets_by_device"
+                + " WHERE device_id = ? AND bucket >= ? AND bucket <= ? ORDER BY bucket ASC LIMIT ?");
+    Future<PreparedStatement> eventsInBucketAsc =
+        client.prepare(
+            device
+                + ".events_by_device WHERE device_id = ? AND bucket = ? AND ts >= ? AND ts < ?"
+                + " ORDER BY ts ASC, event_id DESC LIMIT ?");
+    Future<PreparedStatement> eventsSameTsAsc =
+        client.prepare(
+            device
+                + ".events_by_device WHERE device_id = ? AND bucket = ? AND ts = ? AND event_id < ?"
+                + " ORDER BY ts ASC, event_id DESC LIMIT ?");
     Future<PreparedStatement> slicesOfDevice =
         client.prepare(
             "SELECT bucket, slice_start, salts FROM "
@@ -90,9 +110,12 @@ record QueryStatements(
     return Future.all(
             List.of(
                 bucketsOfDevice,
+                bucketsOfDeviceAsc,
                 slicesOfDevice,
                 eventsInBucket,
                 eventsSameTs,
+                eventsInBucketAsc,
+                eventsSameTsAsc,
                 latestOfDevice,
                 bucketsOfType,
                 typeAll,
@@ -105,9 +128,12 @@ record QueryStatements(
             all ->
                 new QueryStatements(
                     bucketsOfDevice.result(),
+                    bucketsOfDeviceAsc.result(),
                     slicesOfDevice.result(),
                     eventsInBucket.result(),
                     eventsSameTs.result(),
+                    eventsInBucketAsc.result(),
+                    eventsSameTsAsc.result(),
                     latestOfDevice.result(),
                     bucketsOfType.result(),
                     typeAll.result(),

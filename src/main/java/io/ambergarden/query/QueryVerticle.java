@@ -2,6 +2,7 @@ package io.ambergarden.query;
 
 import io.ambergarden.bus.DeviceEventsQuery;
 import io.ambergarden.bus.DeviceLatestQuery;
+import io.ambergarden.bus.ExportPageQuery;
 import io.ambergarden.bus.FailureCode;
 import io.ambergarden.bus.FleetQuery;
 import io.ambergarden.bus.SeriesQuery;
@@ -17,8 +18,9 @@ import io.vertx.core.VerticleBase;
 
 /**
  * Serves event and fleet reads from the query-first tables: a device's history ({@link
- * DeviceHistory}), a device type's recent events ({@link TypeHistory}), a device's latest state,
- * the fleet list ({@link FleetReader}), and a device's metric as a series ({@link SeriesReader}).
+ * DeviceHistory}; oldest first for exports), a device type's recent events ({@link TypeHistory}), a
+ * device's latest state, the fleet list ({@link FleetReader}), and a device's metric as a series
+ * ({@link SeriesReader}).
  */
 public final class QueryVerticle extends VerticleBase {
   private final AmberConfig config;
@@ -57,6 +59,8 @@ public final class QueryVerticle extends VerticleBase {
               FleetReader fleet = new FleetReader(reads, cql, config);
               return Future.all(
                   QueryConsumers.serve(vertx, meters, DeviceEventsQuery.ENDPOINT, devices::page),
+                  QueryConsumers.serve(
+                      vertx, meters, ExportPageQuery.ENDPOINT, devices::oldestFirst),
                   QueryConsumers.serve(
                       vertx, meters, DeviceLatestQuery.ENDPOINT, this::deviceLatest),
                   QueryConsumers.serve(vertx, meters, TypeEventsQuery.ENDPOINT, types::page),

@@ -73,6 +73,16 @@ public final class AccessHandler {
     return ctx.get(PRINCIPAL);
   }
 
+  /**
+   * Takes one more rate-limit token for the caller of {@code ctx} (work a request does beyond its
+   * admission, such as an export's reads): 0 when granted or the caller is not limited, else the
+   * nanoseconds until a token is available (nothing is taken then).
+   */
+  public long rateWait(RoutingContext ctx) {
+    Principal p = principal(ctx);
+    return p == null ? 0 : gate.rateWait(p);
+  }
+
   /** True when the request carries credentials in a header (a browser page cannot add those). */
   public static boolean hasHeaderCredentials(RoutingContext ctx) {
     return ctx.request().getHeader(HttpHeaders.AUTHORIZATION) != null

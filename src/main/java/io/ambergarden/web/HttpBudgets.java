@@ -25,6 +25,7 @@ public final class HttpBudgets {
   private final AdmissionBudget ingestBytes;
   private final AdmissionBudget connections;
   private final AdmissionBudget replayBytes;
+  private final ExportLoad exports;
   private final java.util.Map<Shed, Counter> shed = new java.util.EnumMap<>(Shed.class);
 
   public HttpBudgets(
@@ -32,11 +33,13 @@ public final class HttpBudgets {
       long maxIngestBytes,
       int maxConnections,
       long maxReplayBytes,
+      int maxExports,
       MeterRegistry registry) {
     ingestRequests = new AdmissionBudget(maxIngestRequests);
     ingestBytes = new AdmissionBudget(maxIngestBytes);
     connections = new AdmissionBudget(maxConnections);
     replayBytes = new AdmissionBudget(maxReplayBytes);
+    exports = new ExportLoad(maxExports, registry);
     gauge(registry, "amber.http.ingest.requests", ingestRequests, "Ingest requests admitted");
     gauge(registry, "amber.http.ingest.bytes", ingestBytes, "Body bytes of admitted ingest");
     gauge(registry, "amber.http.connections", connections, "Open HTTP connections");
@@ -57,6 +60,7 @@ public final class HttpBudgets {
         config.ingest().maxInFlightBytes(),
         config.http().maxConnections(),
         config.live().replayMaxBytes(),
+        config.export().maxConcurrent(),
         registry);
   }
 
@@ -73,6 +77,11 @@ public final class HttpBudgets {
 
   public AdmissionBudget ingestBytes() {
     return ingestBytes;
+  }
+
+  /** The exports' slots and what they hold. */
+  public ExportLoad exports() {
+    return exports;
   }
 
   public AdmissionBudget connections() {

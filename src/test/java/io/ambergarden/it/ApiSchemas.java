@@ -25,6 +25,7 @@ import java.util.Locale;
  * (as {@code web.OpenApiContractTest} does for the answers it can get without the servers).
  */
 final class ApiSchemas {
+  private static ApiSchemas shared;
   private final JsonObject doc;
 
   private ApiSchemas(JsonObject doc) {
@@ -51,6 +52,33 @@ final class ApiSchemas {
     }
   }
 
+  /** A component schema by name (for example {@code Event} or {@code Problem}). */
+  static synchronized JsonObject component(String name) {
+    if (shared == null) {
+      shared = load();
+    }
+    JsonObject schemas = shared.doc.getJsonObject("components").getJsonObject("schemas");
+    assertThat(schemas.containsKey(name)).as("schema %s in the document", name).isTrue();
+    return schemas.getJsonObject(name);
+  }
+
+  /** Fails unless {@code instance} (a decoded JSON value) matches the component schema. */
+  static void assertMatches(String name, Object instance, String what) {
+    assertValid(component(name), instance, what + " against the documented schema " + name);
+  }
+
+  private static void assertValid(JsonObject schema, Object instance, String what) {
+    OutputUnit result =
+        Validator.create(
+                JsonSchema.of(schema),
+                new JsonSchemaOptions()
+                    .setDraft(Draft.DRAFT202012)
+                    .setBaseUri("app://")
+                    .setOutputFormat(OutputFormat.Basic))
+            .validate(instance);
+    assertThat(result.getValid()).as("%s: %s", what, result.toJson().encode()).isTrue();
+  }
+
   /**
    * Fails unless {@code resp} (to a GET of {@code uri}) is a documented answer of its route, with a
    * documented media type, and its body matches that media type's schema.
@@ -62,17 +90,10 @@ final class ApiSchemas {
     String mediaType = resp.headers().firstValue("Content-Type").orElse("").split(";", 2)[0].trim();
     JsonObject media = answer.getJsonObject("content", new JsonObject()).getJsonObject(mediaType);
     assertThat(media).as("%s: %s is a documented media type", what, mediaType).isNotNull();
-    OutputUnit result =
-        Validator.create(
-                JsonSchema.of(media.getJsonObject("schema")),
-                new JsonSchemaOptions()
-                    .setDraft(Draft.DRAFT202012)
-                    .setBaseUri("app://")
-                    .setOutputFormat(OutputFormat.Basic))
-            .validate(Json.decodeValue(resp.body()));
-    assertThat(result.getValid())
-        .as("%s against the documented schema: %s", what, result.toJson().encode())
-        .isTrue();
+    assertValid(
+        media.getJsonObject("schema"),
+        Json.decodeValue(resp.body()),
+        what + " against the documented schema");
   }
 
   private JsonObject documentedAnswer(String method, String uri, int status) {

@@ -24,6 +24,19 @@ public final class EventApiJson {
     return write(256, g -> EventJson.writeForReads(g, e));
   }
 
+  /** NDJSON: each event as a page item on a line of its own, each line ending with a newline. */
+  public static Buffer lines(List<Event> items) {
+    return write(
+        64 + 256 * items.size(),
+        g -> {
+          g.setRootValueSeparator(null); // the newline separates the lines, no space before them
+          for (Event e : items) {
+            EventJson.writeForReads(g, e);
+            g.writeRaw('\n');
+          }
+        });
+  }
+
   /** A page: {@code {"items":[...],"next":next}}, next null on the last page. */
   public static Buffer page(List<Event> items, String next) {
     return write(

@@ -37,6 +37,20 @@ class EventApiJsonTest {
   }
 
   @Test
+  void ndjsonLinesAreThePageItemsOneALineEachEndingWithANewline() {
+    Event full = SampleEvents.full("M-10086", NOW);
+    Event bare = new Event("d1", NOW + 1, "");
+    String text = EventApiJson.lines(List.of(full, bare)).toString(StandardCharsets.UTF_8);
+    assertThat(text)
+        .isEqualTo(
+            EventApiJson.of(full).toString(StandardCharsets.UTF_8)
+                + "\n"
+                + EventApiJson.of(bare).toString(StandardCharsets.UTF_8)
+                + "\n");
+    assertThat(EventApiJson.lines(List.of()).length()).isZero();
+  }
+
+  @Test
   void aPageHoldsItsItemsInOrderAndItsCursor() {
     List<Event> items = List.of(new Event("d1", NOW, "a"), new Event("d1", NOW - 1, ""));
     JsonObject page = new JsonObject(EventApiJson.page(items, "c1"));
