@@ -336,7 +336,9 @@ class DashboardIT {
         ExpectedConditions.textMatches(
             By.id("dev-chart-note"),
             java.util.regex.Pattern.compile(
-                "^\\d+ events of temperature for " + CHART_DEVICE + " .* per 1m \\(\\d+ points\\)")));
+                "^\\d+ events of temperature for "
+                    + CHART_DEVICE
+                    + " .* per 1m \\(\\d+ points\\)")));
     int events = Integer.parseInt(text("dev-chart-note").split(" ")[0]);
     assertThat(events).isBetween(chartEventsLastHour - 3, chartEventsLastHour);
     // the chart's range: six hours in 2-minute buckets, read from the detail rows
