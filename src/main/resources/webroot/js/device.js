@@ -1,16 +1,24 @@
 "use strict";
-// Device page: latest state, a metric chart over a chosen range (from the history API, kept up to
-// date by the device's own live feed), hourly rollups, counters, and the live events.
+// Device page: latest state, a metric chart over a chosen range (from the series API, one request
+// whatever the range, kept up to date by the device's own live feed), a CSV download of the range
+// (the export API), hourly rollups, counters, and the live events.
 (function () {
   const A = (window.Amber = window.Amber || {});
   const F = A.fmt;
   const $ = (id) => document.getElementById(id);
-  const MAX_PAGES = 5; // up to 5000 events per chart
+  // A step per range, so a chart has at most a few hundred points: finer steps read detail rows,
+  // an hour or more reads the hourly rollups.
+  const STEPS = [
+    [900000, "10s", 10000],
+    [3600000, "1m", 60000],
+    [21600000, "2m", 120000],
+    [86400000, "10m", 600000],
+    [Infinity, "1h", 3600000],
+  ];
   const MAX_FEED_ROWS = 50;
   let device = null;
   let latest = null;
-  let history = []; // events in range, oldest first
-  let historyFrom = 0;
+  let series = { from: 0, step: "", stepMs: 1, metric: "", points: [] }; // the chart's buckets
   let feed = null;
   let timer = null;
 
@@ -56,39 +64,86 @@
     }
   }
 
+  function stepFor(range) {
+    return STEPS.find((s) => range <= s[0]);
+  }
+
   function drawChart() {
     const m = metric();
-    const points = history
-      .filter((e) => e.metrics && typeof e.metrics[m] === "number" && e.ts >= historyFrom)
-      .map((e) => [e.ts, e.metrics[m]]);
-    A.charts.line($("dev-chart"), [{ points: points }], {
-      from: historyFrom,
-      to: Date.now(),
-      empty: "no " + (m || "metric") + " in this range",
-    });
+    const points = series.points;
+    A.charts.line(
+      $("dev-chart"),
+      [{ points: points.map((p) => [p.t, p.avg]), band: points.map((p) => [p.t, p.min, p.max]) }],
+      { from: series.from, to: Date.now(), empty: "no " + (m || "metric") + " in this range" }
+    );
+    const events = points.reduce((n, p) => n + p.count, 0);
     $("dev-chart-note").textContent =
-      points.length + " points of " + m + " for " + device + " since " + F.dateTime(historyFrom);
+      events + " events of " + m + " for " + device + " since " + F.dateTime(series.from) + ": average and min–max band per " +
+      series.step + " (" + points.length + " points)";
   }
 
   async function loadHistory() {
     const range = Number($("dev-range").value);
-    historyFrom = Date.now() - range;
-    const events = [];
-    let cursor = null;
-    for (let i = 0; i < MAX_PAGES; i++) {
+    const [, step, stepMs] = stepFor(range);
+    const m = metric();
+    const from = Date.now() - range;
+    series = { from: from, step: step, stepMs: stepMs, metric: m, points: [] };
+    if (m) {
       const r = await A.api(
-        "/api/v1/devices/" + encodeURIComponent(device) + "/events?limit=1000&from=" + historyFrom +
-          (cursor ? "&cursor=" + encodeURIComponent(cursor) : "")
+        "/api/v1/devices/" + encodeURIComponent(device) + "/series?" +
+          new URLSearchParams({ metric: m, from: from, to: Date.now() + 1, step: step })
       );
-      r.items.forEach((e) => events.push(e));
-      cursor = r.next;
-      if (!cursor) break;
+      if (series.from !== from || series.metric !== m) return; // a newer load started meanwhile
+      series.points = r.points;
     }
-    history = events.reverse();
     drawChart();
-    if (cursor) {
-      $("dev-chart-note").textContent += " (the newest " + events.length + " events)";
+  }
+
+  /** Adds a live event to its bucket, as the series API would count it. */
+  function addToSeries(e) {
+    const v = e.metrics && e.metrics[series.metric];
+    if (typeof v !== "number" || e.ts < series.from) return;
+    const t = Math.floor(e.ts / series.stepMs) * series.stepMs;
+    let p = series.points.find((q) => q.t === t);
+    if (!p) {
+      p = { t: t, count: 0, min: v, max: v, avg: 0 };
+      series.points.push(p);
+      series.points.sort((a, b) => a.t - b.t);
     }
+    p.avg = (p.avg * p.count + v) / (p.count + 1);
+    p.count++;
+    p.min = Math.min(p.min, v);
+    p.max = Math.max(p.max, v);
+    drawChart();
+  }
+
+  /** The chosen range of every metric the device reports, as CSV from the export API. */
+  async function downloadCsv() {
+    const range = Number($("dev-range").value);
+    const to = Date.now() + 1;
+    const metrics = Array.from($("dev-metric").options).map((o) => o.value);
+    const url =
+      "/api/v1/devices/" + encodeURIComponent(device) + "/events/export?" +
+      new URLSearchParams({ format: "csv", from: to - 1 - range, to: to, metrics: metrics.join(",") });
+    const note = $("dev-csv-note");
+    note.textContent = "exporting…";
+    const auth = window.AmberAuth;
+    const res = auth && auth.fetch ? await auth.fetch(url) : await fetch(url);
+    if (!res.ok) {
+      const body = await res.json().catch(() => null);
+      throw new Error((body && (body.detail || body.title)) || "HTTP " + res.status);
+    }
+    // the key rides in a header, so the file comes through fetch rather than a plain link
+    const text = await res.text();
+    const rows = text.split("\n").filter((l) => l.length > 0).length - 1;
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([text], { type: "text/csv" }));
+    link.download = device + ".csv";
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 60000);
+    note.textContent = rows + " events exported to " + link.download + " (" + F.number(text.length) + " bytes)";
   }
 
   async function loadRollups() {
@@ -149,11 +204,7 @@
     rows.insertBefore(tr, rows.firstChild);
     while (rows.children.length > MAX_FEED_ROWS) rows.removeChild(rows.lastChild);
     if (!latest || e.ts >= latest.ts) showLatest(e);
-    if (e.ts >= historyFrom) {
-      history.push(e);
-      history.sort((a, b) => a.ts - b.ts);
-      drawChart();
-    }
+    addToSeries(e);
   }
 
   function report(p) {
@@ -163,21 +214,24 @@
   }
 
   $("dev-range").addEventListener("change", () => report(loadHistory()));
-  $("dev-metric").addEventListener("change", () => {
-    drawChart();
-    report(loadRollups());
-  });
+  $("dev-metric").addEventListener("change", () => report(Promise.all([loadHistory(), loadRollups()])));
+  $("dev-csv").addEventListener("click", () =>
+    downloadCsv().catch((e) => {
+      $("dev-csv-note").textContent = e.message;
+    })
+  );
 
   A.views = A.views || {};
   A.views.device = {
     show(params, id) {
       device = id;
       latest = null;
-      history = [];
+      series = { from: 0, step: "", stepMs: 1, metric: "", points: [] };
       F.clear($("dev-feed"));
       F.clear($("dev-rollups"));
       F.clear($("dev-metric"));
       $("dev-chart-note").textContent = "";
+      $("dev-csv-note").textContent = "";
       const status = $("dev-live-status");
       feed = A.openFeed({ devices: id }, onLive, (text, cls) => {
         status.textContent = text;

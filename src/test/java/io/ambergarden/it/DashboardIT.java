@@ -330,18 +330,24 @@ class DashboardIT {
     assertThat(all("#dev-metrics div[data-metric='temperature']")).hasSize(1);
     wait.until(d -> !all("#dev-metric option[value='temperature']").isEmpty());
     new Select(browser.findElement(By.id("dev-metric"))).selectByValue("temperature");
-    // the last hour as the page sees it: the seed's last hour, less what aged out meanwhile
+    // the last hour as the page sees it: the seed's last hour, less what aged out meanwhile,
+    // counted by the series API in 1-minute buckets
     wait.until(
         ExpectedConditions.textMatches(
             By.id("dev-chart-note"),
-            java.util.regex.Pattern.compile("^\\d+ points of temperature for " + CHART_DEVICE)));
-    int points = Integer.parseInt(text("dev-chart-note").split(" ")[0]);
-    assertThat(points).isBetween(chartEventsLastHour - 3, chartEventsLastHour);
-    // the chart's range
+            java.util.regex.Pattern.compile(
+                "^\\d+ events of temperature for "
+                    + CHART_DEVICE
+                    + " .* per 1m \\(\\d+ points\\)")));
+    int events = Integer.parseInt(text("dev-chart-note").split(" ")[0]);
+    assertThat(events).isBetween(chartEventsLastHour - 3, chartEventsLastHour);
+    // the chart's range: six hours in 2-minute buckets, read from the detail rows
     new Select(browser.findElement(By.id("dev-range"))).selectByValue("21600000");
     wait.until(
         ExpectedConditions.textToBePresentInElementLocated(
-            By.id("dev-chart-note"), SEEDED_PER_CHART_DEVICE + " points of temperature"));
+            By.id("dev-chart-note"), SEEDED_PER_CHART_DEVICE + " events of temperature"));
+    // 360 events 30 s apart over three hours: 90 buckets, or 91 when they straddle a boundary
+    assertThat(text("dev-chart-note")).containsPattern("per 2m \\((90|91) points\\)");
     // closed hours are rolled up from the stored events: the last full hour had 120 events
     wait.until(
         d ->
@@ -361,8 +367,21 @@ class DashboardIT {
     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("dev-status"), "fault"));
     wait.until(
         ExpectedConditions.textToBePresentInElementLocated(
-            By.id("dev-chart-note"), (SEEDED_PER_CHART_DEVICE + 1) + " points of temperature"));
+            By.id("dev-chart-note"), (SEEDED_PER_CHART_DEVICE + 1) + " events of temperature"));
+    // the range as CSV, through the export API
+    browser.findElement(By.id("dev-csv")).click();
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(
+            By.id("dev-csv-note"),
+            (SEEDED_PER_CHART_DEVICE + 1) + " events exported to " + CHART_DEVICE + ".csv"));
     screenshot("device");
+    // a whole week in one request: hourly buckets from the rollups, with the days before
+    new Select(browser.findElement(By.id("dev-range"))).selectByValue("604800000");
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(
+            By.id("dev-chart-note"),
+            (SEEDED_PER_CHART_DEVICE + chartEventsBefore + 1) + " events of temperature"));
+    assertThat(text("dev-chart-note")).contains("per 1h (");
   }
 
   @Test
