@@ -24,7 +24,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -110,18 +109,9 @@ public final class AuthCostBench {
       port = s.getLocalPort();
     }
     String topic = "authbench-" + (auth ? "on-" : "off-") + System.nanoTime();
-    Map<String, String> cfg = new HashMap<>();
-    cfg.put("cassandra.contact-points", runtime.cassandraContactPoint());
-    cfg.put("kafka.bootstrap-servers", runtime.kafkaBootstrap());
-    cfg.put("cassandra.keyspace", KEYSPACE);
-    cfg.put("kafka.topic", topic);
-    cfg.put("kafka.dlq-topic", topic + ".dlq");
-    cfg.put("kafka.group-id", topic);
-    cfg.put("live.topic", topic + ".live");
-    cfg.put("ingest.mode", "direct");
-    cfg.put("kafka.consumer.enabled", "false");
-    cfg.put("http.host", "127.0.0.1");
-    cfg.put("http.port", Integer.toString(port));
+    Map<String, String> cfg =
+        BenchService.directModeConfig(
+            runtime.cassandraContactPoint(), runtime.kafkaBootstrap(), KEYSPACE, topic, port);
     cfg.put("auth.enabled", Boolean.toString(auth));
     System.out.printf("starting the service with auth %s on %d%n", auth ? "ON" : "off", port);
     BenchService service =

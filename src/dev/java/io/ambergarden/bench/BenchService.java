@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -101,6 +102,27 @@ public final class BenchService implements AutoCloseable {
       throw e;
     }
     return service;
+  }
+
+  /**
+   * The config of a direct-mode instance (no Kafka consumer) on the local runtime's servers, with
+   * its own topics named after {@code topic}, listening on {@code port}; the caller adds the rest.
+   */
+  public static Map<String, String> directModeConfig(
+      String cassandra, String kafka, String keyspace, String topic, int port) {
+    Map<String, String> cfg = new HashMap<>();
+    cfg.put("cassandra.contact-points", cassandra);
+    cfg.put("kafka.bootstrap-servers", kafka);
+    cfg.put("cassandra.keyspace", keyspace);
+    cfg.put("kafka.topic", topic);
+    cfg.put("kafka.dlq-topic", topic + ".dlq");
+    cfg.put("kafka.group-id", topic);
+    cfg.put("live.topic", topic + ".live");
+    cfg.put("ingest.mode", "direct");
+    cfg.put("kafka.consumer.enabled", "false");
+    cfg.put("http.host", "127.0.0.1");
+    cfg.put("http.port", Integer.toString(port));
+    return cfg;
   }
 
   /**

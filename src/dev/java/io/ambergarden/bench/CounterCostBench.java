@@ -132,21 +132,16 @@ public final class CounterCostBench {
   private Instance start(LocalRuntime runtime, Mode mode, Path base) throws Exception {
     int port = Ports.free();
     String topic = "countercost-" + mode.key() + "-" + System.nanoTime();
-    Map<String, String> cfg = new HashMap<>();
-    cfg.put("cassandra.contact-points", runtime.cassandraContactPoint());
-    cfg.put("kafka.bootstrap-servers", runtime.kafkaBootstrap());
     // a keyspace each: the rollup shard leases are per keyspace
-    cfg.put("cassandra.keyspace", "amber_countercost_" + mode.key());
-    cfg.put("kafka.topic", topic);
-    cfg.put("kafka.dlq-topic", topic + ".dlq");
-    cfg.put("kafka.group-id", topic);
-    cfg.put("live.topic", topic + ".live");
-    cfg.put("ingest.mode", "direct");
-    cfg.put("kafka.consumer.enabled", "false");
+    Map<String, String> cfg =
+        BenchService.directModeConfig(
+            runtime.cassandraContactPoint(),
+            runtime.kafkaBootstrap(),
+            "amber_countercost_" + mode.key(),
+            topic,
+            port);
     cfg.put("auth.enabled", "false");
     cfg.put("media.enabled", "false");
-    cfg.put("http.host", "127.0.0.1");
-    cfg.put("http.port", Integer.toString(port));
     cfg.put("counters.enabled", Boolean.toString(mode.counters));
     cfg.put("counters.reconcile", Boolean.toString(mode.reconcile));
     // the phase's hour is closed: its marks are late, rolled up at the end of this window; shorter

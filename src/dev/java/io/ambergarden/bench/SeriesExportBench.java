@@ -23,7 +23,6 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -65,18 +64,9 @@ public final class SeriesExportBench {
       port = s.getLocalPort();
     }
     String topic = "seriesbench-" + System.nanoTime();
-    Map<String, String> cfg = new HashMap<>();
-    cfg.put("cassandra.contact-points", runtime.cassandraContactPoint());
-    cfg.put("kafka.bootstrap-servers", runtime.kafkaBootstrap());
-    cfg.put("cassandra.keyspace", KEYSPACE);
-    cfg.put("kafka.topic", topic);
-    cfg.put("kafka.dlq-topic", topic + ".dlq");
-    cfg.put("kafka.group-id", topic);
-    cfg.put("live.topic", topic + ".live");
-    cfg.put("ingest.mode", "direct");
-    cfg.put("kafka.consumer.enabled", "false");
-    cfg.put("http.host", "127.0.0.1");
-    cfg.put("http.port", Integer.toString(port));
+    Map<String, String> cfg =
+        BenchService.directModeConfig(
+            runtime.cassandraContactPoint(), runtime.kafkaBootstrap(), KEYSPACE, topic, port);
     // reads at full speed: an export's rate tokens are the key's, and this measures the reads
     cfg.put("auth.enabled", "false");
     // the backfilled day's hours are rolled up within a minute, not after the default 2 minutes
