@@ -78,6 +78,42 @@ final class BenchEvents {
   }
 
   /**
+   * Events as a fixed-rate stream sends them: event {@code i} is stamped with the wall time it is
+   * due ({@code startMillis + i / rate}), so each device's events are in time order, except a
+   * {@code latePercent} share that arrives one to two hours late (into an hour already closed).
+   */
+  static List<Spec> streaming(
+      String prefix,
+      String eventPrefix,
+      int count,
+      int devices,
+      long startMillis,
+      double ratePerSecond,
+      int latePercent,
+      long seed) {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    List<Spec> out = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      int d = rnd.nextInt(devices);
+      boolean bad = rnd.nextInt(100) < 5;
+      long due = startMillis + Math.round(i * 1000 / ratePerSecond);
+      boolean late = rnd.nextInt(100) < latePercent;
+      out.add(
+          new Spec(
+              prefix + "-" + d,
+              TYPES[d % TYPES.length],
+              late ? due - TimeBuckets.HOUR - rnd.nextLong(TimeBuckets.HOUR) : due,
+              eventPrefix + i,
+              bad ? "fault" : "normal",
+              bad ? 500 + rnd.nextInt(5) : 200,
+              20 + rnd.nextDouble() * 20,
+              rnd.nextDouble(),
+              5 + rnd.nextDouble() * 10));
+    }
+    return out;
+  }
+
+  /**
    * {@code count} events over {@code devices} devices, event times spread over the last 30 minutes.
    */
   static List<Spec> generate(String prefix, int count, int devices, long now, long seed) {

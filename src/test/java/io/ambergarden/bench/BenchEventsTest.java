@@ -50,4 +50,33 @@ class BenchEventsTest {
     }
     assertThat(before).isTrue();
   }
+
+  @Test
+  void aStreamIsInTimeOrderPerDeviceExceptItsLateShare() {
+    double rate = 2_000;
+    java.util.List<BenchEvents.Spec> events =
+        BenchEvents.streaming("d", "s", 20_000, 50, NOW, rate, 5, 11);
+
+    java.util.Map<String, Long> lastOnTime = new java.util.HashMap<>();
+    int late = 0;
+    for (int i = 0; i < events.size(); i++) {
+      BenchEvents.Spec e = events.get(i);
+      long due = NOW + Math.round(i * 1000 / rate);
+      if (e.ts() == due) {
+        Long before = lastOnTime.put(e.deviceId(), e.ts());
+        assertThat(before == null || before <= e.ts())
+            .as("device %s in order", e.deviceId())
+            .isTrue();
+      } else {
+        late++;
+        assertThat(e.ts()).isBetween(due - 2 * HOUR + 1, due - HOUR);
+      }
+      assertThat(e.eventId()).isEqualTo("s" + i);
+    }
+    // 5% of 20,000, within about four standard deviations
+    assertThat(late).isBetween(880, 1_120);
+    assertThat(lastOnTime).hasSize(50);
+    assertThat(BenchEvents.streaming("d", "s", 100, 5, NOW, rate, 0, 1))
+        .allSatisfy(e -> assertThat(e.ts()).isGreaterThanOrEqualTo(NOW));
+  }
 }
