@@ -21,11 +21,12 @@ import org.HdrHistogram.Recorder;
 
 /**
  * (e) Read latency while the service ingests: each endpoint is asked at a fixed rate for a random
- * device of the measured set. Requests are sent on schedule, not after the previous answer, so a
- * slow answer cannot hide the wait of the requests behind it; past {@link #MAX_IN_FLIGHT} open
- * requests a tick is counted as skipped. The client is Vert.x's on one event loop with kept-alive
- * connections: the JDK client cost ~2.5 ms of CPU per request here, taken from the cores the
- * service and Cassandra share with the harness.
+ * device of the measured set. Requests are sent on schedule, not after the previous answer, and
+ * each one's latency runs from the time it was due ({@link OpenLoop}), not from when the timer got
+ * to it, so neither a slow answer nor a late timer hides the wait of the requests behind it; past
+ * {@link #MAX_IN_FLIGHT} open requests a tick is counted as skipped. The client is Vert.x's on one
+ * event loop with kept-alive connections: the JDK client cost ~2.5 ms of CPU per request here,
+ * taken from the cores the service and Cassandra share with the harness.
  */
 final class ReadLatencyProbe implements AutoCloseable {
   static final int MAX_IN_FLIGHT = 64;
@@ -94,8 +95,15 @@ final class ReadLatencyProbe implements AutoCloseable {
     long periodMicros = 1_000_000L / ratePerSecond;
     SplittableRandom random = new SplittableRandom(4); // used by the timer's single thread only
     for (Endpoint e : endpoints) {
+      // a fixed-rate timer runs late ticks back to back, so tick k is the one due at start + k
+      // periods
+      OpenLoop schedule = new OpenLoop(1e6 / periodMicros, System.nanoTime());
+      AtomicLong tick = new AtomicLong();
       timer.scheduleAtFixedRate(
-          () -> e.send(deviceIds.get(random.nextInt(deviceIds.size()))),
+          () ->
+              e.send(
+                  deviceIds.get(random.nextInt(deviceIds.size())),
+                  schedule.dueNanos(tick.getAndIncrement())),
           0,
           periodMicros,
           TimeUnit.MICROSECONDS);
@@ -152,7 +160,7 @@ final class ReadLatencyProbe implements AutoCloseable {
       return name;
     }
 
-    private void send(String deviceId) {
+    private void send(String deviceId, long dueNanos) {
       if (inFlight.incrementAndGet() > MAX_IN_FLIGHT) {
         inFlight.decrementAndGet();
         skipped.incrementAndGet();
@@ -163,13 +171,12 @@ final class ReadLatencyProbe implements AutoCloseable {
               .setMethod(HttpMethod.GET)
               .setURI("/api/v1/devices/" + deviceId + pathSuffix)
               .setIdleTimeout(REQUEST_TIMEOUT.toMillis());
-      long t0 = System.nanoTime();
       client
           .request(request)
           .compose(req -> req.send().compose(resp -> resp.body().map(body -> resp.statusCode())))
           .onComplete(
               (status, err) -> {
-                long micros = (System.nanoTime() - t0) / 1000;
+                long micros = Math.max(0, System.nanoTime() - dueNanos) / 1000;
                 inFlight.decrementAndGet();
                 if (err != null || (status != 200 && status != 404)) {
                   errors.incrementAndGet();
