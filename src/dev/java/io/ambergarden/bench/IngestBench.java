@@ -10,6 +10,8 @@ import io.ambergarden.localrt.LocalRuntime;
 import io.ambergarden.localrt.LocalRuntimeOptions;
 import io.ambergarden.localrt.Procs;
 import io.ambergarden.metrics.PrometheusText;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -84,6 +86,12 @@ public final class IngestBench {
 
   /** The latency-against-load steps, when they ran; drawn to load-curve.png. */
   private LoadCurvePhase curve;
+
+  /** The steady-load levels, when they ran (amber.bench.steady-seconds > 0). */
+  private SteadyLoadPhase steady;
+
+  /** The service's GC pause p99 during the steady-load levels, ms; NaN when not measured. */
+  private double steadyGcPauseP99 = Double.NaN;
 
   /** The service under test while (b) runs, read by the memory sampler. */
   private volatile BenchService service;
@@ -170,6 +178,7 @@ public final class IngestBench {
           writeResults(
               options.projectDir().resolve(".bench-results").resolve(DIR_NAME.format(startedAt)),
               report,
+              bench.steadyJson(report.json()),
               List.of(
                   new Plot.Panel("Ingest throughput, per second", "events/s", sampler.rates()),
                   new Plot.Panel("Read latency p99 (e), per second", "ms", latencies),
@@ -473,11 +482,14 @@ public final class IngestBench {
         BenchEvents.generate(measuredPrefix, "w", warm, settings.devices(), now, 5));
     System.out.printf(
         "Service: its own JVM (%s), warm-up on %,d events with reads%n", SERVICE_JVM, warm);
+    Path gcLog = runtime.options().projectDir().resolve("target").resolve("bench-service-gc.log");
+    List<String> jvm = new ArrayList<>(SERVICE_JVM);
+    jvm.add(GcLog.option(gcLog.toString()));
     try (BenchService app =
         BenchService.start(
             config,
             settings.httpPort(),
-            SERVICE_JVM,
+            jvm,
             runtime.options().projectDir().resolve("target").resolve("bench-service.log"))) {
       service = app;
       int port = app.port();
@@ -575,6 +587,28 @@ public final class IngestBench {
         phase.run(next, kafkaEventsPerSecond, committed, curveSeconds, withReads);
         observations.addAll(phase.lines());
         curve = phase;
+      }
+      int steadySeconds = BenchSettings.setting("steady-seconds", 0);
+      if (steadySeconds > 0) {
+        settle("Cassandra", "before the steady-load levels");
+        SteadyLoadPhase phase =
+            new SteadyLoadPhase(runtime, topic, port, measuredPrefix, settings.devices(), ledger);
+        Instant steadyFrom = Instant.now();
+        next =
+            phase.run(
+                next,
+                kafkaEventsPerSecond,
+                committed,
+                steadySeconds,
+                BenchSettings.setting("steady-read-seconds", 60),
+                withReads);
+        steadyGcPauseP99 =
+            GcLog.percentile(
+                GcLog.pausesMillis(Files.readAllLines(gcLog), steadyFrom, Instant.now()), 99);
+        observations.addAll(phase.lines());
+        observations.add(
+            String.format("steady load: service GC pause p99 %.1f ms", steadyGcPauseP99));
+        steady = phase;
       }
 
       Optional<String> liveLatency = Optional.empty();
@@ -901,11 +935,45 @@ public final class IngestBench {
     return new BenchReport(env, m, ratios, f.reads(), notes, series, resources);
   }
 
-  static Path writeResults(Path dir, BenchReport report, List<Plot.Panel> panels)
+  /**
+   * The report's JSON with the steady-load levels and issue 31's targets added when they ran; the
+   * two cost targets compare with the run named by amber.bench.baseline (a results.json path).
+   */
+  JsonObject steadyJson(JsonObject json) throws IOException {
+    if (steady == null) {
+      return json;
+    }
+    String baselinePath = BenchSettings.text("baseline", "");
+    JsonArray baseline =
+        baselinePath.isEmpty()
+            ? null
+            : new JsonObject(Files.readString(Path.of(baselinePath))).getJsonArray("steady");
+    List<Target> targets =
+        SteadyTargets.of(
+            steady.steps(),
+            baseline,
+            steadyGcPauseP99,
+            measured(json, "b-kafka") / measured(json, "a-grouped"));
+    return json.put("steady", steady.json()).put("targets", SteadyTargets.json(targets));
+  }
+
+  /** A measurement's events/s from the report's JSON; NaN when the run did not measure it. */
+  private static double measured(JsonObject json, String id) {
+    JsonArray rows = json.getJsonArray("measurements", new JsonArray());
+    for (int i = 0; i < rows.size(); i++) {
+      JsonObject row = rows.getJsonObject(i);
+      if (id.equals(row.getString("id")) && row.getDouble("eventsPerSecond") != null) {
+        return row.getDouble("eventsPerSecond");
+      }
+    }
+    return Double.NaN;
+  }
+
+  static Path writeResults(Path dir, BenchReport report, JsonObject json, List<Plot.Panel> panels)
       throws IOException {
     Files.createDirectories(dir);
     Files.writeString(dir.resolve("results.md"), report.markdown());
-    Files.writeString(dir.resolve("results.json"), report.json().encodePrettily() + "\n");
+    Files.writeString(dir.resolve("results.json"), json.encodePrettily() + "\n");
     Plot.writePng(
         Plot.render(
             "Amber Garden ingest benchmark",

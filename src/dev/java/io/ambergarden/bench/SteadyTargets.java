@@ -1,0 +1,95 @@
+package io.ambergarden.bench;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Issue 31's targets, computed from a run's own figures: the steady-load levels ({@link
+ * SteadyLoadPhase}), the service's GC pause p99 under ingest, the full rate (b) against the raw
+ * ceiling (a'), and, for the two cost rows, the committed baseline run's 50% level (its {@code
+ * steady} array). A figure the run lacks is NaN, and its target is not met.
+ */
+final class SteadyTargets {
+  private SteadyTargets() {}
+
+  static List<Target> of(
+      List<SteadyLoadPhase.Step> steps,
+      JsonArray baselineSteady,
+      double gcPauseP99Millis,
+      double fullRateAgainstRaw) {
+    SteadyLoadPhase.Step idle = step(steps, 0);
+    SteadyLoadPhase.Step quarter = step(steps, 25);
+    SteadyLoadPhase.Step half = step(steps, 50);
+    List<Target> out = new ArrayList<>();
+    out.add(
+        Target.atMost(
+            "whole-system CPU per 1000 events at 50%, against the baseline",
+            ratio(systemCost(half), baselineCost(baselineSteady, null)), 0.55));
+    out.add(
+        Target.atMost(
+            "Cassandra CPU per 1000 events at 50%, against the baseline",
+            ratio(processCost(half, "Cassandra"), baselineCost(baselineSteady, "Cassandra")), 0.5));
+    out.add(Target.atMost("page p99 at 25% against 0%", ratio(p(quarter, true), p(idle, true)), 2));
+    out.add(Target.atMost("page p99 at 50% against 0%", ratio(p(half, true), p(idle, true)), 3));
+    out.add(
+        Target.atMost("latest p99 at 50% against 0%", ratio(p(half, false), p(idle, false)), 1.5));
+    out.add(
+        Target.atMost(
+            "ingest-to-live p99 at 25%, ms", quarter == null ? Double.NaN : quarter.liveP99(), 50));
+    out.add(
+        Target.atMost(
+            "ingest-to-live p99 at 50%, ms", half == null ? Double.NaN : half.liveP99(), 100));
+    out.add(Target.atMost("service GC pause p99 under ingest, ms", gcPauseP99Millis, 10));
+    out.add(Target.atLeast("full rate (b) against (a')", fullRateAgainstRaw, 0.85));
+    return out;
+  }
+
+  static JsonArray json(List<Target> targets) {
+    JsonArray out = new JsonArray();
+    targets.forEach(t -> out.add(t.toJson()));
+    return out;
+  }
+
+  private static SteadyLoadPhase.Step step(List<SteadyLoadPhase.Step> steps, int percent) {
+    return steps.stream().filter(s -> s.percent() == percent).findFirst().orElse(null);
+  }
+
+  private static double p(SteadyLoadPhase.Step s, boolean page) {
+    return s == null ? Double.NaN : page ? s.pageP99() : s.latestP99();
+  }
+
+  private static double systemCost(SteadyLoadPhase.Step s) {
+    return s == null || s.cost() == null ? Double.NaN : s.cost().systemMillisPer1000();
+  }
+
+  private static double processCost(SteadyLoadPhase.Step s, String process) {
+    return s == null || s.cost() == null
+        ? Double.NaN
+        : s.cost().millisPer1000().getOrDefault(process, Double.NaN);
+  }
+
+  /** The baseline's 50% cost: the system figure, or one process's when {@code process} is set. */
+  private static double baselineCost(JsonArray baselineSteady, String process) {
+    if (baselineSteady == null) {
+      return Double.NaN;
+    }
+    for (int i = 0; i < baselineSteady.size(); i++) {
+      JsonObject row = baselineSteady.getJsonObject(i);
+      JsonObject cost = row.getJsonObject("cost");
+      if (row.getInteger("percent", -1) == 50 && cost != null) {
+        Double v =
+            process == null
+                ? cost.getDouble("systemMillisPer1000")
+                : cost.getJsonObject("millisPer1000", new JsonObject()).getDouble(process);
+        return v == null ? Double.NaN : v;
+      }
+    }
+    return Double.NaN;
+  }
+
+  private static double ratio(double a, double b) {
+    return a / b;
+  }
+}
