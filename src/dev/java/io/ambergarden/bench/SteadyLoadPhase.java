@@ -75,6 +75,12 @@ final class SteadyLoadPhase {
           "Steady load %d%%: %,.0f events/s, %d s without reads, then %d s with%n",
           pct, rate, costSeconds, readSeconds);
       int costCount = (int) (rate * costSeconds);
+      if (idle != null) {
+        // the last level's read window left compaction behind: not this window's cost
+        CpuLedger.Span settle = ledger.start(String.format("steady %d%%, settle before", pct));
+        awaitQuiet(idle);
+        settle.end(0);
+      }
       CpuLedger.Span span = ledger.start(String.format("steady %d%%, no reads", pct));
       offset += produce(offset, pct, "c", costCount, rate, costSeconds, committed);
       CpuLedger.Phase load = span.end(costCount);
@@ -83,11 +89,7 @@ final class SteadyLoadPhase {
         idle = load;
       } else {
         CpuLedger.Span after = ledger.start(String.format("steady %d%%, until quiet", pct));
-        ledger.awaitQuiet(
-            "Cassandra",
-            idle.cores("Cassandra") + 0.05,
-            Duration.ofSeconds(5),
-            Duration.ofMinutes(3));
+        awaitQuiet(idle);
         tail = after.end(0);
       }
       SteadyCost cost = pct == 0 ? null : SteadyCost.of(load, tail, idle, HARNESS, cores);
@@ -134,6 +136,12 @@ final class SteadyLoadPhase {
               live[0].p99Millis()));
     }
     return offset;
+  }
+
+  /** Until Cassandra is back within 0.05 cores of its idle floor over 5 s (3 minutes at most). */
+  private void awaitQuiet(CpuLedger.Phase idle) throws InterruptedException {
+    ledger.awaitQuiet(
+        "Cassandra", idle.cores("Cassandra") + 0.05, Duration.ofSeconds(5), Duration.ofMinutes(3));
   }
 
   /**
