@@ -1,5 +1,10 @@
 package io.ambergarden.web;
 
+import static io.ambergarden.web.OpenApiSchemas.DOCUMENT;
+import static io.ambergarden.web.OpenApiSchemas.assertMatches;
+import static io.ambergarden.web.OpenApiSchemas.document;
+import static io.ambergarden.web.OpenApiSchemas.documentedAnswer;
+import static io.ambergarden.web.OpenApiSchemas.resolvedDocument;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ambergarden.ApiRoutes;
@@ -29,12 +34,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Route;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
-import io.vertx.json.schema.Draft;
-import io.vertx.json.schema.JsonSchema;
-import io.vertx.json.schema.JsonSchemaOptions;
-import io.vertx.json.schema.OutputFormat;
-import io.vertx.json.schema.OutputUnit;
-import io.vertx.json.schema.Validator;
 import io.vertx.junit5.Timeout;
 import io.vertx.junit5.VertxExtension;
 import io.vertx.junit5.VertxTestContext;
@@ -70,7 +69,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(VertxExtension.class)
 @Timeout(value = 60, timeUnit = TimeUnit.SECONDS)
 class OpenApiContractTest {
-  static final Path DOCUMENT = Path.of("src/main/resources/openapi.json");
   static final Set<String> OPERATION_KEYS =
       Set.of("get", "put", "post", "delete", "options", "head", "patch", "trace");
   static final String PROBLEM = "application/problem+json";
@@ -757,51 +755,6 @@ class OpenApiContractTest {
     return resp;
   }
 
-  /** The documented response for a concrete request path, or null. */
-  static JsonObject documentedAnswer(JsonObject doc, String method, String uri, int status) {
-    String path = uri.split("\\?", 2)[0];
-    JsonObject paths = doc.getJsonObject("paths");
-    for (String template : paths.fieldNames()) {
-      String regex = "\\Q" + template.replaceAll("\\{[^}]+}", "\\\\E[^/]+\\\\Q") + "\\E";
-      if (path.matches(regex)) {
-        JsonObject op =
-            paths.getJsonObject(template).getJsonObject(method.toLowerCase(Locale.ROOT));
-        return op == null
-            ? null
-            : op.getJsonObject("responses").getJsonObject(Integer.toString(status));
-      }
-    }
-    return null;
-  }
-
-  static void assertMatches(JsonObject schema, Object instance, String what) {
-    OutputUnit result =
-        Validator.create(
-                JsonSchema.of(schema),
-                new JsonSchemaOptions()
-                    .setDraft(Draft.DRAFT202012)
-                    .setBaseUri("app://")
-                    .setOutputFormat(OutputFormat.Basic))
-            .validate(instance);
-    assertThat(result.getValid())
-        .as("%s against the documented schema: %s", what, result.toJson().encode())
-        .isTrue();
-  }
-
-  /** The document with every $ref inlined, as vertx-openapi resolves it. */
-  static Future<JsonObject> resolvedDocument(Vertx vertx) {
-    JsonObject doc;
-    try {
-      doc = document();
-    } catch (IOException e) {
-      return Future.failedFuture(e);
-    }
-    OpenAPIVersion version = OpenAPIVersion.fromContract(doc);
-    return version
-        .getRepository(vertx, "app://")
-        .compose(repo -> version.resolve(vertx, repo, doc));
-  }
-
   /**
    * "METHOD /path" of every route with a path; Vert.x {@code :id} becomes {@code {id}}, the static
    * catch-all GET /.
@@ -867,9 +820,5 @@ class OpenApiContractTest {
       assertThat(target).as("target of %s", ref).isNotNull();
     }
     return resolve(doc, target);
-  }
-
-  static JsonObject document() throws IOException {
-    return new JsonObject(Files.readString(DOCUMENT));
   }
 }
