@@ -98,17 +98,8 @@ final class BenchEvents {
       boolean bad = rnd.nextInt(100) < 5;
       long due = startMillis + Math.round(i * 1000 / ratePerSecond);
       boolean late = rnd.nextInt(100) < latePercent;
-      out.add(
-          new Spec(
-              prefix + "-" + d,
-              TYPES[d % TYPES.length],
-              late ? due - TimeBuckets.HOUR - rnd.nextLong(TimeBuckets.HOUR) : due,
-              eventPrefix + i,
-              bad ? "fault" : "normal",
-              bad ? 500 + rnd.nextInt(5) : 200,
-              20 + rnd.nextDouble() * 20,
-              rnd.nextDouble(),
-              5 + rnd.nextDouble() * 10));
+      long ts = late ? due - TimeBuckets.HOUR - rnd.nextLong(TimeBuckets.HOUR) : due;
+      out.add(spec(rnd, prefix, d, bad, ts, eventPrefix + i));
     }
     return out;
   }
@@ -131,18 +122,27 @@ final class BenchEvents {
     for (int i = 0; i < count; i++) {
       int d = rnd.nextInt(devices);
       boolean bad = rnd.nextInt(100) < 5;
-      out.add(
-          new Spec(
-              prefix + "-" + d,
-              TYPES[d % TYPES.length],
-              eventTime(rnd, now, LATE_PERCENT),
-              eventPrefix + i,
-              bad ? "fault" : "normal",
-              bad ? 500 + rnd.nextInt(5) : 200,
-              20 + rnd.nextDouble() * 20,
-              rnd.nextDouble(),
-              5 + rnd.nextDouble() * 10));
+      long ts = eventTime(rnd, now, LATE_PERCENT);
+      out.add(spec(rnd, prefix, d, bad, ts, eventPrefix + i));
     }
     return out;
+  }
+
+  /**
+   * Device {@code d}'s event: its code and metrics drawn from {@code rnd} after its time, in the
+   * order every generated set has always drawn them, so a seed gives the same events.
+   */
+  private static Spec spec(
+      SplittableRandom rnd, String prefix, int d, boolean bad, long ts, String eventId) {
+    return new Spec(
+        prefix + "-" + d,
+        TYPES[d % TYPES.length],
+        ts,
+        eventId,
+        bad ? "fault" : "normal",
+        bad ? 500 + rnd.nextInt(5) : 200,
+        20 + rnd.nextDouble() * 20,
+        rnd.nextDouble(),
+        5 + rnd.nextDouble() * 10);
   }
 }

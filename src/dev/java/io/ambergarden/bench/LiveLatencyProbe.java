@@ -26,6 +26,19 @@ final class LiveLatencyProbe {
 
   private LiveLatencyProbe() {}
 
+  /** {@link #measure} on a thread of its own, alongside a load. */
+  static java.util.concurrent.CompletableFuture<Summary> start(
+      String bootstrap, String topic, int httpPort, int events, int perSecond) {
+    return java.util.concurrent.CompletableFuture.supplyAsync(
+        () -> {
+          try {
+            return measure(bootstrap, topic, httpPort, events, perSecond);
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        });
+  }
+
   static Summary measure(String bootstrap, String topic, int httpPort, int events, int perSecond)
       throws Exception {
     String device = "live-probe-" + System.nanoTime();

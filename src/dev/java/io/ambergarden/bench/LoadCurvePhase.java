@@ -64,15 +64,7 @@ final class LoadCurvePhase {
               String.format("load %d%%", pct),
               () -> {
                 CompletableFuture<LiveLatencyProbe.Summary> probe =
-                    CompletableFuture.supplyAsync(
-                        () -> {
-                          try {
-                            return LiveLatencyProbe.measure(
-                                runtime.kafkaBootstrap(), topic, port, LIVE_EVENTS, 50);
-                          } catch (Exception e) {
-                            throw new IllegalStateException(e);
-                          }
-                        });
+                    LiveLatencyProbe.start(runtime.kafkaBootstrap(), topic, port, LIVE_EVENTS, 50);
                 long t0 = System.nanoTime();
                 if (count > 0) {
                   BenchTopics.produceAtRate(runtime.kafkaBootstrap(), topic, events, rate);

@@ -101,15 +101,7 @@ final class SteadyLoadPhase {
               String.format("steady %d%%", pct),
               () -> {
                 CompletableFuture<LiveLatencyProbe.Summary> probe =
-                    CompletableFuture.supplyAsync(
-                        () -> {
-                          try {
-                            return LiveLatencyProbe.measure(
-                                runtime.kafkaBootstrap(), topic, port, LIVE_EVENTS, 50);
-                          } catch (Exception e) {
-                            throw new IllegalStateException(e);
-                          }
-                        });
+                    LiveLatencyProbe.start(runtime.kafkaBootstrap(), topic, port, LIVE_EVENTS, 50);
                 produce(from, pct, "r", readCount, rate, readSeconds, committed);
                 live[0] = probe.get(2, TimeUnit.MINUTES);
                 BenchTopics.awaitAllCommitted(
