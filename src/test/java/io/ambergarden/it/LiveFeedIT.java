@@ -36,11 +36,12 @@ class LiveFeedIT {
         "false",
         "live.topic",
         LIVE_TOPIC,
-        // 21 of the slow test's 12 KB events: the slow client (never reads) still overflows it, and
-        // a
-        // normal client that lags a batch behind on a busy CI box does not
+        // the default outbound limit (1 MiB, 85 of the slow test's 12 KB events): the slow client
+        // (never reads) still overflows it, since its socket holds at most ~4 MiB of the 12 MB
+        // sent, and a normal client that lags two batches behind on a busy CI box does not (256 KiB
+        // closed one once in CI)
         "live.max-buffered-bytes",
-        "262144",
+        "1048576",
         "live.heartbeat-interval",
         "1s",
         "live.replay-max-bytes",
