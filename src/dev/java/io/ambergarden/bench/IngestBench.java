@@ -588,7 +588,7 @@ public final class IngestBench {
         observations.addAll(phase.lines());
         curve = phase;
       }
-      int steadySeconds = BenchSettings.setting("steady-seconds", 0);
+      int steadySeconds = BenchSettings.setting("steady-seconds", 60);
       if (steadySeconds > 0) {
         settle("Cassandra", "before the steady-load levels");
         SteadyLoadPhase phase =
