@@ -103,11 +103,12 @@ public final class IngestBench {
   static final List<String> SERVICE_JVM = serviceJvm();
 
   /**
-   * -Xms1g -Xmx1g, then amber.bench.service-jvm (space-separated), e.g. a -XX:StartFlightRecording
-   * option.
+   * -Xms1g -Xmx1g -XX:+UseZGC, then amber.bench.service-jvm (space-separated), e.g. a
+   * -XX:StartFlightRecording option.
    */
   private static List<String> serviceJvm() {
-    List<String> options = new ArrayList<>(List.of("-Xms1g", "-Xmx1g"));
+    // ZGC as the image runs it (pom.xml, jib entrypoint)
+    List<String> options = new ArrayList<>(List.of("-Xms1g", "-Xmx1g", "-XX:+UseZGC"));
     for (String o : BenchSettings.text("service-jvm", "").trim().split("\\s+")) {
       if (!o.isEmpty()) {
         options.add(o);

@@ -54,8 +54,13 @@ public final class SteadyPairsBench {
   private static final DateTimeFormatter DIR_NAME =
       DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss'Z'").withZone(ZoneOffset.UTC);
 
-  /** A service variant: settings over the bench's, and JVM options after the fixed heap. */
-  record Variant(String name, Map<String, String> config, List<String> jvm) {
+  /**
+   * A service variant: settings over the bench's, JVM options after the fixed heap, and the
+   * service's own classes (another worktree's target/classes, e.g. a branch under test) or null for
+   * the harness's. A variant with a keyspace of its own ({@code cassandra.keyspace=...}) gets its
+   * schema from its own classes when its service starts.
+   */
+  record Variant(String name, Map<String, String> config, List<String> jvm, String classes) {
     static Variant fromSystem(String name) {
       Map<String, String> config = new LinkedHashMap<>();
       for (String kv : words(System.getProperty("bench.pairs." + name + "-config", ""))) {
@@ -66,7 +71,30 @@ public final class SteadyPairsBench {
         config.put(kv.substring(0, eq), kv.substring(eq + 1));
       }
       return new Variant(
-          name, config, words(System.getProperty("bench.pairs." + name + "-jvm", "")));
+          name,
+          config,
+          words(System.getProperty("bench.pairs." + name + "-jvm", "")),
+          System.getProperty("bench.pairs." + name + "-classes"));
+    }
+
+    String keyspace() {
+      return config.getOrDefault("cassandra.keyspace", KEYSPACE);
+    }
+
+    /** The harness's classpath, with its own classes replaced by the variant's. */
+    String classpath() {
+      String harness = BenchService.harnessClasspath();
+      if (classes == null) {
+        return harness;
+      }
+      String own = Path.of("target", "classes").toAbsolutePath().toString();
+      List<String> entries = new ArrayList<>(List.of(classes));
+      for (String e : harness.split(java.io.File.pathSeparator)) {
+        if (!e.equals(own)) {
+          entries.add(e);
+        }
+      }
+      return String.join(java.io.File.pathSeparator, entries);
     }
 
     private static List<String> words(String s) {
@@ -77,7 +105,8 @@ public final class SteadyPairsBench {
       return new JsonObject()
           .put("name", name)
           .put("config", new JsonObject(Map.copyOf(config)))
-          .put("jvm", new JsonArray(jvm));
+          .put("jvm", new JsonArray(jvm))
+          .put("classes", classes);
     }
   }
 
@@ -134,7 +163,7 @@ public final class SteadyPairsBench {
     try (LocalRuntime runtime = new LocalRuntime(options)) {
       runtime.start();
       SteadyPairsBench bench = new SteadyPairsBench(runtime);
-      bench.createKeyspace();
+      bench.createKeyspaces(variants);
       List<Window> windows = new ArrayList<>();
       for (int round = 1; round <= ROUNDS; round++) {
         // rotate the order, so no variant always follows the same one
@@ -169,11 +198,17 @@ public final class SteadyPairsBench {
     return cfg;
   }
 
-  private void createKeyspace() {
+  /**
+   * Drops every variant's keyspace, then applies the harness's schema to the default one; a variant
+   * with a keyspace of its own has it created by its service's first start.
+   */
+  private void createKeyspaces(List<Variant> variants) {
     try (CqlSession session = runtime.cassandra().openSession(Duration.ofSeconds(30))) {
-      session.execute(
-          SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + KEYSPACE)
-              .setTimeout(Duration.ofMinutes(2)));
+      for (String ks : variants.stream().map(Variant::keyspace).distinct().toList()) {
+        session.execute(
+            SimpleStatement.newInstance("DROP KEYSPACE IF EXISTS " + ks)
+                .setTimeout(Duration.ofMinutes(2)));
+      }
       Map<String, String> values =
           SchemaMigrator.placeholders(ConfigLoader.load(Map.of(), new Properties(), baseConfig()));
       for (SchemaScript script : SchemaMigrator.scripts(values)) {
@@ -210,7 +245,11 @@ public final class SteadyPairsBench {
         "round %d, variant %s: %s %s%n", round, variant.name(), variant.config(), jvm);
     try (BenchService s =
         BenchService.start(
-            cfg, port, jvm, baseDir.resolve("pairs-service-" + variant.name() + round + ".log"))) {
+            cfg,
+            port,
+            jvm,
+            variant.classpath(),
+            baseDir.resolve("pairs-service-" + variant.name() + round + ".log"))) {
       service = s;
       AtomicLong committed = new AtomicLong();
       BenchTopics.awaitAllCommitted(bootstrap, group, topic, 0, WARM_EVENTS, committed);
