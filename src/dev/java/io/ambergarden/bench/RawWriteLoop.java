@@ -124,6 +124,9 @@ final class RawWriteLoop {
         .unset(9);
   }
 
+  /**
+   * The service's slim index row: keys only (bench devices are never sliced, detail_bucket unset).
+   */
   BoundStatement byType(BenchEvents.Spec e) {
     return byType
         .bind(
@@ -133,14 +136,9 @@ final class RawWriteLoop {
             Instant.ofEpochMilli(e.ts()),
             e.deviceId(),
             e.eventId(),
-            e.status(),
-            e.code(),
-            e.metrics(),
-            null,
             null,
             TTL)
-        .unset(9)
-        .unset(10);
+        .unset(6);
   }
 
   int typeSaltOf(BenchEvents.Spec e) {

@@ -20,9 +20,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Applies the versioned CQL in schema/ in order, then waits for schema agreement. Every statement
- * is IF NOT EXISTS, so applying twice is harmless; schema_version records what was applied. In a
- * cluster one applier runs it (the {@code schema} command, a Kubernetes Job): concurrent DDL
- * through several coordinators can diverge.
+ * is IF NOT EXISTS (a table, or a column added by ALTER TABLE), so applying twice is harmless;
+ * schema_version records what was applied. In a cluster one applier runs it (the {@code schema}
+ * command, a Kubernetes Job): concurrent DDL through several coordinators can diverge.
  */
 public final class SchemaMigrator {
   /** Every file in schema/, in order. SchemaMigratorTest checks the list matches the folder. */
@@ -33,7 +33,8 @@ public final class SchemaMigrator {
           "003_fleet_hot_devices.cql",
           "004_access.cql",
           "005_media.cql",
-          "006_exact_counters.cql");
+          "006_exact_counters.cql",
+          "007_slim_type_index.cql");
 
   private static final Logger LOG = LoggerFactory.getLogger(SchemaMigrator.class);
 

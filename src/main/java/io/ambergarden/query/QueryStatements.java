@@ -21,6 +21,7 @@ record QueryStatements(
     PreparedStatement typeAll,
     PreparedStatement typeSameTs,
     PreparedStatement typeBefore,
+    PreparedStatement eventByKey,
     PreparedStatement fleetShard,
     PreparedStatement fleetState,
     PreparedStatement fleetDelete) {
@@ -29,9 +30,11 @@ record QueryStatements(
   static final String DEVICE_COLUMNS =
       "ts, event_id, device_type, status, code, metrics, tags, payload";
 
-  /** Columns of a type's events, in the order {@link StoredEvents#ofType} reads them. */
-  static final String TYPE_COLUMNS =
-      "ts, device_id, event_id, status, code, metrics, tags, payload";
+  /**
+   * Columns of a type's index rows, in the order {@link StoredEvents#indexEntry} reads them: the
+   * keys only; the events are read from events_by_device ({@code eventByKey}).
+   */
+  static final String TYPE_COLUMNS = "ts, device_id, event_id, detail_bucket";
 
   static Future<QueryStatements> prepare(CassandraClient client, String ks) {
     String device = "SELECT " + DEVICE_COLUMNS + " FROM " + ks;
@@ -92,6 +95,10 @@ record QueryStatements(
     Future<PreparedStatement> typeSameTs =
         client.prepare(type + " AND ts = ? AND (device_id, event_id) > (?, ?)" + " LIMIT ?");
     Future<PreparedStatement> typeBefore = client.prepare(type + " AND ts < ? LIMIT ?");
+    Future<PreparedStatement> eventByKey =
+        client.prepare(
+            device
+                + ".events_by_device WHERE device_id = ? AND bucket = ? AND ts = ? AND event_id = ?");
     Future<PreparedStatement> fleetShard =
         client.prepare(
             "SELECT device_id, ts, WRITETIME(ts) FROM "
@@ -121,6 +128,7 @@ record QueryStatements(
                 typeAll,
                 typeSameTs,
                 typeBefore,
+                eventByKey,
                 fleetShard,
                 fleetState,
                 fleetDelete))
@@ -139,6 +147,7 @@ record QueryStatements(
                     typeAll.result(),
                     typeSameTs.result(),
                     typeBefore.result(),
+                    eventByKey.result(),
                     fleetShard.result(),
                     fleetState.result(),
                     fleetDelete.result()));

@@ -4,6 +4,7 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.type.codec.TypeCodecs;
 import io.ambergarden.cassandra.CqlTypes;
 import io.ambergarden.event.Event;
+import java.time.Instant;
 import java.util.Comparator;
 
 /**
@@ -25,9 +26,19 @@ final class StoredEvents {
     return event(deviceId, ts(r, 0), text(r, 1), text(r, 2), r, 3);
   }
 
+  /**
+   * A row of {@link QueryStatements#DEVICE_COLUMNS} served as an event of {@code deviceType}: the
+   * type the index row was filed under, as when the index held the event itself.
+   */
+  static Event ofType(String deviceType, String deviceId, Row r) {
+    return event(deviceId, ts(r, 0), text(r, 1), deviceType, r, 3);
+  }
+
   /** A row of {@link QueryStatements#TYPE_COLUMNS}. */
-  static Event ofType(String deviceType, Row r) {
-    return event(text(r, 1), ts(r, 0), text(r, 2), deviceType, r, 3);
+  static DetailLookup.Entry indexEntry(Row r) {
+    Instant detail = r.get(3, TypeCodecs.TIMESTAMP);
+    return new DetailLookup.Entry(
+        ts(r, 0), text(r, 1), text(r, 2), detail == null ? null : detail.toEpochMilli());
   }
 
   /** status, code, metrics, tags, payload from column {@code i}. */

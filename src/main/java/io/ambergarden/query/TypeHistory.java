@@ -16,18 +16,21 @@ import java.util.List;
 /**
  * Recent events of a device type, newest first: the type's non-empty buckets come from its own
  * index (buckets_by_type), so a sparse type is not walked hour by hour through the retention; per
- * bucket, the salt partitions are read in parallel and merged. At most maxBucketsPerPage buckets
- * per page, never past the retention.
+ * bucket, the salt partitions of the slim events_by_type index are read in parallel and merged, and
+ * the events they name are fetched from events_by_device ({@link DetailLookup}). At most
+ * maxBucketsPerPage buckets per page, never past the retention.
  */
 final class TypeHistory {
   private final CassandraReads reads;
   private final QueryStatements cql;
   private final TimeBuckets buckets;
   private final AmberConfig config;
+  private final DetailLookup details;
 
   TypeHistory(CassandraReads reads, QueryStatements cql, TimeBuckets buckets, AmberConfig config) {
     this.reads = reads;
     this.cql = cql;
+    this.details = new DetailLookup(reads, cql);
     this.buckets = buckets;
     this.config = config;
   }
@@ -53,12 +56,22 @@ final class TypeHistory {
             rows -> {
               List<Long> starts = rows.stream().map(r -> r.getInstant(0).toEpochMilli()).toList();
               List<Event> items = new ArrayList<>();
-              return bucket(q, starts, 0, from, items).map(next -> new EventPage(items, next));
+              return bucket(q, starts, 0, from, items, pos).map(next -> new EventPage(items, next));
             });
   }
 
+  /**
+   * Fills {@code items} from bucket {@code i} on, reading index rows after {@code after} (null:
+   * from the bucket's start) and their events from the detail table; the position to resume from,
+   * or null when nothing is left.
+   */
   private Future<PagePosition> bucket(
-      TypeEventsQuery.Request q, List<Long> starts, int i, long from, List<Event> items) {
+      TypeEventsQuery.Request q,
+      List<Long> starts,
+      int i,
+      long from,
+      List<Event> items,
+      PagePosition after) {
     if (i >= starts.size()) {
       return Future.succeededFuture(null);
     }
@@ -67,15 +80,14 @@ final class TypeHistory {
       return Future.succeededFuture(PagePosition.bucketStart(bucket));
     }
     int want = q.limit() - items.size();
-    PagePosition pos = q.position();
-    boolean inCursorBucket = pos != null && !pos.atBucketStart() && pos.bucket() == bucket;
+    boolean inCursorBucket = after != null && !after.atBucketStart() && after.bucket() == bucket;
     List<Statement<?>> statements = new ArrayList<>();
     Instant b = Instant.ofEpochMilli(bucket);
     for (int salt = 0; salt < config.cassandra().typeSalts(); salt++) {
       if (inCursorBucket) {
-        Instant t = Instant.ofEpochMilli(pos.ts());
+        Instant t = Instant.ofEpochMilli(after.ts());
         statements.add(
-            cql.typeSameTs().bind(q.deviceType(), b, salt, t, pos.key1(), pos.key2(), want));
+            cql.typeSameTs().bind(q.deviceType(), b, salt, t, after.key1(), after.key2(), want));
         statements.add(cql.typeBefore().bind(q.deviceType(), b, salt, t, want));
       } else {
         statements.add(cql.typeAll().bind(q.deviceType(), b, salt, want));
@@ -92,16 +104,44 @@ final class TypeHistory {
                           .filter(r -> r.getInstant(0).toEpochMilli() >= from)
                           .forEach(rows::add));
               rows.sort(StoredEvents.TYPE_ORDER);
-              Event last = null;
-              for (Row r : rows.subList(0, Math.min(want, rows.size()))) {
-                last = StoredEvents.ofType(q.deviceType(), r);
-                items.add(last);
-              }
-              if (items.size() >= q.limit() && last != null) {
-                return Future.succeededFuture(
-                    new PagePosition(bucket, last.ts(), last.deviceId(), last.eventId()));
-              }
-              return bucket(q, starts, i + 1, from, items);
+              List<DetailLookup.Entry> entries =
+                  rows.subList(0, Math.min(want, rows.size())).stream()
+                      .map(StoredEvents::indexEntry)
+                      .toList();
+              return details
+                  .events(q.deviceType(), bucket, entries)
+                  .compose(found -> next(q, starts, i, from, items, entries, found, want));
             });
+  }
+
+  /** Serves what was found; reads on in this bucket when rows were skipped, else the next one. */
+  private Future<PagePosition> next(
+      TypeEventsQuery.Request q,
+      List<Long> starts,
+      int i,
+      long from,
+      List<Event> items,
+      List<DetailLookup.Entry> entries,
+      List<Event> found,
+      int want) {
+    long bucket = starts.get(i);
+    items.addAll(found);
+    if (items.size() >= q.limit() && !found.isEmpty()) {
+      Event last = found.get(found.size() - 1);
+      return Future.succeededFuture(
+          new PagePosition(bucket, last.ts(), last.deviceId(), last.eventId()));
+    }
+    if (entries.size() >= want) {
+      // a full read, but some index rows had no event any more: the bucket may hold more
+      DetailLookup.Entry end = entries.get(entries.size() - 1);
+      return bucket(
+          q,
+          starts,
+          i,
+          from,
+          items,
+          new PagePosition(bucket, end.ts(), end.deviceId(), end.eventId()));
+    }
+    return bucket(q, starts, i + 1, from, items, null);
   }
 }

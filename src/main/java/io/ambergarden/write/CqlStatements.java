@@ -29,11 +29,15 @@ public final class CqlStatements {
         + " tags, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) USING TIMESTAMP ? AND TTL ?";
   }
 
+  /**
+   * A slim index row: the event's keys, and its detail partition's bucket key when that is not the
+   * bucket itself (a hot device's slice); the reader fetches the event from events_by_device.
+   */
   public String insertByType() {
     return "INSERT INTO "
         + ks
-        + ".events_by_type (device_type, bucket, salt, ts, device_id, event_id, status, code,"
-        + " metrics, tags, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) USING TTL ?";
+        + ".events_by_type (device_type, bucket, salt, ts, device_id, event_id, detail_bucket)"
+        + " VALUES (?, ?, ?, ?, ?, ?, ?) USING TTL ?";
   }
 
   public String upsertAbnormal() {

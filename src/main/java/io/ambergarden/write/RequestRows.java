@@ -76,14 +76,14 @@ final class RequestRows {
     plan.typeChunks(maxRows)
         .forEach(
             (key, chunks) ->
-                chunks.forEach(chunk -> add("by_type", chunk, e -> binder.byType(e, key, now))));
+                chunks.forEach(chunk -> add("by_type", chunk, r -> binder.byType(r, key, now))));
     plan.abnormal()
         .forEach(
             (key, e) -> singles.add(new WriteRow.Single("abnormal", binder.abnormal(key, e, now))));
   }
 
   /** Rows of one partition: a batch of them when there are several, else one row for grouping. */
-  private void add(String kind, List<Event> rows, Function<Event, BoundStatement> row) {
+  private <T> void add(String kind, List<T> rows, Function<T, BoundStatement> row) {
     if (rows.size() == 1) {
       singles.add(new WriteRow.Single(kind, row.apply(rows.get(0))));
       return;

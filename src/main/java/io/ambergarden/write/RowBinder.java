@@ -43,7 +43,11 @@ final class RowBinder {
     return b.setInt(10, RowKeys.ttlSeconds(e.ts(), now, config.events().retention())).build();
   }
 
-  BoundStatement byType(Event e, WritePlan.TypeKey key, long now) {
+  /**
+   * A slim index row: keys only; detail_bucket is unset (no cell) for the bucket's own partition.
+   */
+  BoundStatement byType(WritePlan.TypeRow row, WritePlan.TypeKey key, long now) {
+    Event e = row.event();
     BoundStatementBuilder b =
         cql.byType()
             .boundStatementBuilder()
@@ -53,8 +57,10 @@ final class RowBinder {
             .setInstant(3, Instant.ofEpochMilli(e.ts()))
             .setString(4, e.deviceId())
             .setString(5, e.eventId());
-    bindOptional(b, e, 6);
-    return b.setInt(11, RowKeys.ttlSeconds(e.ts(), now, config.events().retention())).build();
+    if (row.detailBucket() != key.bucket()) {
+      b.setInstant(6, Instant.ofEpochMilli(row.detailBucket()));
+    }
+    return b.setInt(7, RowKeys.ttlSeconds(e.ts(), now, config.events().retention())).build();
   }
 
   /** Binds status, code, metrics, tags, payload from index {@code i}, leaving absent ones unset. */

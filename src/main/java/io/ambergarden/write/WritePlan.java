@@ -48,6 +48,9 @@ public final class WritePlan {
 
   public record TypeKey(String deviceType, long bucket, int salt) {}
 
+  /** A by-type index row: the event and the key of the detail partition that holds it. */
+  public record TypeRow(Event event, long detailBucket) {}
+
   public record AbnormalKey(long hour, int salt, int code, String deviceId) {}
 
   /** Newest first, the same order as the clustering columns. */
@@ -55,7 +58,7 @@ public final class WritePlan {
       Comparator.comparingLong(Event::ts).thenComparing(Event::eventId).reversed();
 
   private final Map<DetailKey, List<Event>> detail = new LinkedHashMap<>();
-  private final Map<TypeKey, List<Event>> byType = new LinkedHashMap<>();
+  private final Map<TypeKey, List<TypeRow>> byType = new LinkedHashMap<>();
   private final Map<String, Event> latest = new LinkedHashMap<>();
   private final Map<AbnormalKey, Event> abnormal = new LinkedHashMap<>();
   private final Set<BucketKey> deviceBuckets = new LinkedHashSet<>();
@@ -80,10 +83,9 @@ public final class WritePlan {
     for (Event e : events) {
       long bucket = buckets.bucketOf(e.ts());
       deviceBuckets.add(new BucketKey(e.deviceId(), bucket));
-      detail
-          .computeIfAbsent(
-              new DetailKey(e.deviceId(), placement.partitionOf(e, bucket)), k -> new ArrayList<>())
-          .add(e);
+      // placed once: placing also counts the event against its slice
+      long partition = placement.partitionOf(e, bucket);
+      detail.computeIfAbsent(new DetailKey(e.deviceId(), partition), k -> new ArrayList<>()).add(e);
       if (e.deviceType() != null) {
         typeBuckets.add(new BucketKey(e.deviceType(), bucket));
         // a hot device's salt also spreads its rows over the type's salt partitions
@@ -91,7 +93,7 @@ public final class WritePlan {
             Math.floorMod(RowKeys.salt(e.deviceId(), typeSalts) + placement.saltOf(e), typeSalts);
         byType
             .computeIfAbsent(new TypeKey(e.deviceType(), bucket, salt), k -> new ArrayList<>())
-            .add(e);
+            .add(new TypeRow(e, partition));
       }
       latest.merge(e.deviceId(), e, WritePlan::newer);
       if (eventRules.isAbnormal(e.code(), e.status())) {
@@ -124,8 +126,9 @@ public final class WritePlan {
     return out;
   }
 
-  public Map<TypeKey, List<List<Event>>> typeChunks(int maxRows) {
-    Map<TypeKey, List<List<Event>>> out = new LinkedHashMap<>();
+  /** By-type index rows per partition, in chunks of at most {@code maxRows}. */
+  public Map<TypeKey, List<List<TypeRow>>> typeChunks(int maxRows) {
+    Map<TypeKey, List<List<TypeRow>>> out = new LinkedHashMap<>();
     byType.forEach((k, v) -> out.put(k, chunks(v, maxRows)));
     return out;
   }
@@ -148,8 +151,8 @@ public final class WritePlan {
     return abnormal;
   }
 
-  private static List<List<Event>> chunks(List<Event> rows, int maxRows) {
-    List<List<Event>> out = new ArrayList<>();
+  private static <T> List<List<T>> chunks(List<T> rows, int maxRows) {
+    List<List<T>> out = new ArrayList<>();
     for (int i = 0; i < rows.size(); i += maxRows) {
       out.add(rows.subList(i, Math.min(rows.size(), i + maxRows)));
     }

@@ -52,7 +52,11 @@ class SchemaScriptTest {
     for (SchemaScript s : SchemaMigrator.scripts(SchemaMigrator.placeholders(config))) {
       assertThat(s.statements())
           .allSatisfy(
-              cql -> assertThat(cql).containsPattern("^CREATE (KEYSPACE|TABLE) IF NOT EXISTS"));
+              cql ->
+                  assertThat(cql)
+                      .containsPattern(
+                          "^(CREATE (KEYSPACE|TABLE) IF NOT EXISTS|ALTER TABLE \\S+ ADD IF NOT"
+                              + " EXISTS)"));
       assertThat(String.join(" ", s.statements()))
           .doesNotContain("${")
           .doesNotContain("ALLOW FILTERING");

@@ -29,9 +29,21 @@ final class EventRows {
   private static final ProtocolVersion PV = AttachmentPoint.NONE.getProtocolVersion();
 
   private static final ColumnDefinitions DEVICE =
-      definitions("events_by_device", QueryStatements.DEVICE_COLUMNS);
+      definitions(
+          "events_by_device",
+          QueryStatements.DEVICE_COLUMNS,
+          RawType.PRIMITIVES.get(ProtocolConstants.DataType.TIMESTAMP),
+          TEXT,
+          TEXT,
+          TEXT,
+          RawType.PRIMITIVES.get(ProtocolConstants.DataType.INT),
+          new RawType.RawMap(TEXT, RawType.PRIMITIVES.get(ProtocolConstants.DataType.DOUBLE)),
+          new RawType.RawMap(TEXT, TEXT),
+          TEXT);
+  private static final RawType TIMESTAMP =
+      RawType.PRIMITIVES.get(ProtocolConstants.DataType.TIMESTAMP);
   private static final ColumnDefinitions TYPE =
-      definitions("events_by_type", QueryStatements.TYPE_COLUMNS);
+      definitions("events_by_type", QueryStatements.TYPE_COLUMNS, TIMESTAMP, TEXT, TEXT, TIMESTAMP);
 
   private EventRows() {}
 
@@ -40,9 +52,20 @@ final class EventRows {
     return row(DEVICE, text(e.eventId()), text(e.deviceType()), e);
   }
 
-  /** A row of {@link QueryStatements#TYPE_COLUMNS} holding {@code e}. */
-  static Row ofType(Event e) {
-    return row(TYPE, text(e.deviceId()), text(e.eventId()), e);
+  /**
+   * A slim index row of {@link QueryStatements#TYPE_COLUMNS} naming {@code e}; {@code detailBucket}
+   * null as for a row in the bucket's own detail partition.
+   */
+  static Row ofType(Event e, Long detailBucket) {
+    List<ByteBuffer> data = new ArrayList<>();
+    data.add(TypeCodecs.TIMESTAMP.encode(Instant.ofEpochMilli(e.ts()), PV));
+    data.add(text(e.deviceId()));
+    data.add(text(e.eventId()));
+    data.add(
+        detailBucket == null
+            ? null
+            : TypeCodecs.TIMESTAMP.encode(Instant.ofEpochMilli(detailBucket), PV));
+    return new DefaultRow(TYPE, data);
   }
 
   private static Row row(ColumnDefinitions defs, ByteBuffer second, ByteBuffer third, Event e) {
@@ -62,18 +85,8 @@ final class EventRows {
     return TypeCodecs.TEXT.encode(s, PV);
   }
 
-  /** ts, two text columns, then status, code, metrics, tags, payload. */
-  private static ColumnDefinitions definitions(String table, String columns) {
-    RawType[] types = {
-      RawType.PRIMITIVES.get(ProtocolConstants.DataType.TIMESTAMP),
-      TEXT,
-      TEXT,
-      TEXT,
-      RawType.PRIMITIVES.get(ProtocolConstants.DataType.INT),
-      new RawType.RawMap(TEXT, RawType.PRIMITIVES.get(ProtocolConstants.DataType.DOUBLE)),
-      new RawType.RawMap(TEXT, TEXT),
-      TEXT
-    };
+  /** The query's columns with the schema's types, in order. */
+  private static ColumnDefinitions definitions(String table, String columns, RawType... types) {
     String[] names = columns.split(",\\s*");
     List<ColumnDefinition> defs = new ArrayList<>();
     for (int i = 0; i < names.length; i++) {

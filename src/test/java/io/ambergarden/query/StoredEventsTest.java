@@ -14,10 +14,28 @@ import org.junit.jupiter.api.Test;
 class StoredEventsTest {
 
   @Test
-  void aFullEventComesBackFromBothTables() {
+  void aFullEventComesBackFromItsDetailRowForBothReads() {
     Event e = SampleEvents.full("M-10086", 1_780_000_000_123L);
     assertThat(StoredEvents.ofDevice("M-10086", EventRows.ofDevice(e))).isEqualTo(e);
-    assertThat(StoredEvents.ofType("charger", EventRows.ofType(e))).isEqualTo(e);
+    assertThat(StoredEvents.ofType(e.deviceType(), "M-10086", EventRows.ofDevice(e))).isEqualTo(e);
+  }
+
+  @Test
+  void aByTypeEventIsServedUnderTheTypeItWasIndexedBy() {
+    Event e = SampleEvents.full("M-10086", 1_780_000_000_123L);
+    assertThat(StoredEvents.ofType("other", "M-10086", EventRows.ofDevice(e)).deviceType())
+        .isEqualTo("other");
+  }
+
+  @Test
+  void anIndexRowNamesItsEventsKeysAndDetailPartition() {
+    Event e = new Event("d1", 1_780_000_000_123L, "e-1");
+    DetailLookup.Entry cold = StoredEvents.indexEntry(EventRows.ofType(e, null));
+    assertThat(cold).isEqualTo(new DetailLookup.Entry(e.ts(), "d1", "e-1", null));
+    // no detail_bucket: the bucket's own partition
+    assertThat(cold.partition(1_779_998_400_000L)).isEqualTo(1_779_998_400_000L);
+    DetailLookup.Entry sliced = StoredEvents.indexEntry(EventRows.ofType(e, 1_779_999_000_003L));
+    assertThat(sliced.partition(1_779_998_400_000L)).isEqualTo(1_779_999_000_003L);
   }
 
   @Test
@@ -40,13 +58,13 @@ class StoredEventsTest {
       events.add(
           new Event("d" + random.nextInt(5), 1000L + random.nextInt(20), "e" + random.nextInt(5)));
     }
-    List<Row> rows = new ArrayList<>(events.stream().map(EventRows::ofType).toList());
+    List<Row> rows = new ArrayList<>(events.stream().map(e -> EventRows.ofType(e, null)).toList());
     Collections.shuffle(rows, random);
     rows.sort(StoredEvents.TYPE_ORDER);
-    List<Event> sorted = rows.stream().map(r -> StoredEvents.ofType(null, r)).toList();
+    List<DetailLookup.Entry> sorted = rows.stream().map(StoredEvents::indexEntry).toList();
     for (int i = 1; i < sorted.size(); i++) {
-      Event a = sorted.get(i - 1);
-      Event b = sorted.get(i);
+      DetailLookup.Entry a = sorted.get(i - 1);
+      DetailLookup.Entry b = sorted.get(i);
       // ts DESC, then device_id ASC, then event_id ASC
       int order =
           a.ts() != b.ts()

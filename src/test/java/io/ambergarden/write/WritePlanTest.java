@@ -71,7 +71,7 @@ class WritePlanTest {
         java.util.stream.IntStream.range(0, 200)
             .mapToObj(i -> ev("dev-" + i, T0 + i, "", "charger", null, null))
             .toList();
-    Map<WritePlan.TypeKey, List<List<Event>>> chunks =
+    Map<WritePlan.TypeKey, List<List<WritePlan.TypeRow>>> chunks =
         new WritePlan(events, HOURLY, RULES, 8, 8).typeChunks(32);
     assertThat(chunks.keySet())
         .extracting(WritePlan.TypeKey::salt)
@@ -80,7 +80,12 @@ class WritePlanTest {
         (k, v) ->
             v.stream()
                 .flatMap(List::stream)
-                .forEach(e -> assertThat(RowKeys.salt(e.deviceId(), 8)).isEqualTo(k.salt())));
+                .forEach(
+                    r -> {
+                      assertThat(RowKeys.salt(r.event().deviceId(), 8)).isEqualTo(k.salt());
+                      // a cold device's event is in its bucket's own detail partition
+                      assertThat(r.detailBucket()).isEqualTo(k.bucket());
+                    }));
     assertThat(
             new WritePlan(List.of(ev("x", T0, "", null, null, null)), HOURLY, RULES, 8, 8)
                 .typeChunks(32))
@@ -161,5 +166,9 @@ class WritePlanTest {
     assertThat(plan.typeBuckets()).containsExactly(new WritePlan.BucketKey("gw", T0));
     // one device, four type salt partitions instead of one
     assertThat(plan.typeChunks(32)).hasSize(4);
+    // each index row names the detail partition its event went to, so a reader finds it
+    assertThat(plan.typeChunks(32).values().stream().flatMap(List::stream).flatMap(List::stream))
+        .allSatisfy(r -> assertThat(r.detailBucket()).isEqualTo(T0 + salted.saltOf(r.event())))
+        .hasSize(4);
   }
 }

@@ -116,17 +116,19 @@ final class EventChecks extends Checks {
     return out;
   }
 
-  // events_by_type: every acknowledged event, each row equal to the event sent
+  // events_by_type: every acknowledged event, each row's keys those of the event sent (the index
+  // holds keys only; the API serves the event from events_by_device)
   void byType() {
     Map<String, State.Row> byId = new HashMap<>();
     Tally wrong = new Tally();
     for (State.Row r : state.eventsByType()) {
       byId.put(r.eventId(), r);
       ChaosEvent e = ledger.event(r.eventId());
+      State.Row sent = e == null ? null : StateChecker.keysOf(StateChecker.expected(e));
       if (e == null || ledger.sends(r.eventId()) == 0) {
         wrong.add(r.eventId() + " never sent");
-      } else if (!StateChecker.sameFields(r, StateChecker.expected(e))) {
-        wrong.add("stored " + r + ", sent " + StateChecker.expected(e));
+      } else if (!StateChecker.sameFields(StateChecker.keysOf(r), sent)) {
+        wrong.add("stored " + r + ", sent " + sent);
       }
     }
     Tally missing = new Tally();
@@ -145,7 +147,7 @@ final class EventChecks extends Checks {
     f.figure("unacknowledged events stored by device but not by type", storedWithoutTypeRow);
 
     Tally served = new Tally();
-    Map<String, List<State.Row>> table = group(state.eventsByType(), State.Row::deviceType);
+    Map<String, List<State.Row>> table = group(indexedEvents(), State.Row::deviceType);
     Set<String> types = new HashSet<>(table.keySet());
     types.addAll(state.api().byType().keySet());
     for (String t : types) {
@@ -155,6 +157,33 @@ final class EventChecks extends Checks {
       }
     }
     verdict(StateChecker.API_BY_TYPE, served, " types");
+  }
+
+  /**
+   * What the by-type read serves: each index row's event as events_by_device holds it, under the
+   * index row's type; an index row without a detail row is skipped, as the reader skips it.
+   */
+  private List<State.Row> indexedEvents() {
+    Map<String, State.Row> detail = new HashMap<>();
+    state.eventsByDevice().forEach(r -> detail.put(r.eventId(), r));
+    List<State.Row> out = new ArrayList<>();
+    for (State.Row k : state.eventsByType()) {
+      State.Row d = detail.get(k.eventId());
+      if (d != null) {
+        out.add(
+            new State.Row(
+                d.deviceId(),
+                d.ts(),
+                d.eventId(),
+                k.deviceType(),
+                d.status(),
+                d.code(),
+                d.metrics(),
+                d.tags(),
+                d.payload()));
+      }
+    }
+    return out;
   }
 
   // latest_by_device: an event sent, no older than the newest acknowledged one. Older than an

@@ -9,7 +9,8 @@ import java.util.Map;
  * {@link StateReader} fills it from the servers; tests build it by hand.
  *
  * @param eventsByDevice every row of {@code events_by_device}
- * @param eventsByType every row of {@code events_by_type}
+ * @param eventsByType every row of {@code events_by_type}: keys only (device id, ts, event id,
+ *     type), the other fields null, as the slim index holds them
  * @param latest {@code latest_by_device} by device id
  * @param abnormal every row of {@code abnormal_devices_by_hour}
  * @param fleet every row of {@code fleet_index}

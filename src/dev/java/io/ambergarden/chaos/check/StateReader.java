@@ -71,11 +71,21 @@ public final class StateReader {
             "SELECT device_id, ts, event_id, device_type, status, code, metrics, tags, payload"
                 + " FROM %s.events_by_device",
             r -> event(r, r.getString("device_type")));
+    // a slim index since schema 7: its rows hold the keys only (StateChecker.keysOf)
     List<State.Row> byType =
         scan(
-            "SELECT device_type, ts, device_id, event_id, status, code, metrics, tags, payload"
-                + " FROM %s.events_by_type",
-            r -> event(r, r.getString("device_type")));
+            "SELECT device_type, ts, device_id, event_id FROM %s.events_by_type",
+            r ->
+                new State.Row(
+                    r.getString("device_id"),
+                    millis(r, "ts"),
+                    r.getString("event_id"),
+                    r.getString("device_type"),
+                    null,
+                    null,
+                    null,
+                    null,
+                    null));
     Map<String, State.Row> latest = new TreeMap<>();
     scan(
             "SELECT device_id, ts, event_id, device_type, status, code, metrics, tags, payload"

@@ -339,9 +339,46 @@ class StateCheckerMutationTest {
     assertFails(StateChecker.DETAIL_FIELDS);
   }
 
+  /** The fields a slim by-type row holds besides its event id. */
+  static Stream<Arguments> changedKeys() {
+    return Stream.of(
+        Arguments.of(
+            "type",
+            (UnaryOperator<State.Row>)
+                r -> with(r, "other", r.status(), r.code(), r.metrics(), r.tags(), r.payload())),
+        Arguments.of(
+            "ts",
+            (UnaryOperator<State.Row>)
+                r ->
+                    new State.Row(
+                        r.deviceId(),
+                        r.ts() + 1,
+                        r.eventId(),
+                        r.deviceType(),
+                        null,
+                        null,
+                        null,
+                        null,
+                        null)),
+        Arguments.of(
+            "device id",
+            (UnaryOperator<State.Row>)
+                r ->
+                    new State.Row(
+                        "elsewhere",
+                        r.ts(),
+                        r.eventId(),
+                        r.deviceType(),
+                        null,
+                        null,
+                        null,
+                        null,
+                        null)));
+  }
+
   @ParameterizedTest(name = "a changed {0} in a by-type row fails")
-  @MethodSource("changedFields")
-  void aChangedFieldInAByTypeRowFails(String field, UnaryOperator<State.Row> change) {
+  @MethodSource("changedKeys")
+  void aChangedKeyInAByTypeRowFails(String field, UnaryOperator<State.Row> change) {
     String id = fx.storedEvents.get(7).eventId();
     fx.byType = replaceFirst(fx.byType, r -> r.eventId().equals(id), change);
     assertFails(StateChecker.BY_TYPE_WRONG);
@@ -359,6 +396,30 @@ class StateCheckerMutationTest {
   void aServedLatestThatDiffersFromTheTableFails() {
     fx.apiLatest.put("d2", StateChecker.expected(fx.olderEventOf("d2")));
     assertFails(StateChecker.API_LATEST);
+  }
+
+  @Test
+  void aByTypeRowOfAnEventNeverSentFails() {
+    fx.byType.add(new State.Row("d0", 1L, "never-sent", "pump", null, null, null, null, null));
+    assertFails(StateChecker.BY_TYPE_WRONG);
+  }
+
+  @ParameterizedTest(name = "a served by-type event with a changed {0} fails")
+  @MethodSource("changedFields")
+  void aServedByTypeEventThatDiffersFromItsDetailRowFails(
+      String field, UnaryOperator<State.Row> change) {
+    String type = fx.apiByType.keySet().iterator().next();
+    fx.apiByType.put(type, replaceFirst(fx.apiByType.get(type), r -> true, change));
+    assertFails(StateChecker.API_BY_TYPE);
+  }
+
+  @Test
+  void aServedByTypeListMissingAnEventFails() {
+    String type = fx.apiByType.keySet().iterator().next();
+    List<State.Row> served = new ArrayList<>(fx.apiByType.get(type));
+    served.remove(0);
+    fx.apiByType.put(type, served);
+    assertFails(StateChecker.API_BY_TYPE);
   }
 
   @Test

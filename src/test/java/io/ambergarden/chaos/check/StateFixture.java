@@ -80,7 +80,7 @@ final class StateFixture {
     for (ChaosEvent e : storedEvents) {
       State.Row r = StateChecker.expected(e);
       byDevice.add(r);
-      byType.add(r);
+      byType.add(StateChecker.keysOf(r));
       apiEvents.computeIfAbsent(e.deviceId(), k -> new ArrayList<>()).add(r);
       apiByType.computeIfAbsent(e.deviceType(), k -> new ArrayList<>()).add(r);
       newest.merge(e.deviceId(), e, (a, b) -> a.ts() >= b.ts() ? a : b);
