@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Consumer;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
@@ -180,15 +181,31 @@ class HotDeviceIT {
   @Test
   void pagingOverTheHotDeviceReturnsEveryEventOnceInOrder() {
     Set<String> seen = new HashSet<>();
-    long previousTs = Long.MAX_VALUE;
-    String previousId = "";
+    long[] previousTs = {Long.MAX_VALUE};
+    String[] previousId = {""};
+    walkPages(
+        "/api/v1/devices/" + DEVICE + "/events?limit=1000",
+        e -> {
+          long ts = e.getLong("ts");
+          String id = e.getString("eventId");
+          assertThat(seen.add(id)).as("event %s served once", id).isTrue();
+          assertThat(ts < previousTs[0] || (ts == previousTs[0] && id.compareTo(previousId[0]) > 0))
+              .as("order at %s", id)
+              .isTrue();
+          previousTs[0] = ts;
+          previousId[0] = id;
+        });
+    assertThat(seen).hasSize(EVENTS);
+    assertThat(previousTs[0]).isEqualTo(t0);
+  }
+
+  /** Follows a paged read's cursors to the end (200 pages at most), handing over every item. */
+  private static void walkPages(String firstPath, Consumer<JsonObject> eachItem) {
     String cursor = null;
     int pages = 0;
     do {
       String path =
-          "/api/v1/devices/"
-              + DEVICE
-              + "/events?limit=1000"
+          firstPath
               + (cursor == null
                   ? ""
                   : "&cursor=" + URLEncoder.encode(cursor, StandardCharsets.UTF_8));
@@ -197,21 +214,11 @@ class HotDeviceIT {
       JsonObject page = new JsonObject(r.body());
       JsonArray items = page.getJsonArray("items");
       for (int i = 0; i < items.size(); i++) {
-        JsonObject e = items.getJsonObject(i);
-        long ts = e.getLong("ts");
-        String id = e.getString("eventId");
-        assertThat(seen.add(id)).as("event %s served once", id).isTrue();
-        assertThat(ts < previousTs || (ts == previousTs && id.compareTo(previousId) > 0))
-            .as("order at %s", id)
-            .isTrue();
-        previousTs = ts;
-        previousId = id;
+        eachItem.accept(items.getJsonObject(i));
       }
       cursor = page.getString("next");
       pages++;
     } while (cursor != null && pages < 200);
-    assertThat(seen).hasSize(EVENTS);
-    assertThat(previousTs).isEqualTo(t0);
   }
 
   /**
@@ -234,33 +241,19 @@ class HotDeviceIT {
       assertThat(named).as("index rows naming a slice's partition").isPositive();
     }
     Set<String> seen = new HashSet<>();
-    long previousTs = Long.MAX_VALUE;
-    String cursor = null;
-    int pages = 0;
-    do {
-      String path =
-          "/api/v1/device-types/gateway/events?limit=1000"
-              + (cursor == null
-                  ? ""
-                  : "&cursor=" + URLEncoder.encode(cursor, StandardCharsets.UTF_8));
-      HttpResponse<String> r = s.get(path);
-      assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-      JsonObject page = new JsonObject(r.body());
-      JsonArray items = page.getJsonArray("items");
-      for (int i = 0; i < items.size(); i++) {
-        JsonObject e = items.getJsonObject(i);
-        String id = e.getString("eventId");
-        assertThat(seen.add(id)).as("event %s served once", id).isTrue();
-        assertThat(e.getLong("ts")).as("order at %s", id).isLessThan(previousTs);
-        previousTs = e.getLong("ts");
-        assertThat(e.getJsonObject("metrics").getDouble("v"))
-            .as("fields of %s", id)
-            .isEqualTo(Double.parseDouble(id.substring(1)));
-        assertThat(e.getString("status")).isEqualTo("normal");
-      }
-      cursor = page.getString("next");
-      pages++;
-    } while (cursor != null && pages < 200);
+    long[] previousTs = {Long.MAX_VALUE};
+    walkPages(
+        "/api/v1/device-types/gateway/events?limit=1000",
+        e -> {
+          String id = e.getString("eventId");
+          assertThat(seen.add(id)).as("event %s served once", id).isTrue();
+          assertThat(e.getLong("ts")).as("order at %s", id).isLessThan(previousTs[0]);
+          previousTs[0] = e.getLong("ts");
+          assertThat(e.getJsonObject("metrics").getDouble("v"))
+              .as("fields of %s", id)
+              .isEqualTo(Double.parseDouble(id.substring(1)));
+          assertThat(e.getString("status")).isEqualTo("normal");
+        });
     assertThat(seen).hasSize(EVENTS);
   }
 }
