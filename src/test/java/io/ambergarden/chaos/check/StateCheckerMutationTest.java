@@ -347,31 +347,16 @@ class StateCheckerMutationTest {
         Arguments.of(
             "ts",
             (UnaryOperator<State.Row>)
-                r ->
-                    new State.Row(
-                        r.deviceId(),
-                        r.ts() + 1,
-                        r.eventId(),
-                        r.deviceType(),
-                        null,
-                        null,
-                        null,
-                        null,
-                        null)),
+                r -> slimRow(r.deviceId(), r.ts() + 1, r.eventId(), r.deviceType())),
         Arguments.of(
             "device id",
             (UnaryOperator<State.Row>)
-                r ->
-                    new State.Row(
-                        "elsewhere",
-                        r.ts(),
-                        r.eventId(),
-                        r.deviceType(),
-                        null,
-                        null,
-                        null,
-                        null,
-                        null)));
+                r -> slimRow("elsewhere", r.ts(), r.eventId(), r.deviceType())));
+  }
+
+  /** A by-type row as the slim index holds it: keys only. */
+  private static State.Row slimRow(String deviceId, long ts, String eventId, String deviceType) {
+    return new State.Row(deviceId, ts, eventId, deviceType, null, null, null, null, null);
   }
 
   @ParameterizedTest(name = "a changed {0} in a by-type row fails")
