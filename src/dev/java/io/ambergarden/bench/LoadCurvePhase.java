@@ -18,15 +18,7 @@ final class LoadCurvePhase {
   private static final int LIVE_EVENTS = 250;
 
   /** One step's figures. */
-  record Step(
-      int percent,
-      double eventsPerSecond,
-      double pageP50,
-      double pageP99,
-      double latestP50,
-      double latestP99,
-      double liveP50,
-      double liveP99) {}
+  record Step(int percent, double eventsPerSecond, LevelLatencies latencies) {}
 
   private final LocalRuntime runtime;
   private final String topic;
@@ -82,16 +74,7 @@ final class LoadCurvePhase {
                 live[0] = probe.get(2, TimeUnit.MINUTES);
               });
       offset += count + LIVE_EVENTS;
-      steps.add(
-          new Step(
-              pct,
-              count / (wallNanos[0] / 1e9),
-              ReadLatencyProbe.Summary.of(s, "/events").p50Millis(),
-              ReadLatencyProbe.Summary.of(s, "/events").p99Millis(),
-              ReadLatencyProbe.Summary.of(s, "/latest").p50Millis(),
-              ReadLatencyProbe.Summary.of(s, "/latest").p99Millis(),
-              live[0].p50Millis(),
-              live[0].p99Millis()));
+      steps.add(new Step(pct, count / (wallNanos[0] / 1e9), LevelLatencies.of(s, live[0])));
     }
   }
 
@@ -105,12 +88,12 @@ final class LoadCurvePhase {
                   + " ms; ingest-to-live p50/p99 %.1f/%.1f ms",
               st.percent(),
               st.eventsPerSecond(),
-              st.pageP50(),
-              st.pageP99(),
-              st.latestP50(),
-              st.latestP99(),
-              st.liveP50(),
-              st.liveP99()));
+              st.latencies().pageP50(),
+              st.latencies().pageP99(),
+              st.latencies().latestP50(),
+              st.latencies().latestP99(),
+              st.latencies().liveP50(),
+              st.latencies().liveP99()));
     }
     return out;
   }
@@ -122,10 +105,10 @@ final class LoadCurvePhase {
     TimeSeries live = new TimeSeries("p99 ingest-to-live (WebSocket)");
     TimeSeries livePe = new TimeSeries("p50 ingest-to-live (WebSocket)");
     for (Step st : steps) {
-      page.add(st.percent(), st.pageP99());
-      latest.add(st.percent(), st.latestP99());
-      live.add(st.percent(), st.liveP99());
-      livePe.add(st.percent(), st.liveP50());
+      page.add(st.percent(), st.latencies().pageP99());
+      latest.add(st.percent(), st.latencies().latestP99());
+      live.add(st.percent(), st.latencies().liveP99());
+      livePe.add(st.percent(), st.latencies().liveP50());
     }
     Plot.writePng(
         Plot.render(

@@ -26,16 +26,7 @@ final class SteadyLoadPhase {
   private static final String HARNESS = "harness";
 
   /** One load level: its rate, its cost, and the latencies with reads on. */
-  record Step(
-      int percent,
-      double ratePerSecond,
-      SteadyCost cost,
-      double pageP50,
-      double pageP99,
-      double latestP50,
-      double latestP99,
-      double liveP50,
-      double liveP99) {}
+  record Step(int percent, double ratePerSecond, SteadyCost cost, LevelLatencies latencies) {}
 
   private final LocalRuntime runtime;
   private final String topic;
@@ -123,19 +114,7 @@ final class SteadyLoadPhase {
                     committed);
               });
       offset += readCount + LIVE_EVENTS;
-      ReadLatencyProbe.Summary page = ReadLatencyProbe.Summary.of(s, "/events");
-      ReadLatencyProbe.Summary latest = ReadLatencyProbe.Summary.of(s, "/latest");
-      steps.add(
-          new Step(
-              pct,
-              rate,
-              cost,
-              page.p50Millis(),
-              page.p99Millis(),
-              latest.p50Millis(),
-              latest.p99Millis(),
-              live[0].p50Millis(),
-              live[0].p99Millis()));
+      steps.add(new Step(pct, rate, cost, LevelLatencies.of(s, live[0])));
     }
     return offset;
   }
@@ -192,9 +171,9 @@ final class SteadyLoadPhase {
                       c.millisPer1000(),
                       c.harnessMillisPer1000(),
                       100 * c.utilisation()),
-              st.pageP99(),
-              st.latestP99(),
-              st.liveP99()));
+              st.latencies().pageP99(),
+              st.latencies().latestP99(),
+              st.latencies().liveP99()));
     }
     return out;
   }
@@ -206,12 +185,12 @@ final class SteadyLoadPhase {
           new JsonObject()
               .put("percent", st.percent())
               .put("eventsPerSecond", st.ratePerSecond())
-              .put("pageP50Millis", finite(st.pageP50()))
-              .put("pageP99Millis", finite(st.pageP99()))
-              .put("latestP50Millis", finite(st.latestP50()))
-              .put("latestP99Millis", finite(st.latestP99()))
-              .put("liveP50Millis", finite(st.liveP50()))
-              .put("liveP99Millis", finite(st.liveP99()));
+              .put("pageP50Millis", finite(st.latencies().pageP50()))
+              .put("pageP99Millis", finite(st.latencies().pageP99()))
+              .put("latestP50Millis", finite(st.latencies().latestP50()))
+              .put("latestP99Millis", finite(st.latencies().latestP99()))
+              .put("liveP50Millis", finite(st.latencies().liveP50()))
+              .put("liveP99Millis", finite(st.latencies().liveP99()));
       SteadyCost c = st.cost();
       if (c != null) {
         JsonObject perProcess = new JsonObject();

@@ -37,10 +37,12 @@ final class SteadyTargets {
         Target.atMost("latest p99 at 50% against 0%", ratio(p(half, false), p(idle, false)), 1.5));
     out.add(
         Target.atMost(
-            "ingest-to-live p99 at 25%, ms", quarter == null ? Double.NaN : quarter.liveP99(), 50));
+            "ingest-to-live p99 at 25%, ms",
+            quarter == null ? Double.NaN : quarter.latencies().liveP99(), 50));
     out.add(
         Target.atMost(
-            "ingest-to-live p99 at 50%, ms", half == null ? Double.NaN : half.liveP99(), 100));
+            "ingest-to-live p99 at 50%, ms",
+            half == null ? Double.NaN : half.latencies().liveP99(), 100));
     out.add(Target.atMost("service GC pause p99 under ingest, ms", gcPauseP99Millis, 10));
     out.add(Target.atLeast("full rate (b) against (a')", fullRateAgainstRaw, 0.85));
     return out;
@@ -57,7 +59,7 @@ final class SteadyTargets {
   }
 
   private static double p(SteadyLoadPhase.Step s, boolean page) {
-    return s == null ? Double.NaN : page ? s.pageP99() : s.latestP99();
+    return s == null ? Double.NaN : page ? s.latencies().pageP99() : s.latencies().latestP99();
   }
 
   private static double systemCost(SteadyLoadPhase.Step s) {

@@ -7,7 +7,6 @@ import io.ambergarden.event.Event;
 import io.vertx.core.Future;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -87,7 +86,9 @@ final class DetailLookup {
             sliceRows -> {
               Map<String, List<DetailSlices.Slice>> slices = new HashMap<>();
               for (int d = 0; d < deviceList.size(); d++) {
-                slices.put(deviceList.get(d), slices(sliceRows.get(d)));
+                slices.put(
+                    deviceList.get(d),
+                    SliceRows.byBucket(sliceRows.get(d)).getOrDefault(bucket, List.of()));
               }
               List<Integer> retried = new ArrayList<>();
               List<Statement<?>> lookups = new ArrayList<>();
@@ -121,13 +122,6 @@ final class DetailLookup {
             Instant.ofEpochMilli(partition),
             Instant.ofEpochMilli(e.ts()),
             e.eventId());
-  }
-
-  private static List<DetailSlices.Slice> slices(List<Row> rows) {
-    List<DetailSlices.Slice> out = new ArrayList<>();
-    rows.forEach(r -> out.add(new DetailSlices.Slice(r.getInstant(1).toEpochMilli(), r.getInt(2))));
-    out.sort(Comparator.comparingLong(DetailSlices.Slice::start));
-    return out;
   }
 
   private static List<Event> inOrder(

@@ -13,7 +13,6 @@ import io.vertx.core.Future;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -87,12 +86,7 @@ final class DeviceHistory {
             v -> {
               List<Long> starts =
                   bucketRows.result().stream().map(r -> r.getInstant(0).toEpochMilli()).toList();
-              Map<Long, List<DetailSlices.Slice>> slices = new HashMap<>();
-              for (Row r : sliceRows.result()) {
-                slices
-                    .computeIfAbsent(r.getInstant(0).toEpochMilli(), b -> new ArrayList<>())
-                    .add(new DetailSlices.Slice(r.getInstant(1).toEpochMilli(), r.getInt(2)));
-              }
+              Map<Long, List<DetailSlices.Slice>> slices = SliceRows.byBucket(sliceRows.result());
               Page page = new Page(q, starts, slices, newest);
               return page.next(0).map(x -> new EventPage(page.items, page.nextPosition()));
             });

@@ -13,7 +13,6 @@ import io.vertx.core.Future;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -162,13 +161,7 @@ final class SeriesReader {
     return Future.all(bucketRows, sliceRows)
         .compose(
             v -> {
-              Map<Long, List<DetailSlices.Slice>> slices = new HashMap<>();
-              for (Row r : sliceRows.result()) {
-                slices
-                    .computeIfAbsent(r.getInstant(0).toEpochMilli(), b -> new ArrayList<>())
-                    .add(new DetailSlices.Slice(r.getInstant(1).toEpochMilli(), r.getInt(2)));
-              }
-              slices.values().forEach(l -> l.sort((a, b) -> Long.compare(a.start(), b.start())));
+              Map<Long, List<DetailSlices.Slice>> slices = SliceRows.byBucket(sliceRows.result());
               List<Long> starts = new ArrayList<>();
               bucketRows.result().forEach(r -> starts.add(r.getInstant(0).toEpochMilli()));
               starts.sort(null);
