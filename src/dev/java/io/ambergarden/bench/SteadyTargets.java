@@ -3,13 +3,18 @@ package io.ambergarden.bench;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Issue 31's targets, computed from a run's own figures: the steady-load levels ({@link
  * SteadyLoadPhase}), the service's GC pause p99 under ingest, the full rate (b) against the raw
  * ceiling (a'), and, for the two cost rows, the committed baseline run's 50% level (its {@code
- * steady} array). A figure the run lacks is NaN, and its target is not met.
+ * steady} array). The levels are shares of each run's own (b), so a faster run's 50% level runs at
+ * a higher rate, where an event costs less; the two cost rows are therefore also given at the
+ * baseline's own 50% rate, interpolated between this run's levels. A figure the run lacks is NaN,
+ * and its target is not met.
  */
 final class SteadyTargets {
   private SteadyTargets() {}
@@ -31,6 +36,20 @@ final class SteadyTargets {
         Target.atMost(
             "Cassandra CPU per 1000 events at 50%, against the baseline",
             ratio(processCost(half, "Cassandra"), baselineCost(baselineSteady, "Cassandra")), 0.5));
+    double rate = baselineRate(baselineSteady);
+    out.add(
+        Target.atMost(
+            "whole-system CPU per 1000 events at the baseline's 50% rate, against the baseline",
+            ratio(
+                atRate(steps, rate, SteadyTargets::systemCost), baselineCost(baselineSteady, null)),
+            0.55));
+    out.add(
+        Target.atMost(
+            "Cassandra CPU per 1000 events at the baseline's 50% rate, against the baseline",
+            ratio(
+                atRate(steps, rate, s -> processCost(s, "Cassandra")),
+                baselineCost(baselineSteady, "Cassandra")),
+            0.5));
     out.add(Target.atMost("page p99 at 25% against 0%", ratio(p(quarter, true), p(idle, true)), 2));
     out.add(Target.atMost("page p99 at 50% against 0%", ratio(p(half, true), p(idle, true)), 3));
     out.add(
@@ -70,6 +89,42 @@ final class SteadyTargets {
     return s == null || s.cost() == null
         ? Double.NaN
         : s.cost().millisPer1000().getOrDefault(process, Double.NaN);
+  }
+
+  /**
+   * A cost at {@code rate} events/s, linear between the two loaded levels around it; NaN outside
+   * the run's levels (no extrapolation).
+   */
+  static double atRate(
+      List<SteadyLoadPhase.Step> steps, double rate, ToDoubleFunction<SteadyLoadPhase.Step> cost) {
+    List<SteadyLoadPhase.Step> loaded =
+        steps.stream()
+            .filter(s -> s.ratePerSecond() > 0 && s.cost() != null)
+            .sorted(Comparator.comparingDouble(SteadyLoadPhase.Step::ratePerSecond))
+            .toList();
+    for (int i = 0; i + 1 < loaded.size(); i++) {
+      SteadyLoadPhase.Step lo = loaded.get(i);
+      SteadyLoadPhase.Step hi = loaded.get(i + 1);
+      if (rate >= lo.ratePerSecond() && rate <= hi.ratePerSecond()) {
+        double share = (rate - lo.ratePerSecond()) / (hi.ratePerSecond() - lo.ratePerSecond());
+        return cost.applyAsDouble(lo) + share * (cost.applyAsDouble(hi) - cost.applyAsDouble(lo));
+      }
+    }
+    return Double.NaN;
+  }
+
+  /** The baseline's 50% rate, events/s. */
+  private static double baselineRate(JsonArray baselineSteady) {
+    if (baselineSteady == null) {
+      return Double.NaN;
+    }
+    for (int i = 0; i < baselineSteady.size(); i++) {
+      JsonObject row = baselineSteady.getJsonObject(i);
+      if (row.getInteger("percent", -1) == 50) {
+        return row.getDouble("eventsPerSecond", Double.NaN);
+      }
+    }
+    return Double.NaN;
   }
 
   /** The baseline's 50% cost: the system figure, or one process's when {@code process} is set. */

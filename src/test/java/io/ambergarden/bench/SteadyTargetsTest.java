@@ -37,6 +37,7 @@ class SteadyTargetsTest {
           .add(
               new JsonObject()
                   .put("percent", 50)
+                  .put("eventsPerSecond", 1_500.0)
                   .put(
                       "cost",
                       new JsonObject()
@@ -47,10 +48,14 @@ class SteadyTargetsTest {
   void everyRowIsComputedFromTheRunsOwnFiguresAndTheBaseline() {
     List<Target> t = SteadyTargets.of(STEPS, BASELINE, 12.5, 0.9);
 
-    assertThat(t).hasSize(9);
+    assertThat(t).hasSize(11);
     assertThat(t.get(0).value()).isCloseTo(0.5, within(1e-9)); // 100 / 200
     assertThat(t.get(0).met()).isTrue();
     assertThat(t.get(1).value()).isCloseTo(0.4, within(1e-9)); // 60 / 150
+    // the baseline's 1,500 events/s lies halfway between this run's 25% and 50% levels
+    assertThat(t.get(2).value()).isCloseTo(0.5, within(1e-9)); // (100 + 100) / 2 / 200
+    assertThat(t.get(3).value()).isCloseTo(65.0 / 150, within(1e-9)); // (70 + 60) / 2 / 150
+    t = t.subList(2, t.size());
     assertThat(t.get(2).value()).isCloseTo(1.9, within(1e-9)); // 38 / 20
     assertThat(t.get(3).value()).isCloseTo(3.5, within(1e-9)); // 70 / 20
     assertThat(t.get(3).met()).isFalse();
@@ -71,8 +76,21 @@ class SteadyTargetsTest {
     assertThat(t.get(0).value()).isNaN();
     assertThat(t.get(0).met()).isFalse();
     assertThat(t.get(1).met()).isFalse();
+    assertThat(t.get(2).value()).isNaN();
+    assertThat(t.get(3).met()).isFalse();
+    t = t.subList(2, t.size());
     assertThat(t.get(7).met()).isFalse();
     assertThat(t.get(8).met()).isFalse();
     assertThat(t.get(2).met()).isTrue(); // the ratios within the run still count
+  }
+
+  @Test
+  void aRateOutsideTheRunsLevelsIsNotExtrapolated() {
+    assertThat(SteadyTargets.atRate(STEPS, 500, s -> s.cost().systemMillisPer1000())).isNaN();
+    assertThat(SteadyTargets.atRate(STEPS, 3_500, s -> s.cost().systemMillisPer1000())).isNaN();
+    assertThat(SteadyTargets.atRate(STEPS, 3_000, s -> s.cost().systemMillisPer1000()))
+        .isEqualTo(110);
+    assertThat(SteadyTargets.atRate(STEPS, 2_500, s -> s.cost().systemMillisPer1000()))
+        .isCloseTo(105, within(1e-9));
   }
 }
