@@ -12,7 +12,9 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** Every meter the service registers is named in the metrics list of docs/operations/monitoring.md. */
+/**
+ * Every meter the service registers is named in the metrics list of docs/operations/monitoring.md.
+ */
 class MetricsDocsTest {
   private static final Pattern METER =
       Pattern.compile(
