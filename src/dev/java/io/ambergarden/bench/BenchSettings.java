@@ -76,7 +76,7 @@ record BenchSettings(
     return System.getProperty("amber.bench." + name, env == null ? def : env);
   }
 
-  /** Property name to value, in the order the README lists them. */
+  /** Property name to value, in the order docs/performance/benchmark.md lists them. */
   Map<String, Integer> asMap() {
     Map<String, Integer> m = new LinkedHashMap<>();
     m.put("amber.bench.events", events);

@@ -20,7 +20,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * (c) The naive baseline, seed 002's consumer: a plain KafkaConsumer; per record, parse the JSON
+ * (c) The naive baseline, the textbook consumer: a plain KafkaConsumer; per record, parse the JSON
  * and execute the detail and latest inserts synchronously, one at a time; commitSync once per poll
  * batch.
  */

@@ -5,13 +5,13 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * Partition keys of events_by_device when a hot device's bucket is split into slices (seed 000's
- * salting, only where needed). A slice starts on a whole second inside its bucket and spreads its
- * events over {@code salts} partitions keyed {@code bucket = start + salt} milliseconds (salts stay
- * under 1000, so keys of different slices never collide). An event belongs to the latest slice that
- * starts at or before its ts; before the first slice, or with no slice at all, it lives in the
- * bucket's own partition (key = the bucket start), as for every cold device. Readers merge every
- * partition of a bucket, so a row is found wherever it was placed.
+ * Partition keys of events_by_device when a hot device's bucket is split into slices (salting, only
+ * where needed). A slice starts on a whole second inside its bucket and spreads its events over
+ * {@code salts} partitions keyed {@code bucket = start + salt} milliseconds (salts stay under 1000,
+ * so keys of different slices never collide). An event belongs to the latest slice that starts at
+ * or before its ts; before the first slice, or with no slice at all, it lives in the bucket's own
+ * partition (key = the bucket start), as for every cold device. Readers merge every partition of a
+ * bucket, so a row is found wherever it was placed.
  */
 public final class DetailSlices {
   public static final long SECOND = 1000L;

@@ -80,7 +80,8 @@ public final class ConfigLoader {
     if (!unknown.isEmpty()) {
       throw new ConfigException(
           unknown.iterator().next(),
-          "unknown environment variable (known: see README); all unknown: " + unknown);
+          "unknown environment variable (known: see docs/operations/configuration.md); all unknown: "
+              + unknown);
     }
     for (String name : sys.stringPropertyNames()) {
       if (name.startsWith(SYS_PREFIX)) {

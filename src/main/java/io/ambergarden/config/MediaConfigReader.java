@@ -14,7 +14,8 @@ final class MediaConfigReader {
 
   /**
    * The upload's metadata is one logged batch: image_by_id, images_by_device and one images_by_tag
-   * row per tag. Seed 003 keeps such a batch within 10 partitions, so at most 8 tags.
+   * row per tag. Such a batch stays within 10 partitions (Cassandra warns above), so at most 8
+   * tags.
    */
   static final int MAX_TAGS_LIMIT = 8;
 

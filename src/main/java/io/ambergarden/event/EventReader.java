@@ -11,7 +11,7 @@ import java.io.IOException;
 
 /**
  * Reads one event object field by field and hands each value to its rule; reports a known field
- * given twice, a missing deviceId or ts, and unknown fields (a top-level number is a seed 002 flat
+ * given twice, a missing deviceId or ts, and unknown fields (a top-level number is a flat-form
  * metric, a known name in the wrong case gets a hint). Builds the {@link Event} only when the
  * object had no error. Immutable.
  */

@@ -12,7 +12,7 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 
 /**
- * Metrics: the {@code metrics} object and seed 002's flat top-level numbers, collected into one map
+ * Metrics: the {@code metrics} object and the flat form's top-level numbers, collected into one map
  * in document order ({@code run.metrics}). Names follow the id charset, values are finite numbers,
  * a name may appear once, and the count is capped (reported once per event).
  */

@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * The image list verticle's CQL, prepared once at start. Keyset reads: rows strictly before the
- * last one seen, as a tuple on the clustering columns (seed 003, 4.2), never an offset.
+ * last one seen, as a tuple on the clustering columns, never an offset.
  */
 record ImageListStatements(
     PreparedStatement deviceMonths,

@@ -35,11 +35,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The metadata of one image is one logged batch: image_by_id, its images_by_device row and one
  * images_by_tag row per tag, at most 10 partitions (media.max-tags is at most 8). This is the case
- * seed 003 makes for a logged batch: the rows must not disagree (an image listed under a tag but
- * missing from its device, or a delete that hides it in one list only), and the batch log makes the
- * set all-or-nothing in the end even when the coordinator fails mid-way. It is not used for
- * throughput (seed 003, 5.3): the month-index rows, purge marks and shares are single idempotent
- * writes outside any batch, written before the rows that depend on them.
+ * for a logged batch: the rows must not disagree (an image listed under a tag but missing from its
+ * device, or a delete that hides it in one list only), and the batch log makes the set
+ * all-or-nothing in the end even when the coordinator fails mid-way. It is not used for throughput:
+ * the month-index rows, purge marks and shares are single idempotent writes outside any batch,
+ * written before the rows that depend on them.
  */
 public final class ImageStoreVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(ImageStoreVerticle.class);

@@ -9,10 +9,10 @@ import java.util.Set;
 
 /**
  * Tag text: normalised (Unicode NFC, lower case) so "Kamera" and "kamera" are one tag, and limited
- * to letters, digits, '.', '_' and '-' (1-64 characters), so any script works (seed 003 tags images
- * "风景") but a tag can never smuggle separators, spaces or control characters. The month is a column
- * of the index's partition key, not glued to the tag text as seed 003 does ("2024-01:风景"), so no
- * tag can collide with another tag's month.
+ * to letters, digits, '.', '_' and '-' (1-64 characters), so any script works ("风景" is a tag) but a
+ * tag can never smuggle separators, spaces or control characters. The month is a column of the
+ * index's partition key, not glued to the tag text ("2024-01:风景"), so no tag can collide with
+ * another tag's month.
  */
 public final class ImageTags {
   public static final int MAX_LENGTH = 64;

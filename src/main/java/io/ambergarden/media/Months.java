@@ -5,8 +5,8 @@ import java.time.YearMonth;
 import java.time.ZoneOffset;
 
 /**
- * Month partitions of the image indexes (seed 003's month prefix): a month is written yyyymm, e.g.
- * 202612 for December 2026 (UTC), so months sort in time order as plain integers.
+ * Month partitions of the image indexes: a month is written yyyymm, e.g. 202612 for December 2026
+ * (UTC), so months sort in time order as plain integers.
  */
 public final class Months {
   private Months() {}

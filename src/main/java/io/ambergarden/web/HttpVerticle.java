@@ -80,7 +80,8 @@ public final class HttpVerticle extends VerticleBase {
                 ctx.next();
               }
             });
-    // CORS, then credentials, rate and scope in front of every route below (README "Security")
+    // CORS, then credentials, rate and scope in front of every route below
+    // (docs/operations/security.md)
     access.mount(router);
     for (EdgeRoutes.Factory f : features) {
       EdgeRoutes r = f.create(vertx, access);

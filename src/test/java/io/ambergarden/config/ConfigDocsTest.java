@@ -10,15 +10,15 @@ import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's config table must list every key the application knows, with its variable and
- * default.
+ * The configuration reference (docs/operations/configuration.md) must list every key the
+ * application knows, with its variable and default.
  */
 class ConfigDocsTest {
   @Test
-  void readmeListsEveryConfigKey() throws IOException {
+  void theConfigurationReferenceListsEveryConfigKey() throws IOException {
     Properties defaults = new Properties();
     defaults.load(new StringReader(Files.readString(Path.of("conf/amber.properties"))));
-    String readme = Files.readString(Path.of("README.md"));
+    String reference = Files.readString(Path.of("docs/operations/configuration.md"));
     assertThat(defaults).isNotEmpty();
     for (String key : defaults.stringPropertyNames()) {
       String value = defaults.getProperty(key);
@@ -30,7 +30,7 @@ class ConfigDocsTest {
               + "` | "
               + (value.isEmpty() ? "(empty)" : "`" + value + "`")
               + " |";
-      assertThat(readme).as("README row for %s", key).contains(row);
+      assertThat(reference).as("configuration.md row for %s", key).contains(row);
     }
   }
 }

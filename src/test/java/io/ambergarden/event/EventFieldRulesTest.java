@@ -235,7 +235,7 @@ class EventFieldRulesTest {
     void hintsAtEpochSecondsWhenTheValueTimesAThousandWouldFit() {
       assertThat(onlyError(withTs(Long.toString(NOW / 1000))))
           .isEqualTo(new FieldError(0, "ts", "looks like epoch seconds; send epoch milliseconds"));
-      // the seed's example (2025-07-15) in seconds is older than the retention even as millis
+      // a 2025-07-15 timestamp in seconds is older than the retention even as millis
       assertThat(onlyError(withTs("1752537600")).message()).contains("older than the retention");
     }
 
@@ -564,7 +564,7 @@ class EventFieldRulesTest {
   @Nested
   class FlatForm {
     @Test
-    void seed002TopLevelNumbersBecomeMetrics() {
+    void flatFormTopLevelNumbersBecomeMetrics() {
       Event e =
           valid(
               "{\"deviceId\":\"d1\",\"ts\":"

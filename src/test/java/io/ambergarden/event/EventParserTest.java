@@ -69,7 +69,7 @@ class EventParserTest {
   }
 
   @Test
-  void seed002FlatFormTurnsTopLevelNumbersIntoMetrics() {
+  void flatFormTurnsTopLevelNumbersIntoMetrics() {
     Event e =
         json("{\"deviceId\":\"d1\",\"ts\":"
                 + NOW

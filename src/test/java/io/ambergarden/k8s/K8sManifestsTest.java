@@ -76,7 +76,7 @@ class K8sManifestsTest {
 
   /**
    * Secrets the pods read but k8s/ must not ship (a `kubectl apply -f k8s/` would deploy known
-   * values): the operator creates them, as README "Security" shows, with these keys.
+   * values): the operator creates them, as docs/operations/security.md shows, with these keys.
    */
   static final Map<String, Set<String>> EXTERNAL_SECRETS =
       Map.of(
@@ -403,11 +403,11 @@ class K8sManifestsTest {
   }
 
   @Test
-  void noManifestShipsSecretValuesAndTheReadmeSaysHowToCreateThem() throws IOException {
+  void noManifestShipsSecretValuesAndTheSecurityPageSaysHowToCreateThem() throws IOException {
     assertThat(secretProblems(loadAll())).isEmpty();
-    String readme = Files.readString(Path.of("README.md"));
+    String security = Files.readString(Path.of("docs/operations/security.md"));
     for (String secret : EXTERNAL_SECRETS.keySet()) {
-      assertThat(readme).as("README shows how to create Secret %s", secret).contains(secret);
+      assertThat(security).as("security.md shows how to create Secret %s", secret).contains(secret);
     }
   }
 
@@ -807,16 +807,12 @@ class K8sManifestsTest {
   }
 
   @Test
-  void theReadmesKubernetesSectionNamesEveryManifest() throws IOException {
-    String readme = Files.readString(Path.of("README.md"));
-    int start = readme.indexOf("\n## Kubernetes\n");
-    assertThat(start).as("README has a Kubernetes section").isPositive();
-    int end = readme.indexOf("\n## ", start + 1);
-    String section = readme.substring(start, end < 0 ? readme.length() : end);
+  void theKubernetesPageNamesEveryManifest() throws IOException {
+    String section = Files.readString(Path.of("docs/operations/kubernetes.md"));
     try (Stream<Path> files = Files.walk(K8S)) {
       for (Path f : files.filter(Files::isRegularFile).toList()) {
         String name = K8S.relativize(f).toString();
-        assertThat(section).as("README \"Kubernetes\" names %s", name).contains("`" + name + "`");
+        assertThat(section).as("kubernetes.md names %s", name).contains("`" + name + "`");
       }
     }
   }
@@ -976,7 +972,7 @@ class K8sManifestsTest {
               d.where()
                   + " ships values for "
                   + keys
-                  + "; create it out of band (README \"Security\")");
+                  + "; create it out of band (docs/operations/security.md)");
         }
       }
     }
