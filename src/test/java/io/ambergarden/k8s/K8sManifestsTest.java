@@ -35,17 +35,20 @@ import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.representer.Representer;
 
 /**
- * Static checks of the manifests under k8s/: strict parsing, known kinds and fields, the restricted
- * security profile of the Deployment, its environment against the application's config keys, the
- * Strimzi and K8ssandra resources, and that every policy object selects the Deployment's pods.
+ * Static checks of what k8s/ installs, read from the rendered production overlay and the engines
+ * ({@code kubectl kustomize}, see {@link Kustomize}): strict parsing, known kinds and fields, the
+ * restricted security profile of the Deployment, its environment against the application's config
+ * keys, the Strimzi and K8ssandra resources, and that every policy object selects the Deployment's
+ * pods. K8sOverlaysTest runs the same checks on every overlay and checks what the overlays add.
  *
  * <p>Each check is a function that returns a list of problems. The real manifests must give none,
  * and the {@code ...Catches...} tests break a fresh copy of a manifest and assert that the same
  * function reports it, so no check can pass vacuously.
  */
 class K8sManifestsTest {
-  private static final Path K8S = Path.of("k8s");
+  private static final Path K8S = Kustomize.K8S;
   private static final Path PROPERTIES = Path.of("conf/amber.properties");
+  static final Path KUBERNETES_GUIDE = Path.of("docs/operations/kubernetes.md");
   private static final Path MAIN_CLASS = Path.of("src/main/java/io/ambergarden/AmberGarden.java");
 
   /**
@@ -62,21 +65,37 @@ class K8sManifestsTest {
           "apps/v1/Deployment",
           "batch/v1/Job",
           "autoscaling/v2/HorizontalPodAutoscaler",
+          "keda.sh/v1alpha1/ScaledObject",
+          "keda.sh/v1alpha1/TriggerAuthentication",
           "policy/v1/PodDisruptionBudget",
           "networking.k8s.io/v1/NetworkPolicy",
           "networking.k8s.io/v1/Ingress",
           "cert-manager.io/v1/Issuer",
           "cert-manager.io/v1/Certificate",
-          "kafka.strimzi.io/v1beta2/Kafka",
-          "kafka.strimzi.io/v1beta2/KafkaNodePool",
-          "kafka.strimzi.io/v1beta2/KafkaTopic",
-          "kafka.strimzi.io/v1beta2/KafkaUser",
+          "kafka.strimzi.io/v1/Kafka",
+          "kafka.strimzi.io/v1/KafkaNodePool",
+          "kafka.strimzi.io/v1/KafkaTopic",
+          "kafka.strimzi.io/v1/KafkaUser",
           "k8ssandra.io/v1alpha1/K8ssandraCluster",
-          "monitoring.coreos.com/v1/PrometheusRule");
+          "monitoring.coreos.com/v1/PrometheusRule",
+          "monitoring.coreos.com/v1/PodMonitor");
+
+  /** Kinds only some overlays install: autoscalers (production-keda) and Secrets (never). */
+  static final Set<String> OPTIONAL_KINDS =
+      Set.of(
+          "v1/Secret",
+          "autoscaling/v2/HorizontalPodAutoscaler",
+          "keda.sh/v1alpha1/ScaledObject",
+          "keda.sh/v1alpha1/TriggerAuthentication");
+
+  /**
+   * The Cassandra version the local runtime and the tests run (src/dev/localrt/cassandra-pom.xml).
+   */
+  private static final Path LOCAL_CASSANDRA_POM = Path.of("src/dev/localrt/cassandra-pom.xml");
 
   /**
    * Secrets the pods read but k8s/ must not ship (a `kubectl apply -f k8s/` would deploy known
-   * values): the operator creates them, as docs/operations/security.md shows, with these keys.
+   * values): the operator creates them, as README "Security" shows, with these keys.
    */
   static final Map<String, Set<String>> EXTERNAL_SECRETS =
       Map.of(
@@ -326,28 +345,32 @@ class K8sManifestsTest {
   // ===================================================
 
   @Test
-  void everyManifestParsesStrictlyWithAKnownKindAndKnownFields() throws IOException {
-    List<Doc> docs = loadAll();
-    try (Stream<Path> files = Files.walk(K8S)) {
-      List<Path> others =
-          files
-              .filter(Files::isRegularFile)
-              .filter(p -> !p.toString().endsWith(".yaml"))
-              .filter(p -> !p.equals(MonitoringManifests.DASHBOARD)) // MonitoringManifestsTest
-              .toList();
-      assertThat(others).as("files under k8s/ that this test would not read").isEmpty();
-    }
+  void everyManifestParsesStrictlyWithAKnownKindAndKnownFields() {
+    assertThat(renderedKindProblems(loadAll())).isEmpty();
+  }
+
+  /** Known kinds with known fields, the required kinds present, and no object declared twice. */
+  static List<String> renderedKindProblems(List<Doc> docs) {
+    List<String> out = new ArrayList<>();
     Set<String> required = new TreeSet<>(KNOWN_KINDS);
-    required.remove("v1/Secret");
-    assertThat(docs).extracting(d -> d.apiVersion() + "/" + d.kind()).containsAll(required);
+    required.removeAll(OPTIONAL_KINDS);
+    Set<String> present = new TreeSet<>();
+    docs.forEach(d -> present.add(d.apiVersion() + "/" + d.kind()));
+    required.removeAll(present);
+    if (!required.isEmpty()) {
+      out.add("kinds missing: " + required);
+    }
     for (Doc d : docs) {
-      assertThat(structureProblems(d)).as(d.where()).isEmpty();
+      structureProblems(d).forEach(p -> out.add(d.where() + ": " + p));
     }
     Set<String> ids = new TreeSet<>();
     for (Doc d : docs) {
       String id = d.kind() + "/" + str(at(d.body(), "metadata", "namespace")) + "/" + d.name();
-      assertThat(ids.add(id)).as("declared twice: %s", id).isTrue();
+      if (!ids.add(id)) {
+        out.add("declared twice: " + id);
+      }
     }
+    return out;
   }
 
   @Test
@@ -397,17 +420,24 @@ class K8sManifestsTest {
     Doc security = fresh("Deployment");
     map(firstContainer(security.body()).get("securityContext")).put("readOnlyRootFileSystem", true);
     assertThat(structureProblems(security)).anyMatch(p -> p.contains("readOnlyRootFileSystem"));
-    Doc hpa = fresh("HorizontalPodAutoscaler");
-    map(hpa.body().get("spec")).put("minReplica", 2);
+    Doc hpa =
+        doc(
+            "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: x}\n"
+                + "spec: {minReplica: 2}\n");
     assertThat(structureProblems(hpa)).anyMatch(p -> p.contains("minReplica"));
+    assertThat(
+            structureProblems(
+                doc("apiVersion: kafka.strimzi.io/v1beta2\nkind: Kafka\nmetadata: {name: x}\n")))
+        .as("Strimzi's v1beta2 is gone from 1.0")
+        .anyMatch(p -> p.contains("unknown kind"));
   }
 
   @Test
-  void noManifestShipsSecretValuesAndTheSecurityPageSaysHowToCreateThem() throws IOException {
+  void noManifestShipsSecretValuesAndTheReadmeSaysHowToCreateThem() throws IOException {
     assertThat(secretProblems(loadAll())).isEmpty();
-    String security = Files.readString(Path.of("docs/operations/security.md"));
+    String readme = Files.readString(Path.of("README.md"));
     for (String secret : EXTERNAL_SECRETS.keySet()) {
-      assertThat(security).as("security.md shows how to create Secret %s", secret).contains(secret);
+      assertThat(readme).as("README shows how to create Secret %s", secret).contains(secret);
     }
   }
 
@@ -432,6 +462,20 @@ class K8sManifestsTest {
   void deploymentChecksCatchEachWeakening() {
     Duration shutdown = Duration.ofSeconds(30);
     expectDeploymentProblem(d -> map(d.get("spec")).put("replicas", 1), shutdown, "replicas");
+    expectDeploymentProblem(
+        d ->
+            list(podSpec(d).get("topologySpreadConstraints"))
+                .removeIf(c -> "topology.kubernetes.io/zone".equals(at(c, "topologyKey"))),
+        shutdown,
+        "topology.kubernetes.io/zone");
+    expectDeploymentProblem(
+        d ->
+            list(podSpec(d).get("topologySpreadConstraints")).stream()
+                .map(K8sManifestsTest::map)
+                .filter(c -> "kubernetes.io/hostname".equals(c.get("topologyKey")))
+                .forEach(c -> c.put("labelSelector", Map.of("matchLabels", Map.of("app", "x")))),
+        shutdown,
+        "kubernetes.io/hostname");
     expectDeploymentProblem(
         d -> podSpec(d).put("automountServiceAccountToken", true),
         shutdown,
@@ -568,9 +612,7 @@ class K8sManifestsTest {
         docs ->
             env(docs).add(new LinkedHashMap<>(Map.of("name", "AMBER_LOCALRT_DIR", "value", "/x"))),
         "AMBER_LOCALRT_DIR");
-    expectEnvProblem(
-        docs -> map(find(docs, "ConfigMap").body().get("data")).put("AMBER_LOG_FROMAT", "json"),
-        "AMBER_LOG_FROMAT");
+    expectEnvProblem(docs -> configData(docs).put("AMBER_LOG_FROMAT", "json"), "AMBER_LOG_FROMAT");
     expectEnvProblem(
         docs ->
             env(docs).stream()
@@ -583,9 +625,7 @@ class K8sManifestsTest {
                     }),
         "AMBER_CASSANDRA_PASSWORD");
     expectEnvProblem(
-        docs ->
-            map(find(docs, "ConfigMap").body().get("data"))
-                .put("AMBER_CASSANDRA_USERNAME", "amber"),
+        docs -> configData(docs).put("AMBER_CASSANDRA_USERNAME", "amber"),
         "AMBER_CASSANDRA_USERNAME");
     expectEnvProblem(
         docs ->
@@ -607,7 +647,7 @@ class K8sManifestsTest {
         .extracting(Doc::name)
         .contains("amber.events", "amber.events.dlq");
     assertThat(docs).filteredOn(d -> d.kind().equals("K8ssandraCluster")).isNotEmpty();
-    assertThat(str(at(find(docs, "ConfigMap").body(), "data", "AMBER_CASSANDRA_REPLICATION")))
+    assertThat(str(configData(docs).get("AMBER_CASSANDRA_REPLICATION")))
         .startsWith("NetworkTopologyStrategy");
   }
 
@@ -636,9 +676,27 @@ class K8sManifestsTest {
     expectEngineProblem(
         docs -> map(topic(docs, "amber.events").get("spec")).put("replicas", 5), "replicas");
     expectEngineProblem(
-        docs ->
-            map(find(docs, "HorizontalPodAutoscaler").body().get("spec")).put("maxReplicas", 30),
+        Kustomize.PRODUCTION_KEDA,
+        docs -> map(find(docs, "ScaledObject").body().get("spec")).put("maxReplicaCount", 30),
         "maxReplicas");
+    expectEngineProblem(
+        docs ->
+            map(at(find(docs, "K8ssandraCluster").body(), "spec", "cassandra"))
+                .put("serverVersion", "5.0.2"),
+        "serverVersion");
+    expectEngineProblem(
+        docs -> map(find(docs, "Kafka").body().get("spec")).put("zookeeper", Map.of("replicas", 3)),
+        "zookeeper");
+    expectEngineProblem(
+        docs ->
+            list(at(find(docs, "KafkaUser").body(), "spec", "authorization", "acls")).stream()
+                .map(K8sManifestsTest::map)
+                .forEach(
+                    acl -> {
+                      acl.remove("operations");
+                      acl.put("operation", "Read");
+                    }),
+        "operations list");
     expectEngineProblem(
         docs -> docs.removeIf(d -> d.kind().equals("K8ssandraCluster")), "K8ssandraCluster");
     expectEngineProblem(docs -> docs.removeIf(d -> d.kind().equals("KafkaUser")), "KafkaUser");
@@ -700,16 +758,28 @@ class K8sManifestsTest {
                 .put("matchLabels", Map.of("tier", "web")),
         "NetworkPolicy");
     expectSelectionProblem(
+        Kustomize.PRODUCTION_KEDA,
         docs ->
-            map(at(find(docs, "HorizontalPodAutoscaler").body(), "spec", "scaleTargetRef"))
+            map(at(find(docs, "ScaledObject").body(), "spec", "scaleTargetRef"))
                 .put("name", "amber"),
-        "HorizontalPodAutoscaler");
+        "ScaledObject");
     expectSelectionProblem(
-        docs -> map(find(docs, "HorizontalPodAutoscaler").body().get("spec")).put("minReplicas", 1),
+        Kustomize.PRODUCTION_KEDA,
+        docs -> map(find(docs, "ScaledObject").body().get("spec")).put("minReplicaCount", 1),
         "minReplicas");
+    expectSelectionProblem(
+        Kustomize.PRODUCTION_KEDA,
+        docs -> map(find(docs, "Deployment").body().get("spec")).put("replicas", 4),
+        "reset");
+    expectSelectionProblem(
+        docs -> map(find(docs, "Deployment").body().get("spec")).remove("replicas"),
+        "neither spec.replicas nor an autoscaler");
     expectSelectionProblem(
         docs -> map(find(docs, "PodDisruptionBudget").body().get("spec")).put("minAvailable", 2),
         "minAvailable");
+    expectSelectionProblem(
+        docs -> map(find(docs, "PodDisruptionBudget").body().get("spec")).put("maxUnavailable", 3),
+        "maxUnavailable: 1");
     expectSelectionProblem(
         docs -> docs.removeIf(d -> d.kind().equals("NetworkPolicy")), "NetworkPolicy");
     expectSelectionProblem(
@@ -807,12 +877,12 @@ class K8sManifestsTest {
   }
 
   @Test
-  void theKubernetesPageNamesEveryManifest() throws IOException {
-    String section = Files.readString(Path.of("docs/operations/kubernetes.md"));
+  void theKubernetesGuideNamesEveryFileUnderK8s() throws IOException {
+    String guide = Files.readString(KUBERNETES_GUIDE);
     try (Stream<Path> files = Files.walk(K8S)) {
       for (Path f : files.filter(Files::isRegularFile).toList()) {
         String name = K8S.relativize(f).toString();
-        assertThat(section).as("kubernetes.md names %s", name).contains("`" + name + "`");
+        assertThat(guide).as("%s names %s", KUBERNETES_GUIDE, name).contains("`" + name + "`");
       }
     }
   }
@@ -879,10 +949,25 @@ class K8sManifestsTest {
 
   static List<String> deploymentProblems(Map<String, Object> dep, Duration shutdownGrace) {
     List<String> out = new ArrayList<>();
-    if (!(at(dep, "spec", "replicas") instanceof Number r) || r.intValue() < 2) {
-      out.add("spec.replicas must be at least 2, is " + at(dep, "spec", "replicas"));
+    // absent when an autoscaler drives the replicas (selectionProblems checks there is one)
+    Object replicas = at(dep, "spec", "replicas");
+    if (replicas != null && (!(replicas instanceof Number r) || r.intValue() < 2)) {
+      out.add("spec.replicas must be at least 2, is " + replicas);
     }
     Map<String, Object> pod = map(at(dep, "spec", "template", "spec"));
+    Map<String, Object> podLabels = map(at(dep, "spec", "template", "metadata", "labels"));
+    for (String key : List.of("topology.kubernetes.io/zone", "kubernetes.io/hostname")) {
+      boolean spread =
+          list(pod.get("topologySpreadConstraints")).stream()
+              .anyMatch(
+                  c ->
+                      key.equals(at(c, "topologyKey"))
+                          && Integer.valueOf(1).equals(at(c, "maxSkew"))
+                          && selects(at(c, "labelSelector", "matchLabels"), podLabels));
+      if (!spread) {
+        out.add("topologySpreadConstraints must spread the pods by " + key + " with maxSkew 1");
+      }
+    }
     if (!Boolean.FALSE.equals(pod.get("automountServiceAccountToken"))) {
       out.add("automountServiceAccountToken must be false");
     }
@@ -972,7 +1057,7 @@ class K8sManifestsTest {
               d.where()
                   + " ships values for "
                   + keys
-                  + "; create it out of band (docs/operations/security.md)");
+                  + "; create it out of band (README \"Security\")");
         }
       }
     }
@@ -1177,28 +1262,30 @@ class K8sManifestsTest {
                 + eventsRetention);
       }
     }
-    Doc hpa =
-        docs.stream()
-            .filter(d -> d.kind().equals("HorizontalPodAutoscaler"))
-            .findFirst()
-            .orElse(null);
     Doc events = topics.get(props.getProperty("kafka.topic"));
-    if (hpa != null
-        && events != null
-        && at(events.body(), "spec", "partitions") instanceof Number p
-        && at(hpa.body(), "spec", "maxReplicas") instanceof Number max
-        && max.intValue() > p.intValue()) {
-      out.add(
-          "HPA maxReplicas "
-              + max
-              + " exceeds the "
-              + p
-              + " partitions of "
-              + events.name()
-              + "; the extra consumers would sit idle");
+    for (Doc scaler : autoscalers(docs)) {
+      if (events != null
+          && at(events.body(), "spec", "partitions") instanceof Number p
+          && maxReplicas(scaler) > p.intValue()) {
+        out.add(
+            scaler.kind()
+                + " "
+                + scaler.name()
+                + " maxReplicas "
+                + maxReplicas(scaler)
+                + " exceeds the "
+                + p
+                + " partitions of "
+                + events.name()
+                + "; the extra consumers would sit idle");
+      }
+    }
+    // fields Strimzi's v1 API no longer has (ZooKeeper, single-operation ACLs)
+    if (at(kafka.body(), "spec", "zookeeper") != null) {
+      out.add("Kafka " + kafka.name() + " has spec.zookeeper, which the v1 API does not have");
     }
 
-    Map<String, Object> data = map(find(docs, "ConfigMap").body().getOrDefault("data", Map.of()));
+    Map<String, Object> data = configData(docs);
     List<Object> listeners = list(at(kafka.body(), "spec", "kafka", "listeners"));
     if (listeners.stream()
         .anyMatch(
@@ -1247,6 +1334,14 @@ class K8sManifestsTest {
       }
       Map<String, Set<String>> granted = new HashMap<>();
       for (Object acl : list(at(user.body(), "spec", "authorization", "acls"))) {
+        if (at(acl, "operation") != null || !(at(acl, "operations") instanceof List)) {
+          out.add(
+              "KafkaUser "
+                  + user.name()
+                  + " ACL "
+                  + at(acl, "resource", "name")
+                  + " needs an operations list (v1 has no operation field)");
+        }
         String resource = at(acl, "resource", "type") + " " + at(acl, "resource", "name");
         for (Object op : list(at(acl, "operations"))) {
           granted.computeIfAbsent(resource, k -> new TreeSet<>()).add(String.valueOf(op));
@@ -1265,6 +1360,16 @@ class K8sManifestsTest {
     if (cassandra == null) {
       out.add("no K8ssandraCluster resource");
       return out;
+    }
+    String version = localCassandraVersion();
+    if (!version.equals(at(cassandra.body(), "spec", "cassandra", "serverVersion"))) {
+      out.add(
+          "K8ssandraCluster "
+              + cassandra.name()
+              + " serverVersion must be "
+              + version
+              + ", the Cassandra the tests run, is "
+              + at(cassandra.body(), "spec", "cassandra", "serverVersion"));
     }
     Map<String, Integer> dcSizes = new LinkedHashMap<>();
     for (Object dc : list(at(cassandra.body(), "spec", "cassandra", "datacenters"))) {
@@ -1544,13 +1649,7 @@ class K8sManifestsTest {
     if (namespace == null || !namespace.name().equals(ns)) {
       out.add("Deployment namespace " + ns + " is not the declared Namespace");
     }
-    for (String kind :
-        List.of(
-            "Service",
-            "HorizontalPodAutoscaler",
-            "PodDisruptionBudget",
-            "NetworkPolicy",
-            "ConfigMap")) {
+    for (String kind : List.of("Service", "PodDisruptionBudget", "NetworkPolicy")) {
       List<Doc> found = docs.stream().filter(d -> d.kind().equals(kind)).toList();
       if (found.isEmpty()) {
         out.add("no " + kind);
@@ -1561,6 +1660,17 @@ class K8sManifestsTest {
         }
       }
     }
+    Doc config = appConfig(docs);
+    if (config == null) {
+      out.add("no ConfigMap of the Deployment's envFrom");
+    } else if (!ns.equals(at(config.body(), "metadata", "namespace"))) {
+      out.add("ConfigMap " + config.name() + " is not in namespace " + ns);
+    }
+    for (Doc scaler : autoscalers(docs)) {
+      if (!ns.equals(at(scaler.body(), "metadata", "namespace"))) {
+        out.add(scaler.kind() + " " + scaler.name() + " is not in namespace " + ns);
+      }
+    }
     Set<String> portNames = new TreeSet<>();
     Set<String> portNumbers = new TreeSet<>();
     for (Object c : list(at(dep.body(), "spec", "template", "spec", "containers"))) {
@@ -1569,7 +1679,6 @@ class K8sManifestsTest {
         portNumbers.add(String.valueOf(at(p, "containerPort")));
       }
     }
-    Integer minReplicas = null;
     for (Doc d : docs) {
       Map<String, Object> spec = map(d.body().getOrDefault("spec", Map.of()));
       switch (d.kind()) {
@@ -1585,7 +1694,8 @@ class K8sManifestsTest {
           }
           for (Object p : list(spec.get("ports"))) {
             String target = String.valueOf(at(p, "targetPort"));
-            if (target.equals("metrics") || target.equals("9090")) {
+            if (target.equals("metrics")
+                || target.equals(str(configData(docs).get("AMBER_HTTP_MANAGEMENT_PORT")))) {
               out.add("Service " + d.name() + " exposes the management port (/metrics)");
             }
             if (!portNames.contains(target) && !portNumbers.contains(target)) {
@@ -1610,36 +1720,46 @@ class K8sManifestsTest {
             out.add("NetworkPolicy " + d.name() + " does not select pods " + podLabels);
           }
         }
-        case "HorizontalPodAutoscaler" -> {
+        case "HorizontalPodAutoscaler", "ScaledObject" -> {
           Object target = spec.get("scaleTargetRef");
-          if (!"apps/v1".equals(at(target, "apiVersion"))
-              || !"Deployment".equals(at(target, "kind"))
+          // a ScaledObject's target defaults to apps/v1 Deployment
+          String apiVersion = Objects.toString(at(target, "apiVersion"), "apps/v1");
+          String kind = Objects.toString(at(target, "kind"), "Deployment");
+          if (!apiVersion.equals("apps/v1")
+              || !kind.equals("Deployment")
               || !dep.name().equals(at(target, "name"))) {
-            out.add(
-                "HorizontalPodAutoscaler "
-                    + d.name()
-                    + " does not target Deployment "
-                    + dep.name());
+            out.add(d.kind() + " " + d.name() + " does not target Deployment " + dep.name());
           }
-          if (!(spec.get("minReplicas") instanceof Number min) || min.intValue() < 2) {
-            out.add("HorizontalPodAutoscaler " + d.name() + " minReplicas must be at least 2");
-          } else {
-            minReplicas = min.intValue();
+          if (minReplicas(d) < 2) {
+            out.add(d.kind() + " " + d.name() + " minReplicas must be at least 2");
           }
         }
         default -> {}
       }
     }
+    List<Doc> scalers = autoscalers(docs);
+    if (scalers.size() > 1) {
+      out.add("more than one autoscaler drives Deployment " + dep.name() + ": " + scalers);
+    }
+    boolean fixedReplicas = at(dep.body(), "spec", "replicas") != null;
+    if (!scalers.isEmpty() && fixedReplicas) {
+      out.add(
+          "Deployment "
+              + dep.name()
+              + " sets spec.replicas while an autoscaler drives it: every apply would reset it");
+    }
+    if (scalers.isEmpty() && !fixedReplicas) {
+      out.add("Deployment " + dep.name() + " has neither spec.replicas nor an autoscaler");
+    }
+    // drains take one pod at a time whatever the replica count (minAvailable: 1 of 12 let 11 go)
     for (Doc pdb : docs.stream().filter(d -> d.kind().equals("PodDisruptionBudget")).toList()) {
-      if (minReplicas != null
-          && at(pdb.body(), "spec", "minAvailable") instanceof Number min
-          && min.intValue() >= minReplicas) {
+      if (!Integer.valueOf(1).equals(at(pdb.body(), "spec", "maxUnavailable"))
+          || at(pdb.body(), "spec", "minAvailable") != null) {
         out.add(
-            "PodDisruptionBudget minAvailable "
-                + min
-                + " leaves no pod evictable at HPA minReplicas "
-                + minReplicas
-                + ", so node drains would block");
+            "PodDisruptionBudget "
+                + pdb.name()
+                + " must set maxUnavailable: 1 and no minAvailable, has "
+                + pdb.body().get("spec"));
       }
     }
     // the policy denies all egress it does not list: the service needs Cassandra, Kafka and DNS
@@ -1683,7 +1803,12 @@ class K8sManifestsTest {
   }
 
   private static void expectEngineProblem(Consumer<List<Doc>> breakIt, String fragment) {
-    List<Doc> docs = new ArrayList<>(loadAll());
+    expectEngineProblem(Kustomize.PRODUCTION, breakIt, fragment);
+  }
+
+  private static void expectEngineProblem(
+      Path overlay, Consumer<List<Doc>> breakIt, String fragment) {
+    List<Doc> docs = new ArrayList<>(load(overlay));
     breakIt.accept(docs);
     assertThat(engineProblems(docs))
         .as("after breaking %s", fragment)
@@ -1707,7 +1832,12 @@ class K8sManifestsTest {
   }
 
   private static void expectSelectionProblem(Consumer<List<Doc>> breakIt, String fragment) {
-    List<Doc> docs = new ArrayList<>(loadAll());
+    expectSelectionProblem(Kustomize.PRODUCTION, breakIt, fragment);
+  }
+
+  private static void expectSelectionProblem(
+      Path overlay, Consumer<List<Doc>> breakIt, String fragment) {
+    List<Doc> docs = new ArrayList<>(load(overlay));
     breakIt.accept(docs);
     assertThat(selectionProblems(docs))
         .as("after breaking %s", fragment)
@@ -1764,6 +1894,44 @@ class K8sManifestsTest {
 
   private static boolean isSecretName(String name) {
     return name.endsWith("_PASSWORD") || name.endsWith("_USERNAME");
+  }
+
+  /** The HorizontalPodAutoscalers and KEDA ScaledObjects (which make one each). */
+  static List<Doc> autoscalers(List<Doc> docs) {
+    return docs.stream()
+        .filter(d -> Set.of("HorizontalPodAutoscaler", "ScaledObject").contains(d.kind()))
+        .toList();
+  }
+
+  static int maxReplicas(Doc scaler) {
+    Object max =
+        at(
+            scaler.body(),
+            "spec",
+            scaler.kind().equals("ScaledObject") ? "maxReplicaCount" : "maxReplicas");
+    return max instanceof Number n ? n.intValue() : Integer.MAX_VALUE;
+  }
+
+  static int minReplicas(Doc scaler) {
+    Object min =
+        at(
+            scaler.body(),
+            "spec",
+            scaler.kind().equals("ScaledObject") ? "minReplicaCount" : "minReplicas");
+    return min instanceof Number n ? n.intValue() : 1;
+  }
+
+  /** The cassandra.version of the local runtime's POM: the Cassandra everything here runs. */
+  static String localCassandraVersion() {
+    try {
+      Matcher m =
+          Pattern.compile("<cassandra.version>([^<]+)</cassandra.version>")
+              .matcher(Files.readString(LOCAL_CASSANDRA_POM));
+      assertThat(m.find()).as("cassandra.version in " + LOCAL_CASSANDRA_POM).isTrue();
+      return m.group(1).trim();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /** Non-empty selector whose every label the pod carries. */
@@ -1827,22 +1995,23 @@ class K8sManifestsTest {
   }
 
   /**
-   * Every document of every *.yaml under k8s/, parsed afresh (callers may change what they get).
+   * Every document the production overlay and the engines render to, parsed afresh (callers may
+   * change what they get).
    */
   static List<Doc> loadAll() {
+    return load(Kustomize.PRODUCTION);
+  }
+
+  /** Every document an overlay and the engines render to, parsed afresh. */
+  static List<Doc> load(Path overlay) {
     List<Doc> out = new ArrayList<>();
-    try (Stream<Path> files = Files.walk(K8S)) {
-      for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
-        List<Map<String, Object>> bodies =
-            parseStrict(Files.readString(f, StandardCharsets.UTF_8), f.toString());
-        for (int i = 0; i < bodies.size(); i++) {
-          out.add(new Doc(f, i, bodies.get(i)));
-        }
+    for (Path dir : List.of(overlay, Kustomize.ENGINES)) {
+      List<Map<String, Object>> bodies = parseStrict(Kustomize.render(dir), dir.toString());
+      for (int i = 0; i < bodies.size(); i++) {
+        out.add(new Doc(dir, i, bodies.get(i)));
       }
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
     }
-    assertThat(out).as("documents under " + K8S.toAbsolutePath()).isNotEmpty();
+    assertThat(out).as("documents rendered from " + overlay).isNotEmpty();
     return out;
   }
 
@@ -1893,8 +2062,20 @@ class K8sManifestsTest {
         .body();
   }
 
-  private static Map<String, Object> configData(List<Doc> docs) {
-    return map(find(docs, "ConfigMap").body().get("data"));
+  /** The data of the ConfigMap the Deployment's first envFrom names (a fresh map if none). */
+  static Map<String, Object> configData(List<Doc> docs) {
+    Doc config = appConfig(docs);
+    return config == null ? new LinkedHashMap<>() : map(config.body().get("data"));
+  }
+
+  /** The generated ConfigMap the Deployment reads, found by the (hashed) name it references. */
+  static Doc appConfig(List<Doc> docs) {
+    List<Object> envFrom = list(firstContainer(find(docs, "Deployment").body()).get("envFrom"));
+    String cm = envFrom.isEmpty() ? "" : str(at(envFrom.get(0), "configMapRef", "name"));
+    return docs.stream()
+        .filter(d -> d.kind().equals("ConfigMap") && d.name().equals(cm))
+        .findFirst()
+        .orElse(null);
   }
 
   private static List<Object> env(List<Doc> docs) {

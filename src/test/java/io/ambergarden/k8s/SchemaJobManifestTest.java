@@ -23,10 +23,10 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
- * Schema comes from one applier: the Job in k8s/schema-job.yaml runs the {@code schema} command
- * with the pods' configuration and image, one pod at a time, under the same restricted profile and
- * network policy, while the pods themselves never apply schema. Each check is also shown to catch
- * its own breakage, so none passes vacuously.
+ * Schema comes from one applier: the Job in k8s/base/schema-job.yaml runs the {@code schema}
+ * command with the pods' configuration and image, one pod at a time, under the same restricted
+ * profile and network policy, while the pods themselves never apply schema. Each check is also
+ * shown to catch its own breakage, so none passes vacuously.
  */
 class SchemaJobManifestTest {
 
@@ -95,7 +95,7 @@ class SchemaJobManifestTest {
       out.add("no Job, or more than one: exactly one schema applier");
       return out;
     }
-    String apply = str(at(find(docs, "ConfigMap").body(), "data", "AMBER_CASSANDRA_SCHEMA_APPLY"));
+    String apply = str(K8sManifestsTest.configData(docs).get("AMBER_CASSANDRA_SCHEMA_APPLY"));
     if (!"false".equals(apply)) {
       out.add("ConfigMap must set AMBER_CASSANDRA_SCHEMA_APPLY=false: pods never run DDL");
     }
@@ -195,7 +195,7 @@ class SchemaJobManifestTest {
 
   /** The Job's or Deployment's environment with secrets as placeholders. */
   private static Map<String, Object> configData(List<Doc> docs) {
-    return map(find(docs, "ConfigMap").body().get("data"));
+    return K8sManifestsTest.configData(docs);
   }
 
   private static Map<String, Object> jobSpec(List<Doc> docs) {
