@@ -95,7 +95,7 @@ class K8sManifestsTest {
 
   /**
    * Secrets the pods read but k8s/ must not ship (a `kubectl apply -f k8s/` would deploy known
-   * values): the operator creates them, as README "Security" shows, with these keys.
+   * values): the operator creates them, as docs/operations/security.md shows, with these keys.
    */
   static final Map<String, Set<String>> EXTERNAL_SECRETS =
       Map.of(
@@ -433,11 +433,11 @@ class K8sManifestsTest {
   }
 
   @Test
-  void noManifestShipsSecretValuesAndTheReadmeSaysHowToCreateThem() throws IOException {
+  void noManifestShipsSecretValuesAndTheSecurityPageSaysHowToCreateThem() throws IOException {
     assertThat(secretProblems(loadAll())).isEmpty();
-    String readme = Files.readString(Path.of("README.md"));
+    String security = Files.readString(Path.of("docs/operations/security.md"));
     for (String secret : EXTERNAL_SECRETS.keySet()) {
-      assertThat(readme).as("README shows how to create Secret %s", secret).contains(secret);
+      assertThat(security).as("security.md shows how to create Secret %s", secret).contains(secret);
     }
   }
 
@@ -1057,7 +1057,7 @@ class K8sManifestsTest {
               d.where()
                   + " ships values for "
                   + keys
-                  + "; create it out of band (README \"Security\")");
+                  + "; create it out of band (docs/operations/security.md)");
         }
       }
     }
