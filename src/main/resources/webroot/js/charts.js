@@ -122,8 +122,17 @@
     return entry.u;
   }
 
+  /** UTC tick labels, 24-hour: the day at midnight and for daily ticks, else the time. */
+  function timeLabels(u, splits, ai, space, incr) {
+    return splits.map((t) => {
+      const iso = new Date(t).toISOString();
+      if (incr >= 86400000 || (incr >= 60000 && t % 86400000 === 0)) return iso.substring(5, 10);
+      return incr >= 60000 ? iso.substring(11, 16) : iso.substring(11, 19);
+    });
+  }
+
   function timeAxis() {
-    return { stroke: "#6b6b70", grid: GRID, ticks: TICKS, font: "11px system-ui, sans-serif" };
+    return { stroke: "#6b6b70", grid: GRID, ticks: TICKS, font: "11px system-ui, sans-serif", values: timeLabels };
   }
 
   function valueAxis() {
