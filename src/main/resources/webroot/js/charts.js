@@ -66,7 +66,10 @@
   function draw(el, kind, height, opts, data, full, keepZoom, empty) {
     let entry = charts[el.id];
     if (!entry || entry.kind !== kind || !el.contains(entry.u.root)) {
-      if (entry) entry.u.destroy();
+      if (entry) {
+        entry.u.destroy();
+        if (entry.resize) entry.resize.disconnect();
+      }
       entry = { kind: kind, height: height, full: full, zoomed: false, programmatic: true };
       opts.width = widthOf(el);
       opts.height = height;
@@ -99,10 +102,12 @@
       entry.u.over.appendChild(entry.empty);
       charts[el.id] = entry;
       if (window.ResizeObserver) {
-        new ResizeObserver(() => {
+        const current = entry;
+        current.resize = new ResizeObserver(() => {
           const w = el.clientWidth;
-          if (w > 0 && Math.abs(w - entry.u.width) > 1) entry.u.setSize({ width: w, height: entry.height });
-        }).observe(el);
+          if (w > 0 && Math.abs(w - current.u.width) > 1) current.u.setSize({ width: w, height: current.height });
+        });
+        current.resize.observe(el);
       }
     } else {
       entry.programmatic = true;

@@ -382,6 +382,16 @@ class DashboardIT {
     wait.until(
         ExpectedConditions.textToBePresentInElementLocated(
             By.cssSelector("#ov-days .chart-tip"), emptyDay + ": no events"));
+    // the picture shows today's tooltip
+    double todayX =
+        ((Number)
+                js("const u = Amber.charts.get('ov-days'); return u.valToPos(u.data[0][6], 'x');"))
+            .doubleValue();
+    hover("ov-days", todayX, 20);
+    wait.until(
+        ExpectedConditions.textMatches(
+            By.cssSelector("#ov-days .chart-tip"),
+            java.util.regex.Pattern.compile("^\\d{4}-\\d{2}-\\d{2}: [\\d,]+ events$")));
     screenshot("overview");
   }
 
