@@ -141,7 +141,7 @@
   }
 
   function valueAxis() {
-    return { stroke: "#6b6b70", grid: GRID, ticks: TICKS, font: "11px system-ui, sans-serif", size: 50 };
+    return { stroke: "#6b6b70", grid: GRID, ticks: TICKS, font: "11px system-ui, sans-serif", size: 50, space: 20 };
   }
 
   const decimal = (u, v) => (v == null ? "–" : fmt().decimal(v));
