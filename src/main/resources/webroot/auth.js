@@ -3,7 +3,8 @@
 // single-use ticket, since a browser cannot send headers on a WebSocket.
 //   AmberAuth.fetch(url, opts)  fetch() with the key; asks for a key on 401 and retries once
 //   AmberAuth.liveUrl(path)     a ws:// or wss:// URL of path with a fresh ticket (plain when auth is off)
-//   AmberAuth.signOut()         forgets the key
+//   AmberAuth.signOut()         forgets the key and asks for another
+// It fires "amber:signed-in" on window when a key was entered, "amber:signed-out" when it was dropped.
 "use strict";
 (function () {
   const STORE = "amber.apiKey";
@@ -18,12 +19,8 @@
     if (asking) return asking;
     asking = new Promise(resolve => {
       const box = document.createElement("div");
-      box.id = "amber-auth";
-      box.style.cssText = "position:fixed;inset:0;background:rgba(20,20,24,.55);display:flex;" +
-        "align-items:center;justify-content:center;z-index:1000;font:14px system-ui,sans-serif";
+      box.id = "amber-auth"; // styled in app.css
       const form = document.createElement("form");
-      form.style.cssText = "background:#fff;padding:20px 24px;border-radius:8px;max-width:460px;" +
-        "box-shadow:0 8px 30px rgba(0,0,0,.25)";
       const p = document.createElement("p");
       p.textContent = message || "This service needs an API key. Paste one (`mvn -Prun` prints a local " +
         "admin key and writes it to .runtime/admin.key). It is kept only in this tab.";
@@ -32,7 +29,6 @@
       input.type = "password";
       input.autocomplete = "off";
       input.placeholder = "amb_...";
-      input.style.cssText = "width:100%;box-sizing:border-box;padding:6px;margin:8px 0";
       const button = document.createElement("button");
       button.id = "amber-key-submit";
       button.type = "submit";
@@ -47,6 +43,7 @@
         box.remove();
         asking = null;
         resolve(k);
+        window.dispatchEvent(new Event("amber:signed-in"));
       });
       document.body.appendChild(box);
       input.focus();
@@ -91,7 +88,11 @@
   window.AmberAuth = {
     fetch: apiFetch,
     liveUrl: liveUrl,
-    signOut: () => sessionStorage.removeItem(STORE),
+    signOut: () => {
+      sessionStorage.removeItem(STORE);
+      window.dispatchEvent(new Event("amber:signed-out"));
+      return ask("Signed out. Paste an API key to sign in again.");
+    },
     hasKey: () => key() != null
   };
 })();

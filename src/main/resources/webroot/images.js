@@ -3,7 +3,7 @@
 // "amber:device" event ({detail: {deviceId}}), or AmberImages.show(deviceId). No build step.
 // Requests go through window.AmberAuth.fetch when the page has it (credentials), else plain fetch;
 // the bytes are fetched the same way and shown from object URLs, since an <img src> cannot carry
-// credentials.
+// credentials. Its styles are in app.css.
 (function () {
   "use strict";
   const LIMIT = 8;
@@ -24,18 +24,6 @@
     return e;
   }
 
-  function style() {
-    if (document.getElementById("amber-images-style")) return;
-    const s = el("style");
-    s.id = "amber-images-style";
-    s.textContent =
-      ".amber-images{display:grid;grid-template-columns:repeat(auto-fill,minmax(120px,1fr));gap:8px}" +
-      ".amber-images figure{margin:0;border:1px solid #e4e4e7;border-radius:4px;padding:4px;background:#fff}" +
-      ".amber-images img{width:100%;height:96px;object-fit:cover;display:block;cursor:pointer}" +
-      ".amber-images figcaption{font-size:11px;color:#6b6b70;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}";
-    document.head.appendChild(s);
-  }
-
   function release() {
     urls.forEach(u => URL.revokeObjectURL(u));
     urls = [];
@@ -50,7 +38,6 @@
     if (!box || !deviceId) return;
     const mine = ++generation;
     shown = deviceId;
-    style();
     release();
     message(box, "Loading images of " + deviceId + "…");
     let page;

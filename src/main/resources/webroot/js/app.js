@@ -43,6 +43,26 @@
   setInterval(() => {
     document.getElementById("clock").textContent = F.dateTime(Date.now());
   }, 1000);
+  // Sign out: the current view stops (its refreshes and live WebSockets end), the page is hidden
+  // and the key prompt comes up; a new key brings the view back.
+  const signOut = document.getElementById("sign-out");
+  const auth = window.AmberAuth;
+  function showSignOut() {
+    signOut.hidden = !(auth && auth.hasKey());
+  }
+  signOut.addEventListener("click", () => {
+    if (current) A.views[current].hide();
+    current = null;
+    document.body.classList.add("signed-out");
+    auth.signOut();
+  });
+  window.addEventListener("amber:signed-out", showSignOut);
+  window.addEventListener("amber:signed-in", () => {
+    showSignOut();
+    document.body.classList.remove("signed-out");
+    if (!current) route();
+  });
+  showSignOut();
   window.addEventListener("hashchange", route);
   route();
 })();

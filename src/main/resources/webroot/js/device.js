@@ -68,14 +68,16 @@
     return STEPS.find((s) => range <= s[0]);
   }
 
-  function drawChart() {
+  /** keepZoom: a zoom the user made stays (a live event arrived), else the whole range shows. */
+  function drawChart(keepZoom) {
     const m = metric();
     const points = series.points;
-    A.charts.line(
-      $("dev-chart"),
-      [{ points: points.map((p) => [p.t, p.avg]), band: points.map((p) => [p.t, p.min, p.max]) }],
-      { from: series.from, to: Date.now(), empty: "no " + (m || "metric") + " in this range" }
-    );
+    A.charts.band($("dev-chart"), points, {
+      from: series.from,
+      to: Date.now(),
+      keepZoom: keepZoom,
+      empty: "no " + (m || "metric") + " in this range",
+    });
     const events = points.reduce((n, p) => n + p.count, 0);
     $("dev-chart-note").textContent =
       events + " events of " + m + " for " + device + " since " + F.dateTime(series.from) + ": average and min–max band per " +
@@ -114,7 +116,7 @@
     p.count++;
     p.min = Math.min(p.min, v);
     p.max = Math.max(p.max, v);
-    drawChart();
+    drawChart(true);
   }
 
   /** The chosen range of every metric the device reports, as CSV from the export API. */
@@ -146,7 +148,8 @@
     note.textContent = rows + " events exported to " + link.download + " (" + F.number(text.length) + " bytes)";
   }
 
-  async function loadRollups() {
+  /** keepZoom: the periodic refresh keeps a zoom the user made; a new device or metric does not. */
+  async function loadRollups(keepZoom) {
     const from = Date.now() - 24 * 3600000;
     const r = await A.api("/api/v1/devices/" + encodeURIComponent(device) + "/rollups?from=" + from);
     const m = metric();
@@ -169,15 +172,10 @@
         );
         rows.appendChild(tr);
       });
-    A.charts.line(
+    A.charts.band(
       $("dev-rollup-chart"),
-      [
-        {
-          points: hours.map((h) => [h.hour, h.metrics[m].avg]),
-          band: hours.map((h) => [h.hour, h.metrics[m].min, h.metrics[m].max]),
-        },
-      ],
-      { empty: "no closed hour yet" }
+      hours.map((h) => Object.assign({ t: h.hour }, h.metrics[m])),
+      { from: from, to: Date.now(), height: 150, keepZoom: keepZoom, empty: "no closed hour yet" }
     );
     $("dev-rollups-note").textContent = hours.length
       ? "min–max band and average of " + m + " per hour, exact (recomputed from the events)."
@@ -240,7 +238,7 @@
       // latest first: it names the metrics the chart and rollups show
       report(loadLatest().then(() => Promise.all([loadHistory(), loadRollups(), loadCounters()])));
       // rollups too: an hour shows up once it is rolled up, a few minutes after it ends
-      timer = setInterval(() => report(Promise.all([loadCounters(), loadRollups()])), 10000);
+      timer = setInterval(() => report(Promise.all([loadCounters(), loadRollups(true)])), 10000);
       if (typeof A.onDevicePage === "function") A.onDevicePage(id, $("device-images"));
     },
     hide() {

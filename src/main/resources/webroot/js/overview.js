@@ -10,7 +10,8 @@
   let lastDays = 0;
   let lastActivity = 0; // activity reads every device row of two hours: every 30 s is enough
   let previous = null; // {at, total} of the last counter sample
-  const eps = [];
+  let daysZoomKept = false; // a zoom into the week stays across refreshes, not across visits
+  const eps = []; // [{at, value}] events per second, the last 60 samples
 
   function day(offset) {
     const d = new Date();
@@ -23,10 +24,10 @@
     const now = Date.now();
     if (previous && stats.total >= previous.total && now > previous.at) {
       const rate = ((stats.total - previous.total) * 1000) / (now - previous.at);
-      eps.push(rate);
+      eps.push({ at: now, value: rate });
       if (eps.length > 60) eps.shift();
       $("ov-eps").textContent = rate < 10 ? rate.toFixed(1) : F.number(Math.round(rate));
-      A.charts.spark($("ov-eps-chart"), eps);
+      A.charts.spark($("ov-eps-chart"), eps, "events/s");
     }
     previous = { at: now, total: stats.total };
     const statuses = Object.entries(stats.byStatus).sort((a, b) => b[1] - a[1]);
@@ -90,10 +91,8 @@
 
   async function showDays() {
     const r = await A.api("/api/v1/stats/status?from=" + day(-6) + "&to=" + day(1));
-    A.charts.columns(
-      $("ov-days"),
-      r.days.map((d) => ({ label: d.day.substring(5), value: d.total }))
-    );
+    A.charts.days($("ov-days"), r.days, { keepZoom: daysZoomKept });
+    daysZoomKept = true;
     lastDays = Date.now();
   }
 
@@ -121,6 +120,7 @@
     show() {
       lastDays = 0;
       lastActivity = 0;
+      daysZoomKept = false;
       refresh();
       timer = setInterval(refresh, REFRESH_MS);
     },

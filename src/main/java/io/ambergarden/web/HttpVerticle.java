@@ -11,7 +11,6 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
-import io.vertx.ext.web.handler.StaticHandler;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -98,7 +97,7 @@ public final class HttpVerticle extends VerticleBase {
       router.get("/metrics").handler(new MetricsScrape(registry));
     }
     router.get("/openapi.json").handler(OpenApiDocument.load()::handle);
-    router.get("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false));
+    ConsoleRoutes.mount(router);
     router.route().failureHandler(problems::handle);
     for (int status : new int[] {404, 405, 413, 415, 500}) {
       router.errorHandler(status, problems::handle);

@@ -3,6 +3,7 @@ package io.ambergarden.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ambergarden.localrt.RealServers;
+import io.ambergarden.web.OpenApiSchemas;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -14,7 +15,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.logging.Level;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -33,17 +36,23 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.interactions.Actions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The operator's console in a real headless Chromium, view by view: the overview's figures, the
- * fleet list with filters and paging, a device page (state, chart, rollups, counters, its own live
- * feed), and the live feed. The service runs in a keyspace of its own with a small simulated fleet,
- * so the figures are exact and the screenshots of the overview and a device page (always in
- * target/screenshots; also in the directory named by -Damber.docs.screenshots, which is how the
- * README's pictures are made) show a fleet and nothing else.
+ * The operator's console in a real headless Chromium, view by view: the overview's figures and
+ * week, the fleet list with filters and paging, a device page (state, chart with tooltip and zoom,
+ * rollups, counters, its own live feed), the live feed, the API reference at /docs, and signing
+ * out. No page may break its Content-Security-Policy: Chromium logs each violation to the console,
+ * and every test ends by reading that log. The service runs in a keyspace of its own with a small
+ * simulated fleet, so the figures are exact and the screenshots of the overview and a device page
+ * (always in target/screenshots; also in the directory named by -Damber.docs.screenshots, which is
+ * how the README's pictures are made) show a fleet and nothing else.
  */
 @ExtendWith(RealServers.class)
 @Timeout(300)
@@ -59,6 +68,18 @@ class DashboardIT {
 
   /** Three hours every 30 s. */
   static final int SEEDED_PER_CHART_DEVICE = 360;
+
+  /** The week's day without events: the overview draws no bar for it. */
+  static final int EMPTY_DAY_AGO = 3;
+
+  static final String AMBER_PIXELS =
+      "const u = Amber.charts.get(arguments[0]); const i = arguments[1];"
+          + " const x = Math.round(u.valToPos(u.data[0][i], 'x', true));"
+          + " const top = Math.round(u.bbox.top), h = Math.round(u.bbox.height);"
+          + " const px = u.ctx.getImageData(x - 2, top, 5, h).data; let n = 0;"
+          + " for (let k = 0; k < px.length; k += 4) {"
+          + "   if (px[k] > 200 && px[k + 1] > 125 && px[k + 1] < 160 && px[k + 2] < 40) n++; }"
+          + " return n;";
 
   static TestService s;
   static WebDriver browser;
@@ -92,6 +113,9 @@ class DashboardIT {
                 "rollup.mark-safety", "10s",
                 "rollup.scan-interval", "500ms"));
     seedFleet();
+    // the console log, where Chromium reports Content-Security-Policy violations
+    LoggingPreferences logs = new LoggingPreferences();
+    logs.enable(LogType.BROWSER, Level.ALL);
     ChromeOptions options =
         new ChromeOptions()
             .setBinary(CHROMIUM.toFile())
@@ -102,12 +126,24 @@ class DashboardIT {
                 "--disable-gpu",
                 "--window-size=1400,1000",
                 "--hide-scrollbars");
+    options.setCapability("goog:loggingPrefs", logs);
     ChromeDriverService service =
         new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).build();
     browser = new ChromeDriver(service, options);
     // the device page redraws its counters and rollups every 10 s
     wait = new WebDriverWait(browser, Duration.ofSeconds(60));
     wait.ignoring(StaleElementReferenceException.class);
+  }
+
+  /** Every page the test showed kept to its policy: no violation in the browser's console. */
+  @AfterEach
+  void noPageBrokeItsContentSecurityPolicy() {
+    List<String> violations =
+        browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+            .map(LogEntry::getMessage)
+            .filter(m -> m.contains("Content Security Policy"))
+            .toList();
+    assertThat(violations).as("CSP violations in the browser console").isEmpty();
   }
 
   @AfterAll
@@ -157,8 +193,11 @@ class DashboardIT {
         }
       }
     }
-    // the six days before: a few events per device and day, for the overview's week
+    // the six days before, but one: a few events per device and day, for the overview's week
     for (int d = 1; d <= 6; d++) {
+      if (d == EMPTY_DAY_AGO) {
+        continue;
+      }
       long dayStart = (now / 86_400_000L - d) * 86_400_000L;
       for (String type : TYPES) {
         for (int i = 1; i <= PER_TYPE; i++) {
@@ -222,6 +261,45 @@ class DashboardIT {
     return browser.findElements(By.cssSelector(css));
   }
 
+  static Object js(String script, Object... args) {
+    return ((JavascriptExecutor) browser).executeScript(script, args);
+  }
+
+  /** Text of an element, shown or not (getText() is empty for hidden ones). */
+  static String textContent(String id) {
+    return browser.findElement(By.id(id)).getAttribute("textContent");
+  }
+
+  /** The chart's plot area, where the cursor and its tooltip live. */
+  static WebElement plot(String chartId) {
+    return browser.findElement(By.cssSelector("#" + chartId + " .uplot .u-over"));
+  }
+
+  /** Moves the mouse to a plot position in CSS pixels from its top left corner. */
+  static void hover(String chartId, double x, double y) {
+    WebElement over = plot(chartId);
+    int dx = (int) Math.round(x - over.getSize().getWidth() / 2.0);
+    int dy = (int) Math.round(y - over.getSize().getHeight() / 2.0);
+    new Actions(browser).moveToElement(over, dx, dy).perform();
+  }
+
+  /** The x range the chart shows, in ms. */
+  static double shownSpan(String chartId) {
+    return ((Number)
+            js("const x = Amber.charts.get(arguments[0]).scales.x; return x.max - x.min;", chartId))
+        .doubleValue();
+  }
+
+  /** Live-feed WebSockets the service holds open, from its metrics. */
+  static int liveClients() {
+    return s.get("/metrics")
+        .body()
+        .lines()
+        .filter(l -> l.startsWith("amber_live_clients"))
+        .mapToInt(l -> (int) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+        .sum();
+  }
+
   /** The whole page as a PNG, in target/screenshots and in -Damber.docs.screenshots if set. */
   static void screenshot(String name) throws IOException {
     long height =
@@ -276,6 +354,64 @@ class DashboardIT {
     wait.until(
         ExpectedConditions.textMatches(By.id("ov-eps"), java.util.regex.Pattern.compile("\\d")));
     assertThat(text("ov-today").replace(",", "")).matches("\\d+");
+    // the rate's sparkline is a uPlot chart too
+    wait.until(d -> !all("#ov-eps-chart .uplot canvas").isEmpty());
+
+    // the week: one bar per day with events, none for the day without. Its counts come from the
+    // counters too, read when the overview is shown (and every minute): shown again until every
+    // day but the empty one has its count
+    wait.until(d -> !all("#ov-days .uplot canvas").isEmpty());
+    long[] shownAt = {System.currentTimeMillis()};
+    wait.until(
+        d -> {
+          long missing =
+              (Long)
+                  js("return Amber.charts.get('ov-days').data[1].filter(v => v == null).length;");
+          if (missing != 1 && System.currentTimeMillis() - shownAt[0] > 5000) {
+            shownAt[0] = System.currentTimeMillis();
+            js("location.hash = '#/fleet'; setTimeout(() => location.hash = '#/overview', 200);");
+          }
+          return missing == 1;
+        });
+    String emptyDay =
+        java.time.LocalDate.now(java.time.ZoneOffset.UTC).minusDays(EMPTY_DAY_AGO).toString();
+    long emptyIndex =
+        (Long)
+            js(
+                "return Amber.charts.get('ov-days').data[0]"
+                    + ".findIndex(t => new Date(t).toISOString().startsWith(arguments[0]));",
+                emptyDay);
+    assertThat(emptyIndex).as("the empty day is on the chart").isBetween(0L, 6L);
+    for (long day = 0; day < 7; day++) {
+      long pixels = (Long) js(AMBER_PIXELS, "ov-days", day);
+      if (day == emptyIndex) {
+        assertThat(pixels).as("bar pixels of the empty day").isZero();
+      } else {
+        assertThat(pixels).as("bar pixels of day %d", day).isPositive();
+      }
+    }
+    // its tooltip says so, where a day with events gives its count
+    double emptyX =
+        ((Number)
+                js(
+                    "const u = Amber.charts.get('ov-days');"
+                        + " return u.valToPos(u.data[0][arguments[0]], 'x');",
+                    emptyIndex))
+            .doubleValue();
+    hover("ov-days", emptyX, 20);
+    wait.until(
+        ExpectedConditions.textToBePresentInElementLocated(
+            By.cssSelector("#ov-days .chart-tip"), emptyDay + ": no events"));
+    // the picture shows today's tooltip
+    double todayX =
+        ((Number)
+                js("const u = Amber.charts.get('ov-days'); return u.valToPos(u.data[0][6], 'x');"))
+            .doubleValue();
+    hover("ov-days", todayX, 20);
+    wait.until(
+        ExpectedConditions.textMatches(
+            By.cssSelector("#ov-days .chart-tip"),
+            java.util.regex.Pattern.compile("^\\d{4}-\\d{2}-\\d{2}: [\\d,]+ events$")));
     screenshot("overview");
   }
 
@@ -386,6 +522,50 @@ class DashboardIT {
 
   @Test
   @Order(4)
+  void theDeviceChartShowsTheValuesUnderTheCursorAndZoomsByDragging() {
+    open("#/device/" + CHART_DEVICE);
+    wait.until(d -> !all("#dev-chart .uplot canvas").isEmpty());
+    new Select(browser.findElement(By.id("dev-range"))).selectByValue("3600000");
+    wait.until(
+        ExpectedConditions.textMatches(
+            By.id("dev-chart-note"), java.util.regex.Pattern.compile("per 1m \\(\\d+ points\\)")));
+    // a point in the middle of the hour: the tooltip gives its time and average
+    @SuppressWarnings("unchecked")
+    List<Object> point =
+        (List<Object>)
+            js(
+                "const u = Amber.charts.get('dev-chart'); const k = Math.floor(u.data[0].length / 2);"
+                    + " return [u.valToPos(u.data[0][k], 'x'), u.valToPos(u.data[2][k], 'y'),"
+                    + " Amber.fmt.dateTime(u.data[0][k]), Amber.fmt.decimal(u.data[2][k])];");
+    hover(
+        "dev-chart", ((Number) point.get(0)).doubleValue(), ((Number) point.get(1)).doubleValue());
+    By tip = By.cssSelector("#dev-chart .chart-tip");
+    wait.until(ExpectedConditions.visibilityOfElementLocated(tip));
+    assertThat(browser.findElement(tip).getText())
+        .contains((String) point.get(2))
+        .contains("avg " + point.get(3));
+    // the legend under the chart follows the cursor too
+    assertThat(all("#dev-chart .u-legend .u-value").get(2).getText()).isEqualTo(point.get(3));
+
+    // dragging across the middle half zooms into it; a double-click shows the hour again
+    double hour = shownSpan("dev-chart");
+    assertThat(hour).isBetween(3_600_000.0, 3_660_000.0);
+    WebElement over = plot("dev-chart");
+    int quarter = over.getSize().getWidth() / 4;
+    new Actions(browser)
+        .moveToElement(over, -quarter, 0)
+        .clickAndHold()
+        .moveByOffset(2 * quarter, 0)
+        .release()
+        .perform();
+    wait.until(d -> shownSpan("dev-chart") < hour * 0.6);
+    assertThat(shownSpan("dev-chart")).isGreaterThan(hour * 0.4);
+    new Actions(browser).moveToElement(over).doubleClick().perform();
+    wait.until(d -> shownSpan("dev-chart") >= hour);
+  }
+
+  @Test
+  @Order(5)
   void theLiveFeedShowsFilteredEventsAsTheyArrive() {
     open("#/live");
     WebElement form = browser.findElement(By.id("filters"));
@@ -404,5 +584,63 @@ class DashboardIT {
     // a row leads to its device page
     all("#feed tr").get(0).click();
     wait.until(ExpectedConditions.textToBe(By.id("dev-title"), "dash-pump-02"));
+  }
+
+  @Test
+  @Order(6)
+  void theApiReferenceRendersTheDocumentAndCallsTheApiWithTheConsolesKey() throws IOException {
+    open("#/overview"); // the key, once entered, is kept for the tab
+    browser.get(s.uri("/docs").toString());
+    By operation = By.id("operations-stats-getAbnormalStats");
+    wait.until(ExpectedConditions.visibilityOfElementLocated(operation));
+    // every operation of the document, each under its tags (ids are operations-<tag>-<id>)
+    JsonObject paths = OpenApiSchemas.document().getJsonObject("paths");
+    List<String> documented =
+        paths.fieldNames().stream()
+            .map(paths::getJsonObject)
+            .flatMap(p -> p.fieldNames().stream().map(p::getValue))
+            .filter(o -> o instanceof JsonObject op && op.containsKey("operationId"))
+            .map(o -> ((JsonObject) o).getString("operationId"))
+            .toList();
+    assertThat(
+            all(".opblock").stream()
+                .map(b -> b.getAttribute("id"))
+                .map(id -> id.substring(id.lastIndexOf('-') + 1))
+                .distinct())
+        .containsExactlyInAnyOrderElementsOf(documented);
+    WebElement op = browser.findElement(operation);
+    op.findElement(By.cssSelector(".opblock-summary")).click();
+    String opCss = "#operations-stats-getAbnormalStats ";
+    wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector(opCss + ".try-out__btn")))
+        .click();
+    wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector(opCss + ".execute"))).click();
+    // answered 200: "Try it out" sent the console's API key
+    wait.until(
+        d ->
+            all(opCss + ".live-responses-table .response-col_status").stream()
+                .anyMatch(e -> e.getText().trim().startsWith("200")));
+  }
+
+  @Test
+  @Order(7)
+  void signingOutForgetsTheKeyClosesTheLiveFeedAndAsksForAKey() {
+    open("#/live");
+    wait.until(ExpectedConditions.textToBe(By.id("status"), "live"));
+    wait.until(d -> liveClients() == 1);
+    WebElement signOut = browser.findElement(By.id("sign-out"));
+    assertThat(signOut.isDisplayed()).isTrue();
+    signOut.click();
+    wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("amber-key")));
+    assertThat(js("return sessionStorage.getItem('amber.apiKey');")).isNull();
+    assertThat(browser.findElement(By.tagName("main")).isDisplayed()).isFalse();
+    assertThat(textContent("status")).isEqualTo("idle");
+    wait.until(d -> liveClients() == 0);
+    assertThat(signOut.isDisplayed()).isFalse();
+
+    // a key brings the view back, live again
+    browser.findElement(By.id("amber-key")).sendKeys(TestKeys.adminText());
+    browser.findElement(By.id("amber-key-submit")).click();
+    wait.until(ExpectedConditions.textToBe(By.id("status"), "live"));
+    assertThat(signOut.isDisplayed()).isTrue();
   }
 }
