@@ -76,10 +76,27 @@ public final class LocalRuntime implements AutoCloseable {
    * that already runs is left alone, so this also restarts one a test has stopped.
    */
   public synchronized LocalRuntime start() {
+    boolean serversUp = cluster.isRunning() && kafka.isRunning();
+    if (!serversUp) {
+      LOG.info(
+          "Starting local Cassandra {} ({} node(s)) and Kafka {} ({} broker(s)) in {}",
+          options.cassandraVersion(),
+          cluster.size(),
+          options.kafkaVersion(),
+          kafka.size(),
+          options.baseDir());
+      // fail fast, before any download or process start: leftovers of a killed run go, then every
+      // port must be free
+      kafka.prepareStart();
+      cluster.prepareStart();
+    }
+    // a first run resolves the three classpaths in one Maven call instead of one after the other
+    MavenClasspath.resolveAll(
+        List.of(cassandra().classpathSpec(), kafka().classpathSpec(), objectStore.classpathSpec()));
     // S3Proxy boots beside Cassandra and Kafka; this also brings it back when a test stopped it
     CompletableFuture<Void> s3 = new CompletableFuture<>();
     new Thread(() -> complete(s3, objectStore::start), "localrt-start-s3").start();
-    if (cluster.isRunning() && kafka.isRunning()) {
+    if (serversUp) {
       Throwable failed = joined(s3);
       if (failed != null) {
         throw failed instanceof RuntimeException r
@@ -88,17 +105,6 @@ public final class LocalRuntime implements AutoCloseable {
       }
       return this;
     }
-    LOG.info(
-        "Starting local Cassandra {} ({} node(s)) and Kafka {} ({} broker(s)) in {}",
-        options.cassandraVersion(),
-        cluster.size(),
-        options.kafkaVersion(),
-        kafka.size(),
-        options.baseDir());
-    // fail fast, before any process starts: leftovers of a killed run go, then every port must be
-    // free
-    kafka.prepareStart();
-    cluster.prepareStart();
     // if one server fails, the other's start is cut short instead of finishing for nothing
     List<Throwable> failures =
         inParallel(cluster::start, kafka::start, "localrt-start", kafka::stop, cluster::stop);

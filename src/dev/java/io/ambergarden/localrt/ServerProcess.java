@@ -83,8 +83,13 @@ public abstract class ServerProcess {
     return launchPrefix;
   }
 
+  /** Which server pom gives the classpath, and where it is cached. */
+  protected abstract MavenClasspath.Spec classpathSpec();
+
   /** Resolves (or reads the cached) server classpath. */
-  protected abstract String classpath();
+  protected String classpath() {
+    return MavenClasspath.resolve(classpathSpec());
+  }
 
   /**
    * One readiness probe; returns normally when ready, throws anything when not yet. Called
