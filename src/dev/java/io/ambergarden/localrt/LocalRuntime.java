@@ -135,12 +135,20 @@ public final class LocalRuntime implements AutoCloseable {
     return this;
   }
 
-  /** Stops both servers in parallel; safe to call repeatedly and from a shutdown hook. */
+  /**
+   * Stops Kafka, then Cassandra and S3Proxy in parallel: a service instance still running on them
+   * gets no new events before its store goes. Safe to call repeatedly and from a shutdown hook.
+   */
   @Override
   public void close() {
-    objectStore.stop();
-    List<Throwable> failures =
-        inParallel(kafka::stop, cluster::stop, "localrt-stop", () -> {}, () -> {});
+    List<Throwable> failures = new ArrayList<>();
+    try {
+      kafka.stop();
+    } catch (RuntimeException e) {
+      failures.add(e);
+    }
+    failures.addAll(
+        inParallel(cluster::stop, objectStore::stop, "localrt-stop", () -> {}, () -> {}));
     if (!failures.isEmpty()) {
       LocalRuntimeException e =
           new LocalRuntimeException("Stopping the local runtime failed", failures.get(0));
