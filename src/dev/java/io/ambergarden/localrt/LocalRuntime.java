@@ -17,9 +17,10 @@ import org.slf4j.LoggerFactory;
 /**
  * A real Cassandra node (or a {@link CassandraCluster} of several, on 127.0.0.1..N) and a real
  * Kafka broker on 127.0.0.1 (or a {@link KafkaCluster} of three on 127.0.0.11..13), each its own
- * JVM process, with their data under {@link LocalRuntimeOptions#baseDir()}. Registers nothing
- * global: callers that want the servers gone on JVM exit add a shutdown hook calling {@link
- * #close()}.
+ * JVM process in a process group of its own, with their data under {@link
+ * LocalRuntimeOptions#baseDir()}. Registers nothing global: the servers stop by themselves once
+ * this JVM is gone ({@link ParentWatch}); callers that want them stopped in order, after their own
+ * service, add a shutdown hook calling {@link #close()}.
  */
 public final class LocalRuntime implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LocalRuntime.class);
@@ -90,7 +91,7 @@ public final class LocalRuntime implements AutoCloseable {
       kafka.prepareStart();
       cluster.prepareStart();
     }
-    // a first run resolves the three classpaths in one Maven call instead of one after the other
+    // a first run resolves the three classpaths together, in one Maven call
     MavenClasspath.resolveAll(
         List.of(cassandra().classpathSpec(), kafka().classpathSpec(), objectStore.classpathSpec()));
     // S3Proxy boots beside Cassandra and Kafka; this also brings it back when a test stopped it
