@@ -65,7 +65,7 @@ public final class CassandraClients {
    * and alter; the service's role may not), else the service's credentials. Caller closes it. It
    * keeps no schema metadata: with it, the driver would refresh the metadata and wait for agreement
    * after each DDL statement (a second or more each); {@link SchemaMigrator} waits for agreement
-   * itself, once.
+   * itself, after its statements.
    */
   public static CassandraClient schemaApplier(Vertx vertx, AmberConfig.Cassandra cfg) {
     SecurityConfig.CassandraSecurity s = cfg.security();
