@@ -181,13 +181,9 @@ public final class CassandraNode extends ServerProcess {
   }
 
   @Override
-  protected String classpath() {
-    String version = options.cassandraVersion();
-    return MavenClasspath.resolve(
-        MavenClasspath.pom(options, "cassandra-pom.xml"),
-        "cassandra.version",
-        version,
-        options.baseDir().resolve("cassandra-" + version + ".classpath"));
+  protected MavenClasspath.Spec classpathSpec() {
+    return MavenClasspath.Spec.of(
+        options, "cassandra", "cassandra.version", options.cassandraVersion());
   }
 
   @Override

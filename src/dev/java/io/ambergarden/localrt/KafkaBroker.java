@@ -219,13 +219,8 @@ public final class KafkaBroker extends ServerProcess {
   }
 
   @Override
-  protected String classpath() {
-    String version = options.kafkaVersion();
-    return MavenClasspath.resolve(
-        MavenClasspath.pom(options, "kafka-pom.xml"),
-        "kafka.version",
-        version,
-        options.baseDir().resolve("kafka-" + version + ".classpath"));
+  protected MavenClasspath.Spec classpathSpec() {
+    return MavenClasspath.Spec.of(options, "kafka", "kafka.version", options.kafkaVersion());
   }
 
   @Override

@@ -17,9 +17,10 @@ import org.slf4j.LoggerFactory;
 /**
  * A real Cassandra node (or a {@link CassandraCluster} of several, on 127.0.0.1..N) and a real
  * Kafka broker on 127.0.0.1 (or a {@link KafkaCluster} of three on 127.0.0.11..13), each its own
- * JVM process, with their data under {@link LocalRuntimeOptions#baseDir()}. Registers nothing
- * global: callers that want the servers gone on JVM exit add a shutdown hook calling {@link
- * #close()}.
+ * JVM process in a process group of its own, with their data under {@link
+ * LocalRuntimeOptions#baseDir()}. Registers nothing global: the servers stop by themselves once
+ * this JVM is gone ({@link ParentWatch}); callers that want them stopped in order, after their own
+ * service, add a shutdown hook calling {@link #close()}.
  */
 public final class LocalRuntime implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LocalRuntime.class);
@@ -76,10 +77,27 @@ public final class LocalRuntime implements AutoCloseable {
    * that already runs is left alone, so this also restarts one a test has stopped.
    */
   public synchronized LocalRuntime start() {
+    boolean serversUp = cluster.isRunning() && kafka.isRunning();
+    if (!serversUp) {
+      LOG.info(
+          "Starting local Cassandra {} ({} node(s)) and Kafka {} ({} broker(s)) in {}",
+          options.cassandraVersion(),
+          cluster.size(),
+          options.kafkaVersion(),
+          kafka.size(),
+          options.baseDir());
+      // fail fast, before any download or process start: leftovers of a killed run go, then every
+      // port must be free
+      kafka.prepareStart();
+      cluster.prepareStart();
+    }
+    // a first run resolves the three classpaths together, in one Maven call
+    MavenClasspath.resolveAll(
+        List.of(cassandra().classpathSpec(), kafka().classpathSpec(), objectStore.classpathSpec()));
     // S3Proxy boots beside Cassandra and Kafka; this also brings it back when a test stopped it
     CompletableFuture<Void> s3 = new CompletableFuture<>();
     new Thread(() -> complete(s3, objectStore::start), "localrt-start-s3").start();
-    if (cluster.isRunning() && kafka.isRunning()) {
+    if (serversUp) {
       Throwable failed = joined(s3);
       if (failed != null) {
         throw failed instanceof RuntimeException r
@@ -88,17 +106,6 @@ public final class LocalRuntime implements AutoCloseable {
       }
       return this;
     }
-    LOG.info(
-        "Starting local Cassandra {} ({} node(s)) and Kafka {} ({} broker(s)) in {}",
-        options.cassandraVersion(),
-        cluster.size(),
-        options.kafkaVersion(),
-        kafka.size(),
-        options.baseDir());
-    // fail fast, before any process starts: leftovers of a killed run go, then every port must be
-    // free
-    kafka.prepareStart();
-    cluster.prepareStart();
     // if one server fails, the other's start is cut short instead of finishing for nothing
     List<Throwable> failures =
         inParallel(cluster::start, kafka::start, "localrt-start", kafka::stop, cluster::stop);
@@ -129,12 +136,20 @@ public final class LocalRuntime implements AutoCloseable {
     return this;
   }
 
-  /** Stops both servers in parallel; safe to call repeatedly and from a shutdown hook. */
+  /**
+   * Stops Kafka, then Cassandra and S3Proxy in parallel: a service instance still running on them
+   * gets no new events before its store goes. Safe to call repeatedly and from a shutdown hook.
+   */
   @Override
   public void close() {
-    objectStore.stop();
-    List<Throwable> failures =
-        inParallel(kafka::stop, cluster::stop, "localrt-stop", () -> {}, () -> {});
+    List<Throwable> failures = new ArrayList<>();
+    try {
+      kafka.stop();
+    } catch (RuntimeException e) {
+      failures.add(e);
+    }
+    failures.addAll(
+        inParallel(cluster::stop, objectStore::stop, "localrt-stop", () -> {}, () -> {}));
     if (!failures.isEmpty()) {
       LocalRuntimeException e =
           new LocalRuntimeException("Stopping the local runtime failed", failures.get(0));

@@ -19,7 +19,42 @@ public final class Procs {
   /** After SIGKILL the kernel reaps quickly; this only guards against a hung wait. */
   private static final Duration KILL_WAIT = Duration.ofSeconds(10);
 
+  /** setsid(1) of util-linux, or null where it is missing. */
+  private static final Path SETSID = onPath("setsid");
+
   private Procs() {}
+
+  /**
+   * Words to put before a command so that it runs in a new session, and so a process group of its
+   * own: {@code setsid}, which execs the command in the same process (a child of a JVM is no group
+   * leader, so setsid need not fork). Empty where setsid is missing: the child then shares the
+   * caller's group.
+   */
+  static List<String> newSession() {
+    return SETSID == null ? List.of() : List.of(SETSID.toString());
+  }
+
+  private static Path onPath(String command) {
+    String path = System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
+    return Arrays.stream(path.split(java.io.File.pathSeparator))
+        .filter(d -> !d.isEmpty())
+        .map(d -> Path.of(d, command))
+        .filter(Files::isExecutable)
+        .findFirst()
+        .orElse(null);
+  }
+
+  /** The process group of a process (field 5 of /proc/pid/stat); empty if it is gone. */
+  static Optional<Long> processGroup(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      // the command name in parentheses may hold spaces: the fields after it are fixed
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return Optional.of(Long.parseLong(fields[2]));
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
+  }
 
   /** The NUL-separated /proc/pid/cmdline as a list; empty if the process is gone. */
   static List<String> commandLine(long pid) {

@@ -75,12 +75,8 @@ public final class S3ProxyServer extends ServerProcess {
   }
 
   @Override
-  protected String classpath() {
-    return MavenClasspath.resolve(
-        MavenClasspath.pom(options, "s3proxy-pom.xml"),
-        "s3proxy.version",
-        s3.version(),
-        options.baseDir().resolve("s3proxy-" + s3.version() + ".classpath"));
+  protected MavenClasspath.Spec classpathSpec() {
+    return MavenClasspath.Spec.of(options, "s3proxy", "s3proxy.version", s3.version());
   }
 
   @Override

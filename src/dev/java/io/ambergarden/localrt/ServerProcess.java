@@ -1,9 +1,13 @@
 package io.ambergarden.localrt;
 
+import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,6 +26,12 @@ import org.slf4j.LoggerFactory;
  * and pid file. Subclasses write their config, build the command line and say when the server is
  * ready. {@link #start()} and {@link #stop()} may be called any number of times; the data in the
  * directory survives both.
+ *
+ * <p>Each server runs in a session (and so a process group) of its own, started through {@code
+ * setsid}: a SIGTERM to the launching JVM's group (Ctrl-C, {@code kill -- -PGID}, a process
+ * manager) reaches only that JVM, whose shutdown stops its service while the servers still serve,
+ * then the servers. The server's main runs inside {@link ParentWatch}, which stops it when the
+ * launching JVM is gone, even by SIGKILL.
  */
 public abstract class ServerProcess {
   private boolean paused;
@@ -33,6 +43,10 @@ public abstract class ServerProcess {
   protected final LocalRuntimeOptions options;
   private final Path dir;
   private Process process;
+
+  /** The server's stdin, never written: its EOF tells {@link ParentWatch} this JVM is gone. */
+  private OutputStream parentLink;
+
   private Duration lastStartDuration;
   private Duration lastStopDuration;
 
@@ -83,8 +97,13 @@ public abstract class ServerProcess {
     return launchPrefix;
   }
 
+  /** Which server pom gives the classpath, and where it is cached. */
+  protected abstract MavenClasspath.Spec classpathSpec();
+
   /** Resolves (or reads the cached) server classpath. */
-  protected abstract String classpath();
+  protected String classpath() {
+    return MavenClasspath.resolve(classpathSpec());
+  }
 
   /**
    * One readiness probe; returns normally when ready, throws anything when not yet. Called
@@ -251,6 +270,7 @@ public abstract class ServerProcess {
     }
     process = null;
     paused = false;
+    closeParentLink();
     deletePidFile();
     log.info("{} (pid {}) killed with SIGKILL", name(), pid);
   }
@@ -272,6 +292,7 @@ public abstract class ServerProcess {
       Procs.terminate(process.toHandle(), options.stopTimeout(), name(), log);
       String exit = process.isAlive() ? "still alive!" : "exit code " + process.exitValue();
       process = null;
+      closeParentLink();
       lastStopDuration = Duration.between(t0, Instant.now());
       deletePidFile();
       log.info("{} stopped in {} ms ({})", name(), lastStopDuration.toMillis(), exit);
@@ -279,11 +300,13 @@ public abstract class ServerProcess {
   }
 
   private Process launch(String classpath) throws IOException {
-    List<String> cmd = new ArrayList<>(launchPrefix());
+    List<String> cmd = new ArrayList<>(Procs.newSession());
+    cmd.addAll(launchPrefix());
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmOptions());
     cmd.add("-cp");
-    cmd.add(classpath);
+    cmd.add(classpath + File.pathSeparator + parentWatchClasspath(options.baseDir()));
+    cmd.add(ParentWatch.class.getName());
     cmd.add(mainClass());
     cmd.addAll(programArguments());
     // a marker makes each run easy to find in the appended log
@@ -300,7 +323,8 @@ public abstract class ServerProcess {
             .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
     pb.environment().putAll(launchEnvironment);
     Process p = pb.start();
-    p.getOutputStream().close(); // the servers never read stdin; EOF instead of an open pipe
+    closeParentLink();
+    parentLink = p.getOutputStream();
     Files.writeString(pidFile(), Long.toString(p.pid()), StandardCharsets.UTF_8);
     log.info(
         "Started {} (pid {}), waiting up to {} s for it; log: {}",
@@ -309,6 +333,38 @@ public abstract class ServerProcess {
         options.startupTimeout().toSeconds(),
         logFile());
     return p;
+  }
+
+  /**
+   * A directory holding ParentWatch.class alone, for the servers' classpaths (the dev or test
+   * classes beside it would bring their logging config). Written once per JVM: servers launch in
+   * parallel.
+   */
+  private static synchronized Path parentWatchClasspath(Path baseDir) throws IOException {
+    Path root = baseDir.resolve("parent-watch");
+    Path file = root.resolve(ParentWatch.class.getName().replace('.', '/') + ".class");
+    byte[] bytes;
+    try (InputStream in = ParentWatch.class.getResourceAsStream("ParentWatch.class")) {
+      bytes = in.readAllBytes();
+    }
+    if (!Files.isRegularFile(file) || !Arrays.equals(Files.readAllBytes(file), bytes)) {
+      Files.createDirectories(file.getParent());
+      Path tmp = Files.createTempFile(file.getParent(), "ParentWatch", ".tmp");
+      Files.write(tmp, bytes);
+      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+    return root;
+  }
+
+  private void closeParentLink() {
+    if (parentLink != null) {
+      try {
+        parentLink.close();
+      } catch (IOException e) {
+        // the server is gone already
+      }
+      parentLink = null;
+    }
   }
 
   /** Runs a short-lived helper JVM on the server classpath (e.g. Kafka's storage format). */

@@ -62,21 +62,35 @@ public final class CassandraClients {
 
   /**
    * A client of its own for the schema applier: the cassandra.schema.* role when set (it may create
-   * and alter; the service's role may not), else the service's credentials. Caller closes it.
+   * and alter; the service's role may not), else the service's credentials. Caller closes it. It
+   * keeps no schema metadata: with it, the driver would refresh the metadata and wait for agreement
+   * after each DDL statement (a second or more each); {@link SchemaMigrator} waits for agreement
+   * itself, after its statements.
    */
   public static CassandraClient schemaApplier(Vertx vertx, AmberConfig.Cassandra cfg) {
     SecurityConfig.CassandraSecurity s = cfg.security();
+    ProgrammaticDriverConfigLoaderBuilder config =
+        configLoader(cfg).withBoolean(DefaultDriverOption.METADATA_SCHEMA_ENABLED, false);
     return s.schemaUsername().isEmpty()
-        ? CassandraClient.create(vertx, options(cfg))
-        : CassandraClient.create(vertx, options(cfg, s.schemaUsername(), s.schemaPassword()));
+        ? CassandraClient.create(vertx, options(cfg, cfg.username(), cfg.password(), config))
+        : CassandraClient.create(
+            vertx, options(cfg, s.schemaUsername(), s.schemaPassword(), config));
   }
 
   private static CassandraClientOptions options(
       AmberConfig.Cassandra cfg, String username, String password) {
+    return options(cfg, username, password, configLoader(cfg));
+  }
+
+  private static CassandraClientOptions options(
+      AmberConfig.Cassandra cfg,
+      String username,
+      String password,
+      ProgrammaticDriverConfigLoaderBuilder config) {
     CqlSessionBuilder builder =
         CqlSession.builder()
             .withLocalDatacenter(cfg.localDatacenter())
-            .withConfigLoader(configLoader(cfg).build());
+            .withConfigLoader(config.build());
     for (InetSocketAddress cp : cfg.contactPoints()) {
       builder.addContactPoint(new InetSocketAddress(cp.getHostString(), cp.getPort()));
     }

@@ -1,6 +1,8 @@
 package io.ambergarden.cassandra;
 
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.metadata.Node;
+import com.datastax.oss.driver.api.core.metadata.NodeState;
 import io.ambergarden.config.AmberConfig;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
@@ -11,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,6 +26,11 @@ import org.slf4j.LoggerFactory;
  * is IF NOT EXISTS (a table, or a column added by ALTER TABLE), so applying twice is harmless;
  * schema_version records what was applied. In a cluster one applier runs it (the {@code schema}
  * command, a Kubernetes Job): concurrent DDL through several coordinators can diverge.
+ *
+ * <p>All statements go through one coordinator, which sees its own DDL in order, so the applier
+ * waits for agreement only twice: once the schema_version table exists, and at the end. With the
+ * applier's session ({@link CassandraClients#schemaApplier}) the driver adds no wait of its own per
+ * statement.
  */
 public final class SchemaMigrator {
   /** Every file in schema/, in order. SchemaMigratorTest checks the list matches the folder. */
@@ -48,6 +56,9 @@ public final class SchemaMigrator {
   private final CassandraClient client;
   private final AmberConfig.Cassandra cfg;
   private final Map<String, String> values;
+
+  /** The node every statement goes to; chosen when a migration or alignment starts. */
+  private Node coordinator;
 
   public SchemaMigrator(Vertx vertx, CassandraClient client, AmberConfig config) {
     this.vertx = vertx;
@@ -78,7 +89,8 @@ public final class SchemaMigrator {
   public Future<List<Integer>> migrate() {
     List<SchemaScript> scripts = scripts(values);
     // the first script creates the keyspace and schema_version, so it always runs first
-    return runAll(scripts.get(0).statements().subList(0, 2))
+    return pickCoordinator()
+        .compose(v -> runAll(scripts.get(0).statements().subList(0, 2)))
         // a replica that has not seen the new table yet fails the read (a cluster under load)
         .compose(v -> SchemaAgreement.await(vertx, client, AGREEMENT_TIMEOUT))
         .compose(
@@ -113,7 +125,7 @@ public final class SchemaMigrator {
    */
   public Future<List<String>> alignReplication() {
     List<String> keyspaces = List.of(cfg.keyspace(), SYSTEM_AUTH);
-    Future<List<String>> chain = Future.succeededFuture(new ArrayList<>());
+    Future<List<String>> chain = pickCoordinator().map(v -> new ArrayList<>());
     for (String ks : keyspaces) {
       chain =
           chain.compose(
@@ -191,10 +203,31 @@ public final class SchemaMigrator {
     return chain;
   }
 
-  private static SimpleStatement ddl(String cql, Object... values) {
+  /** The first node that is up (in address order): the coordinator of every statement. */
+  private Future<Void> pickCoordinator() {
+    return client
+        .metadata()
+        .compose(
+            metadata -> {
+              coordinator =
+                  metadata.getNodes().values().stream()
+                      .filter(n -> n.getState() == NodeState.UP)
+                      .min(Comparator.comparing(n -> String.valueOf(n.getEndPoint())))
+                      .orElse(null);
+              if (coordinator == null) {
+                return Future.failedFuture(
+                    new IllegalStateException("no Cassandra node is up to apply the schema"));
+              }
+              LOG.info("applying the schema through {}", coordinator.getEndPoint());
+              return Future.succeededFuture();
+            });
+  }
+
+  private SimpleStatement ddl(String cql, Object... values) {
     return SimpleStatement.newInstance(cql, values)
         .setExecutionProfileName(CassandraClients.DDL_PROFILE)
-        .setIdempotent(true);
+        .setIdempotent(true)
+        .setNode(coordinator);
   }
 
   private static String read(String resource) {

@@ -82,8 +82,10 @@ class VerticlesOnTheBusIT {
     LocalCodec.registerAll(vertx);
     CassandraClient client = CassandraClients.shared(vertx, config.cassandra());
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    new SchemaMigrator(vertx, client, config)
+    CassandraClient applier = CassandraClients.schemaApplier(vertx, config.cassandra());
+    new SchemaMigrator(vertx, applier, config)
         .migrate()
+        .eventually(applier::close)
         .compose(v -> CassandraClients.connectReads(vertx, config.cassandra()))
         .compose(reads -> ReplicaLocator.start(vertx, client, config.cassandra().keyspace()))
         .compose(

@@ -325,6 +325,32 @@ class LocalRuntimeSupportTest {
   }
 
   @Test
+  void theStaleServersResolveInOneMavenCallOneThreadEach() throws IOException {
+    LocalRuntimeOptions o = LocalRuntimeOptions.defaults().withBaseDir(tmp);
+    MavenClasspath.Spec cassandra =
+        MavenClasspath.Spec.of(o, "cassandra", "cassandra.version", "5.0.6");
+    MavenClasspath.Spec kafka = MavenClasspath.Spec.of(o, "kafka", "kafka.version", "4.1.2");
+    Path reactor = cassandra.pom().resolveSibling(MavenClasspath.REACTOR_POM);
+
+    List<String> command = MavenClasspath.command(reactor, List.of(cassandra, kafka));
+
+    assertThat(String.join(" ", command))
+        .contains("-T 2 -f " + reactor + " -pl :localrt-cassandra,:localrt-kafka")
+        .contains("-Dcassandra.version=5.0.6")
+        .contains("-Dcassandra.classpath.file=" + tmp.resolve("cassandra-5.0.6.classpath"))
+        .contains("-Dkafka.version=4.1.2")
+        .contains("-Dkafka.classpath.file=" + tmp.resolve("kafka-4.1.2.classpath"));
+    // the reactor lists every server pom, and each writes the file the runtime reads
+    String reactorPom = Files.readString(reactor);
+    for (String name : List.of("cassandra", "kafka", "s3proxy")) {
+      assertThat(reactorPom).contains("<module>" + name + "-pom.xml</module>");
+      assertThat(Files.readString(reactor.resolveSibling(name + "-pom.xml")))
+          .contains("<artifactId>localrt-" + name + "</artifactId>")
+          .contains("<outputFile>${" + name + ".classpath.file}</outputFile>");
+    }
+  }
+
+  @Test
   void wipeRefusesNothingWhenStoppedAndDeletesTheDataDirs() throws IOException {
     LocalRuntimeOptions o = LocalRuntimeOptions.defaults().withBaseDir(tmp);
     Files.createDirectories(o.cassandraDir().resolve("data/system"));
