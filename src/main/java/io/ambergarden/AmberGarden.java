@@ -37,6 +37,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.kafka.admin.KafkaAdminClient;
@@ -110,10 +111,19 @@ public final class AmberGarden {
   public static Future<AmberGarden> start(AmberConfig config) {
     AmberGarden app =
         new AmberGarden(config, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
-    return app.boot()
-        .map(app)
-        .recover(
-            err -> app.stop().transform(ignored -> Future.failedFuture(StartupFailure.of(err))));
+    // context-less: a future tied to one of this Vert.x's event loops would hand its result to a
+    // loop that stop() has already terminated, and the caller would wait forever
+    Promise<AmberGarden> started = Promise.promise();
+    app.boot()
+        .onComplete(
+            booted -> {
+              if (booted.succeeded()) {
+                started.complete(app);
+              } else {
+                app.stop().onComplete(ignored -> started.fail(StartupFailure.of(booted.cause())));
+              }
+            });
+    return started.future();
   }
 
   private Future<Void> boot() {
@@ -294,7 +304,9 @@ public final class AmberGarden {
   /** Undeploys in reverse order of deployment, then closes the session and Vert.x; safe twice. */
   public synchronized Future<Void> stop() {
     health.shuttingDown(true);
-    return deployments
+    // completed from vertx.close()'s own thread, never through a context that close terminates
+    Promise<Void> stopped = Promise.promise();
+    deployments
         .stopAll()
         .compose(
             v -> {
@@ -308,14 +320,17 @@ public final class AmberGarden {
                   readCassandra == null ? Future.succeededFuture() : readCassandra.close();
               return cassandra == null ? reads : reads.eventually(cassandra::close);
             })
-        .eventually(vertx::close)
-        .eventually(
-            () -> {
-              gcMetrics.close();
-              registry.close();
-              return Future.succeededFuture();
-            })
-        .mapEmpty();
+        .onComplete(
+            clientsClosed ->
+                vertx
+                    .close()
+                    .onComplete(
+                        closed -> {
+                          gcMetrics.close();
+                          registry.close();
+                          stopped.complete();
+                        }));
+    return stopped.future();
   }
 
   public AmberConfig config() {
