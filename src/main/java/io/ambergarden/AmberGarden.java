@@ -14,8 +14,6 @@ import io.ambergarden.event.EventParser;
 import io.ambergarden.health.HealthProbeVerticle;
 import io.ambergarden.health.HealthState;
 import io.ambergarden.ingest.KafkaIngestVerticle;
-import io.ambergarden.kafka.KafkaSettings;
-import io.ambergarden.kafka.KafkaTopics;
 import io.ambergarden.live.LiveConnections;
 import io.ambergarden.live.LiveRelayVerticle;
 import io.ambergarden.media.MediaVerticles;
@@ -40,7 +38,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
-import io.vertx.kafka.admin.KafkaAdminClient;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
 import java.time.Clock;
@@ -135,8 +132,12 @@ public final class AmberGarden {
     // without Cassandra, HTTP ingest starts on Kafka alone and the rest follows when it answers
     boolean later = config.ingest().startWithoutCassandra();
     return (later ? Future.succeededFuture() : migrate())
-        .compose(v -> checkKafka())
-        .compose(v -> config.kafka().createTopics() ? createTopics() : Future.succeededFuture())
+        .compose(v -> KafkaStartChecks.check(vertx, config))
+        .compose(
+            v ->
+                config.kafka().createTopics()
+                    ? KafkaStartChecks.createTopics(vertx, config)
+                    : Future.succeededFuture())
         .compose(v -> Gatekeeper.start(vertx, config, cassandra).onSuccess(g -> gate = g))
         .compose(v -> later ? Future.succeededFuture() : deployStoreSide(parser))
         .compose(v -> deployments.deploy(() -> new HealthProbeVerticle(config, health), 1))
@@ -271,34 +272,6 @@ public final class AmberGarden {
     }
     CassandraClient applier = CassandraClients.schemaApplier(vertx, config.cassandra());
     return new SchemaMigrator(vertx, applier, config).migrate().eventually(applier::close);
-  }
-
-  /**
-   * Refused credentials or an untrusted broker certificate stop startup at once; an unreachable
-   * broker does not (readiness waits for it, as before).
-   */
-  private Future<Void> checkKafka() {
-    KafkaAdminClient admin = KafkaAdminClient.create(vertx, KafkaSettings.admin(config.kafka()));
-    return admin
-        .describeCluster()
-        .<Void>mapEmpty()
-        .recover(
-            err -> {
-              StartupFailure f = StartupFailure.of(err);
-              if (f.known()) {
-                return Future.failedFuture(f);
-              }
-              LOG.warn("Kafka not reachable yet ({}); readiness waits for it", err.toString());
-              return Future.succeededFuture();
-            })
-        .eventually(() -> admin.close(2000));
-  }
-
-  private Future<Void> createTopics() {
-    KafkaAdminClient admin = KafkaAdminClient.create(vertx, KafkaSettings.admin(config.kafka()));
-    return KafkaTopics.ensure(
-            admin, config.kafka(), config.live().enabled() ? config.live().topic() : null)
-        .eventually(() -> admin.close(2000));
   }
 
   /** Undeploys in reverse order of deployment, then closes the session and Vert.x; safe twice. */
