@@ -427,12 +427,20 @@ public final class KafkaBroker extends ServerProcess {
     if (probeAdmin == null) {
       probeAdmin = Admin.create(controllerAdminConfig(controllerAddress()));
     }
-    int leader =
-        probeAdmin
-            .describeMetadataQuorum(new DescribeMetadataQuorumOptions().timeoutMs(3000))
-            .quorumInfo()
-            .get(4, TimeUnit.SECONDS)
-            .leaderId();
+    int leader;
+    try {
+      leader =
+          probeAdmin
+              .describeMetadataQuorum(new DescribeMetadataQuorumOptions().timeoutMs(3000))
+              .quorumInfo()
+              .get(4, TimeUnit.SECONDS)
+              .leaderId();
+    } catch (Exception e) {
+      // an admin client that asked a controller before its metadata version allowed direct
+      // access can keep timing out "waiting for a node assignment": the next probe starts afresh
+      closeProbe();
+      throw e;
+    }
     if (leader < 0) {
       throw new IllegalStateException("controller " + nodeId() + " knows no quorum leader yet");
     }
