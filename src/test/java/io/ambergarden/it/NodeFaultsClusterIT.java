@@ -9,6 +9,7 @@ import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
+import io.ambergarden.cassandra.DetailSlices;
 import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.localrt.CassandraCluster;
 import io.ambergarden.localrt.CassandraNode;
@@ -503,16 +504,19 @@ class NodeFaultsClusterIT {
         expected.forEach(a -> partitions.add(buckets.bucketOf(a.ts())));
         List<Row> rows = new java.util.ArrayList<>();
         for (long b : partitions) {
-          rows.addAll(
-              readAgainOnTimeout(
-                  cql,
-                  SimpleStatement.newInstance(
-                          "SELECT ts, event_id FROM "
-                              + KEYSPACE
-                              + ".events_by_device WHERE device_id = ? AND bucket = ?",
-                          device,
-                          Instant.ofEpochMilli(b))
-                      .setConsistencyLevel(consistency)));
+          // a device the load made hot has its later events in the bucket's slice partitions
+          for (long key : DetailSlices.partitionsOf(b, slicesOf(cql, device, b, consistency))) {
+            rows.addAll(
+                readAgainOnTimeout(
+                    cql,
+                    SimpleStatement.newInstance(
+                            "SELECT ts, event_id FROM "
+                                + KEYSPACE
+                                + ".events_by_device WHERE device_id = ? AND bucket = ?",
+                            device,
+                            Instant.ofEpochMilli(key))
+                        .setConsistencyLevel(consistency)));
+          }
         }
         Set<ClusterWorkload.Acked> stored = new HashSet<>();
         for (Row r : rows) {
@@ -526,6 +530,26 @@ class NodeFaultsClusterIT {
             .containsAll(expected);
       }
     }
+  }
+
+  /** The slices a bucket of a device was split into, oldest first; empty for a cold device. */
+  static List<DetailSlices.Slice> slicesOf(
+      CqlSession cql, String device, long bucket, ConsistencyLevel consistency) {
+    List<DetailSlices.Slice> slices = new java.util.ArrayList<>();
+    for (Row r :
+        readAgainOnTimeout(
+            cql,
+            SimpleStatement.newInstance(
+                    "SELECT slice_start, salts FROM "
+                        + KEYSPACE
+                        + ".device_slices WHERE device_id = ? AND bucket = ?",
+                    device,
+                    Instant.ofEpochMilli(bucket))
+                .setConsistencyLevel(consistency))) {
+      slices.add(
+          new DetailSlices.Slice(r.getInstant("slice_start").toEpochMilli(), r.getInt("salts")));
+    }
+    return slices;
   }
 
   /**
