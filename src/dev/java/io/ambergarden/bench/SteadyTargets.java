@@ -115,35 +115,36 @@ final class SteadyTargets {
 
   /** The baseline's 50% rate, events/s. */
   private static double baselineRate(JsonArray baselineSteady) {
-    if (baselineSteady == null) {
-      return Double.NaN;
-    }
-    for (int i = 0; i < baselineSteady.size(); i++) {
-      JsonObject row = baselineSteady.getJsonObject(i);
-      if (row.getInteger("percent", -1) == 50) {
-        return row.getDouble("eventsPerSecond", Double.NaN);
-      }
-    }
-    return Double.NaN;
+    JsonObject half = baselineHalf(baselineSteady);
+    return half == null ? Double.NaN : half.getDouble("eventsPerSecond", Double.NaN);
   }
 
   /** The baseline's 50% cost: the system figure, or one process's when {@code process} is set. */
   private static double baselineCost(JsonArray baselineSteady, String process) {
-    if (baselineSteady == null) {
+    JsonObject half = baselineHalf(baselineSteady);
+    JsonObject cost = half == null ? null : half.getJsonObject("cost");
+    if (cost == null) {
       return Double.NaN;
+    }
+    Double v =
+        process == null
+            ? cost.getDouble("systemMillisPer1000")
+            : cost.getJsonObject("millisPer1000", new JsonObject()).getDouble(process);
+    return v == null ? Double.NaN : v;
+  }
+
+  /** The baseline's 50% level, or null without a baseline or such a level. */
+  private static JsonObject baselineHalf(JsonArray baselineSteady) {
+    if (baselineSteady == null) {
+      return null;
     }
     for (int i = 0; i < baselineSteady.size(); i++) {
       JsonObject row = baselineSteady.getJsonObject(i);
-      JsonObject cost = row.getJsonObject("cost");
-      if (row.getInteger("percent", -1) == 50 && cost != null) {
-        Double v =
-            process == null
-                ? cost.getDouble("systemMillisPer1000")
-                : cost.getJsonObject("millisPer1000", new JsonObject()).getDouble(process);
-        return v == null ? Double.NaN : v;
+      if (row.getInteger("percent", -1) == 50) {
+        return row;
       }
     }
-    return Double.NaN;
+    return null;
   }
 
   private static double ratio(double a, double b) {

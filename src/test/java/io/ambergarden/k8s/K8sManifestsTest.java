@@ -1162,11 +1162,7 @@ class K8sManifestsTest {
         String prefix = Objects.toString(at(from, "prefix"), "");
         if (at(from, "configMapRef") != null) {
           String cm = str(at(from, "configMapRef", "name"));
-          Doc config =
-              docs.stream()
-                  .filter(d -> d.kind().equals("ConfigMap") && d.name().equals(cm))
-                  .findFirst()
-                  .orElse(null);
+          Doc config = declared(docs, "ConfigMap", cm);
           if (config == null) {
             out.add(n + "envFrom ConfigMap " + cm + " is not declared");
             continue;
@@ -1904,21 +1900,17 @@ class K8sManifestsTest {
   }
 
   static int maxReplicas(Doc scaler) {
-    Object max =
-        at(
-            scaler.body(),
-            "spec",
-            scaler.kind().equals("ScaledObject") ? "maxReplicaCount" : "maxReplicas");
-    return max instanceof Number n ? n.intValue() : Integer.MAX_VALUE;
+    return replicaBound(scaler, "max", Integer.MAX_VALUE);
   }
 
   static int minReplicas(Doc scaler) {
-    Object min =
-        at(
-            scaler.body(),
-            "spec",
-            scaler.kind().equals("ScaledObject") ? "minReplicaCount" : "minReplicas");
-    return min instanceof Number n ? n.intValue() : 1;
+    return replicaBound(scaler, "min", 1);
+  }
+
+  /** An HPA's {@code minReplicas}/{@code maxReplicas}, a ScaledObject's {@code ...ReplicaCount}. */
+  private static int replicaBound(Doc scaler, String bound, int unset) {
+    String field = bound + (scaler.kind().equals("ScaledObject") ? "ReplicaCount" : "Replicas");
+    return at(scaler.body(), "spec", field) instanceof Number n ? n.intValue() : unset;
   }
 
   /** The cassandra.version of the local runtime's POM: the Cassandra everything here runs. */
@@ -2046,6 +2038,14 @@ class K8sManifestsTest {
 
   private static Doc fresh(String kind) {
     return find(loadAll(), kind);
+  }
+
+  /** The document of this kind and name, or null when none is declared. */
+  static Doc declared(List<Doc> docs, String kind, String name) {
+    return docs.stream()
+        .filter(d -> d.kind().equals(kind) && d.name().equals(name))
+        .findFirst()
+        .orElse(null);
   }
 
   static Doc find(List<Doc> docs, String kind) {

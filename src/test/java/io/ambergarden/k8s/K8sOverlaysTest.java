@@ -2,6 +2,7 @@ package io.ambergarden.k8s;
 
 import static io.ambergarden.k8s.K8sManifestsTest.at;
 import static io.ambergarden.k8s.K8sManifestsTest.configData;
+import static io.ambergarden.k8s.K8sManifestsTest.declared;
 import static io.ambergarden.k8s.K8sManifestsTest.find;
 import static io.ambergarden.k8s.K8sManifestsTest.firstContainer;
 import static io.ambergarden.k8s.K8sManifestsTest.list;
@@ -211,18 +212,8 @@ class K8sOverlaysTest {
                 list(firstContainer(find(d, "Deployment").body()).get("ports"))
                     .removeIf(p -> "metrics".equals(at(p, "name")))),
         "metrics");
-    expect(
-        metricsPort(
-            d ->
-                map(list(at(find(d, "PodMonitor").body(), "spec", "podMetricsEndpoints")).get(0))
-                    .put("port", "https")),
-        "PodMonitor");
-    expect(
-        metricsPort(
-            d ->
-                map(list(at(find(d, "PodMonitor").body(), "spec", "podMetricsEndpoints")).get(0))
-                    .put("path", "/prometheus")),
-        "/metrics");
+    expect(metricsPort(d -> firstMetricsEndpoint(d).put("port", "https")), "PodMonitor");
+    expect(metricsPort(d -> firstMetricsEndpoint(d).put("path", "/prometheus")), "/metrics");
     expect(
         metricsPort(
             d ->
@@ -665,11 +656,7 @@ class K8sOverlaysTest {
         out.add(n + "kafka trigger needs a positive lagThreshold");
       }
       String auth = str(at(trigger, "authenticationRef", "name"));
-      Doc ta =
-          docs.stream()
-              .filter(d -> d.kind().equals("TriggerAuthentication") && d.name().equals(auth))
-              .findFirst()
-              .orElse(null);
+      Doc ta = declared(docs, "TriggerAuthentication", auth);
       if (ta == null) {
         out.add(n + "kafka trigger's TriggerAuthentication " + auth + " is not declared");
         continue;
@@ -916,5 +903,10 @@ class K8sOverlaysTest {
         }
       }
     }
+  }
+
+  /** The PodMonitor's first scrape endpoint, for a breakage case to change. */
+  private static Map<String, Object> firstMetricsEndpoint(List<Doc> docs) {
+    return map(list(at(find(docs, "PodMonitor").body(), "spec", "podMetricsEndpoints")).get(0));
   }
 }
