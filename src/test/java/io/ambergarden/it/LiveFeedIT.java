@@ -140,6 +140,13 @@ class LiveFeedIT {
           body.append(i == 0 ? "" : ",").append(event(d, ts + total, "s" + total, payload));
         }
         assertThat(a.postEvents(body.append(']').toString()).statusCode()).isEqualTo(202);
+        // a normal client keeps up with the writers: each batch (under the 1 MiB buffer) is read
+        // before the next, so only the client that never reads can overflow, however busy the box
+        int sent = total;
+        await()
+            .atMost(Duration.ofSeconds(20))
+            .until(() -> normal.isClosed() || normal.events().size() >= sent);
+        assertThat(normal.isClosed()).as("the normal client was closed").isFalse();
       }
       int expected = total;
       await()
