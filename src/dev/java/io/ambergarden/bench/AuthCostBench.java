@@ -85,7 +85,7 @@ public final class AuthCostBench {
     if (args.length > 0 && args[0].equals("limiter")) {
       return;
     }
-    LocalRuntimeOptions options = LocalRuntimeOptions.fromEnvironment();
+    LocalRuntimeOptions options = LocalRuntimeOptions.forBenchmarks();
     try (LocalRuntime runtime = new LocalRuntime(options)) {
       runtime.start();
       AuthCostBench bench = new AuthCostBench(runtime);

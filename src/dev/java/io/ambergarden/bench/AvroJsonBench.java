@@ -43,7 +43,7 @@ public final class AvroJsonBench {
     int rounds = BenchSettings.setting("avro-rounds", 5);
     boolean withService = Boolean.parseBoolean(BenchSettings.text("avro-service", "true"));
     Instant started = Instant.now();
-    LocalRuntimeOptions options = LocalRuntimeOptions.fromEnvironment();
+    LocalRuntimeOptions options = LocalRuntimeOptions.forBenchmarks();
     List<String> report = new ArrayList<>();
     report.add("# Avro against JSON on amber.events");
     report.add("");

@@ -75,7 +75,7 @@ public final class ClusterCostBench {
   private final int devices = BenchSettings.setting("cluster-devices", 5_000);
 
   public static void main(String[] args) throws Exception {
-    LocalRuntimeOptions options = LocalRuntimeOptions.fromEnvironment();
+    LocalRuntimeOptions options = LocalRuntimeOptions.forBenchmarks();
     ClusterCostBench bench = new ClusterCostBench();
     List<Setup> setups = new ArrayList<>();
     for (String n : BenchSettings.text("cluster-nodes", "1,3").split(",")) {

@@ -106,7 +106,7 @@ public final class CounterCostBench {
   }
 
   public static void main(String[] args) throws Exception {
-    LocalRuntimeOptions options = LocalRuntimeOptions.fromEnvironment();
+    LocalRuntimeOptions options = LocalRuntimeOptions.forBenchmarks();
     try (LocalRuntime runtime = new LocalRuntime(options)) {
       runtime.start();
       CounterCostBench bench = new CounterCostBench();

@@ -82,7 +82,7 @@ public final class ImageBench {
   }
 
   public static void main(String[] args) throws Exception {
-    LocalRuntimeOptions options = LocalRuntimeOptions.fromEnvironment();
+    LocalRuntimeOptions options = LocalRuntimeOptions.forBenchmarks();
     try (LocalRuntime runtime = new LocalRuntime(options)) {
       runtime.start();
       new ImageBench().run(runtime);

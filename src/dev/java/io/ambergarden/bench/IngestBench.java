@@ -147,7 +147,7 @@ public final class IngestBench {
   public static void main(String[] args) throws Exception {
     BenchSettings settings = BenchSettings.fromSystem();
     Instant startedAt = Instant.now();
-    LocalRuntimeOptions options = LocalRuntimeOptions.fromEnvironment();
+    LocalRuntimeOptions options = LocalRuntimeOptions.forBenchmarks();
     try (LocalRuntime runtime = new LocalRuntime(options);
         SecondSampler sampler = new SecondSampler()) {
       runtime.start();

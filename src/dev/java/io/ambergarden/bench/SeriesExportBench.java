@@ -51,7 +51,7 @@ public final class SeriesExportBench {
   private long to;
 
   public static void main(String[] args) throws Exception {
-    LocalRuntimeOptions options = LocalRuntimeOptions.fromEnvironment();
+    LocalRuntimeOptions options = LocalRuntimeOptions.forBenchmarks();
     try (LocalRuntime runtime = new LocalRuntime(options)) {
       runtime.start();
       new SeriesExportBench().run(runtime, options);

@@ -154,7 +154,7 @@ public final class SteadyPairsBench {
 
   public static void main(String[] args) throws Exception {
     Instant startedAt = Instant.now();
-    LocalRuntimeOptions options = LocalRuntimeOptions.fromEnvironment();
+    LocalRuntimeOptions options = LocalRuntimeOptions.forBenchmarks();
     List<Variant> variants =
         Arrays.stream(System.getProperty("bench.pairs.variants", "a,b").split(","))
             .map(String::trim)

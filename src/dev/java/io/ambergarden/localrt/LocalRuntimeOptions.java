@@ -22,9 +22,9 @@ import java.util.function.UnaryOperator;
  *   <tr><td>amber.localrt.storage.port</td><td>AMBER_LOCALRT_STORAGE_PORT</td><td>7000</td></tr>
  *   <tr><td>amber.localrt.jmx.port</td><td>AMBER_LOCALRT_JMX_PORT</td><td>7199</td></tr>
  *   <tr><td>amber.localrt.cassandra.heap</td><td>AMBER_LOCALRT_CASSANDRA_HEAP</td><td>1G</td></tr>
- *   <tr><td>amber.localrt.cassandra.memtable</td><td>AMBER_LOCALRT_CASSANDRA_MEMTABLE</td><td>64MiB (memtable_heap_space and memtable_offheap_space)</td></tr>
- *   <tr><td>amber.localrt.cassandra.memtable.kind</td><td>AMBER_LOCALRT_CASSANDRA_MEMTABLE_KIND</td><td>skiplist (or trie)</td></tr>
- *   <tr><td>amber.localrt.cassandra.memtable.allocation</td><td>AMBER_LOCALRT_CASSANDRA_MEMTABLE_ALLOCATION</td><td>heap_buffers (or offheap_buffers, offheap_objects)</td></tr>
+ *   <tr><td>amber.localrt.cassandra.memtable</td><td>AMBER_LOCALRT_CASSANDRA_MEMTABLE</td><td>64MiB (memtable_heap_space and memtable_offheap_space); 256MiB in the benchmarks</td></tr>
+ *   <tr><td>amber.localrt.cassandra.memtable.kind</td><td>AMBER_LOCALRT_CASSANDRA_MEMTABLE_KIND</td><td>skiplist (or trie); trie in the benchmarks</td></tr>
+ *   <tr><td>amber.localrt.cassandra.memtable.allocation</td><td>AMBER_LOCALRT_CASSANDRA_MEMTABLE_ALLOCATION</td><td>heap_buffers (or offheap_buffers, offheap_objects); offheap_objects in the benchmarks</td></tr>
  *   <tr><td>amber.localrt.cassandra.version</td><td>AMBER_LOCALRT_CASSANDRA_VERSION</td><td>5.0.6</td></tr>
  *   <tr><td>amber.localrt.kafka.port</td><td>AMBER_LOCALRT_KAFKA_PORT</td><td>9092</td></tr>
  *   <tr><td>amber.localrt.kafka.controller.port</td><td>AMBER_LOCALRT_KAFKA_CONTROLLER_PORT</td><td>9093</td></tr>
@@ -93,6 +93,34 @@ public record LocalRuntimeOptions(
   /** The defaults with system property and environment overrides applied. */
   public static LocalRuntimeOptions fromEnvironment() {
     return defaults().overriddenFromEnvironment();
+  }
+
+  /**
+   * The benchmarks' node: {@link CassandraMemtable#PRODUCTION_LIKE} memtables instead of the small
+   * dev and CI ones, so compaction costs what it costs on a production node; overrides as in {@link
+   * #fromEnvironment()}.
+   */
+  public static LocalRuntimeOptions forBenchmarks() {
+    return defaults().withMemtable(CassandraMemtable.PRODUCTION_LIKE).overriddenFromEnvironment();
+  }
+
+  /** This record with other memtables. */
+  public LocalRuntimeOptions withMemtable(CassandraMemtable memtable) {
+    return new LocalRuntimeOptions(
+        baseDir,
+        cqlPort,
+        storagePort,
+        jmxPort,
+        cassandraHeap,
+        memtable,
+        cassandraVersion,
+        kafkaPort,
+        kafkaControllerPort,
+        kafkaHeap,
+        kafkaVersion,
+        startupTimeout,
+        stopTimeout,
+        projectDir);
   }
 
   /** This record with system property / environment variable overrides applied on top. */

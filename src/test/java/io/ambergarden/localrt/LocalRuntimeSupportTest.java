@@ -107,6 +107,22 @@ class LocalRuntimeSupportTest {
   }
 
   @Test
+  void benchmarksRunProductionLikeMemtablesAndKeepTheOverrides() {
+    LocalRuntimeOptions bench =
+        LocalRuntimeOptions.defaults().withMemtable(CassandraMemtable.PRODUCTION_LIKE);
+    assertThat(CassandraNode.cassandraYaml(bench, tmp))
+        .contains(
+            "memtable_heap_space: 256MiB",
+            "memtable_allocation_type: offheap_objects\n",
+            "      class_name: TrieMemtable\n");
+    Map<String, String> props = Map.of("amber.localrt.cassandra.memtable.kind", "skiplist");
+    assertThat(bench.overriddenBy(props::get, k -> null).cassandraMemtable())
+        .hasToString("SkipListMemtable, offheap_objects, 256MiB");
+    assertThat(LocalRuntimeOptions.defaults().cassandraMemtable())
+        .hasToString("SkipListMemtable, heap_buffers, 64MiB");
+  }
+
+  @Test
   void cassandraYamlFollowsTheOneNodeRecipe() {
     LocalRuntimeOptions o =
         LocalRuntimeOptions.defaults().withCqlPort(19042).withStoragePort(17000);
