@@ -42,8 +42,7 @@ public final class SchemaMigrator {
           "004_access.cql",
           "005_media.cql",
           "006_exact_counters.cql",
-          "007_slim_type_index.cql",
-          "008_detail_compaction.cql");
+          "007_slim_type_index.cql");
 
   private static final Logger LOG = LoggerFactory.getLogger(SchemaMigrator.class);
 

@@ -2,7 +2,6 @@ package io.ambergarden.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.datastax.oss.driver.api.core.CqlSession;
 import io.ambergarden.localrt.RealServers;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -51,32 +50,6 @@ class PagingIT {
   static void stop() {
     if (s != null) {
       s.close();
-    }
-  }
-
-  /**
-   * Schema 8: the per-event tables' newest window compacts in tiers of 8, old windows as before.
-   */
-  @Test
-  void thePerEventTablesCompactTheirNewestWindowInTiersOfEight() {
-    try (CqlSession cql = TestService.cql()) {
-      for (String table : List.of("events_by_device", "events_by_type")) {
-        Map<String, String> compaction =
-            cql.execute(
-                    "SELECT compaction FROM system_schema.tables"
-                        + " WHERE keyspace_name = ? AND table_name = ?",
-                    TestService.KEYSPACE,
-                    table)
-                .one()
-                .getMap(0, String.class, String.class);
-        assertThat(compaction)
-            .as(table)
-            .containsEntry(
-                "class", "org.apache.cassandra.db.compaction.TimeWindowCompactionStrategy")
-            .containsEntry("compaction_window_unit", "DAYS")
-            .containsEntry("compaction_window_size", "1")
-            .containsEntry("min_threshold", "8");
-      }
     }
   }
 
