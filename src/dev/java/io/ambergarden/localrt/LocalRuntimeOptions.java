@@ -72,6 +72,11 @@ public record LocalRuntimeOptions(
 
   /** The built-in defaults, without looking at system properties or the environment. */
   public static LocalRuntimeOptions defaults() {
+    return defaults(CassandraMemtable.skipListsOnHeap("64MiB"));
+  }
+
+  /** The built-in defaults with other memtables. */
+  static LocalRuntimeOptions defaults(CassandraMemtable memtable) {
     Path cwd = Path.of(System.getProperty("user.dir"));
     return new LocalRuntimeOptions(
         cwd.resolve(".runtime"),
@@ -79,7 +84,7 @@ public record LocalRuntimeOptions(
         7000,
         7199,
         "1G",
-        CassandraMemtable.skipListsOnHeap("64MiB"),
+        memtable,
         "5.0.6",
         9092,
         9093,
@@ -101,26 +106,7 @@ public record LocalRuntimeOptions(
    * #fromEnvironment()}.
    */
   public static LocalRuntimeOptions forBenchmarks() {
-    return defaults().withMemtable(CassandraMemtable.PRODUCTION_LIKE).overriddenFromEnvironment();
-  }
-
-  /** This record with other memtables. */
-  public LocalRuntimeOptions withMemtable(CassandraMemtable memtable) {
-    return new LocalRuntimeOptions(
-        baseDir,
-        cqlPort,
-        storagePort,
-        jmxPort,
-        cassandraHeap,
-        memtable,
-        cassandraVersion,
-        kafkaPort,
-        kafkaControllerPort,
-        kafkaHeap,
-        kafkaVersion,
-        startupTimeout,
-        stopTimeout,
-        projectDir);
+    return defaults(CassandraMemtable.PRODUCTION_LIKE).overriddenFromEnvironment();
   }
 
   /** This record with system property / environment variable overrides applied on top. */

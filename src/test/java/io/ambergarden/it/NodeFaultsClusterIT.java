@@ -535,7 +535,7 @@ class NodeFaultsClusterIT {
   /** The slices a bucket of a device was split into, oldest first; empty for a cold device. */
   static List<DetailSlices.Slice> slicesOf(
       CqlSession cql, String device, long bucket, ConsistencyLevel consistency) {
-    List<DetailSlices.Slice> slices = new java.util.ArrayList<>();
+    List<DetailSlices.Slice> slices = new ArrayList<>();
     for (Row r :
         readAgainOnTimeout(
             cql,

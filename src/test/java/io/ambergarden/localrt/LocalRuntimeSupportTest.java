@@ -108,8 +108,7 @@ class LocalRuntimeSupportTest {
 
   @Test
   void benchmarksRunProductionLikeMemtablesAndKeepTheOverrides() {
-    LocalRuntimeOptions bench =
-        LocalRuntimeOptions.defaults().withMemtable(CassandraMemtable.PRODUCTION_LIKE);
+    LocalRuntimeOptions bench = LocalRuntimeOptions.defaults(CassandraMemtable.PRODUCTION_LIKE);
     assertThat(CassandraNode.cassandraYaml(bench, tmp))
         .contains(
             "memtable_heap_space: 256MiB",
