@@ -117,6 +117,11 @@ final class CpuLedger {
     return List.copyOf(processes.keySet());
   }
 
+  /** The process by its display name, if it is running now. */
+  Optional<ProcessHandle> handle(String process) {
+    return processes.getOrDefault(process, Optional::empty).get();
+  }
+
   Span start(String phase) {
     return new Span(phase);
   }

@@ -672,14 +672,19 @@ public final class IngestBench {
     }
     BenchService s = service;
     ReadStages stages = s == null || settings.readRate() <= 0 ? null : new ReadStages(s.metrics());
+    RunQueueWait.Window contention = RunQueueWait.system().start(ledger);
     try {
       load.run();
     } finally {
       probe.close();
       latencySeries.forEach(sampler::stop);
     }
+    List<String> lines = new ArrayList<>();
     if (stages != null) {
-      String line = stages.line(condition, s.metrics());
+      lines.add(stages.line(condition, s.metrics()));
+    }
+    lines.add(contention.line(condition));
+    for (String line : lines) {
       if (!line.isEmpty()) {
         System.out.println(line);
         observations.add(line);
