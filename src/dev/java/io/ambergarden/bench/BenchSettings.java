@@ -66,6 +66,20 @@ record BenchSettings(
     return p;
   }
 
+  /**
+   * -Damber.bench.compaction-throughput=N: Cassandra's compaction throughput cap in MiB/s for the
+   * whole run (nodetool setcompactionthroughput; 0 unthrottled); -1 (the default) keeps the node's
+   * 64 MiB/s.
+   */
+  static int compactionThroughput() {
+    int t = setting("compaction-throughput", -1);
+    if (t < -1) {
+      throw new IllegalArgumentException(
+          "amber.bench.compaction-throughput must be -1 or a MiB/s cap >= 0, got " + t);
+    }
+    return t;
+  }
+
   static int setting(String name, int def) {
     return Integer.parseInt(text(name, Integer.toString(def)));
   }
@@ -93,6 +107,9 @@ record BenchSettings(
     m.put("amber.bench.settle-seconds", settleSeconds);
     if (latePercent() >= 0) {
       m.put("amber.bench.late-percent", latePercent());
+    }
+    if (compactionThroughput() >= 0) {
+      m.put("amber.bench.compaction-throughput", compactionThroughput());
     }
     return m;
   }

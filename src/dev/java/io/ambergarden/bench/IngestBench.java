@@ -8,6 +8,7 @@ import io.ambergarden.config.AmberConfig;
 import io.ambergarden.config.ConfigLoader;
 import io.ambergarden.localrt.LocalRuntime;
 import io.ambergarden.localrt.LocalRuntimeOptions;
+import io.ambergarden.localrt.NodeJmx;
 import io.ambergarden.localrt.Procs;
 import io.ambergarden.metrics.PrometheusText;
 import io.vertx.core.json.JsonArray;
@@ -151,6 +152,7 @@ public final class IngestBench {
     try (LocalRuntime runtime = new LocalRuntime(options);
         SecondSampler sampler = new SecondSampler()) {
       runtime.start();
+      capCompaction(runtime);
       IngestBench bench = new IngestBench(settings, runtime, sampler);
       Figures figures = bench.measureAll();
       BenchReport.Environment env =
@@ -191,6 +193,22 @@ public final class IngestBench {
       System.out.print(report.markdown());
       System.out.println("\nResults: " + dir);
     }
+  }
+
+  /** Applies amber.bench.compaction-throughput to the node, if set, and checks it took. */
+  private static void capCompaction(LocalRuntime runtime) {
+    int cap = BenchSettings.compactionThroughput();
+    if (cap < 0) {
+      return;
+    }
+    try (NodeJmx jmx = runtime.cassandra().jmx()) {
+      jmx.compactionThroughput(cap);
+      if (jmx.compactionThroughput() != cap) {
+        throw new IllegalStateException(
+            "Cassandra kept compaction at " + jmx.compactionThroughput() + " MiB/s, not " + cap);
+      }
+    }
+    System.out.printf("Cassandra compaction capped at %d MiB/s%n", cap);
   }
 
   /**

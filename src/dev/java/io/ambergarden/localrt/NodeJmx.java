@@ -54,6 +54,20 @@ public final class NodeJmx implements AutoCloseable {
         .intValue();
   }
 
+  /** nodetool setcompactionthroughput: the node's compaction cap in MiB/s, 0 for none. */
+  public void compactionThroughput(int mibPerSecond) {
+    invoke(
+        STORAGE_SERVICE,
+        "setCompactionThroughputMbPerSec",
+        new Object[] {mibPerSecond},
+        new String[] {int.class.getName()});
+  }
+
+  /** nodetool getcompactionthroughput, in MiB/s (0: none). */
+  public int compactionThroughput() {
+    return ((Number) attribute(STORAGE_SERVICE, "CompactionThroughputMbPerSec")).intValue();
+  }
+
   /** nodetool flush: memtables of the tables to sstables. */
   public void flush(String keyspace, String... tables) {
     invoke(
