@@ -490,8 +490,9 @@ class NodeFaultsClusterIT {
   }
 
   /**
-   * Every acknowledged event is stored once, and nothing else of the run is: read per device at
-   * {@code consistency}, through every node or ({@code lastNodeOnly}) node 3 alone.
+   * Every acknowledged event is stored where readers find it, and a second copy a redelivery left
+   * across a slice split is a stray readers skip: read per device at {@code consistency}, through
+   * every node or ({@code lastNodeOnly}) node 3 alone.
    */
   static void assertStoredExactlyOnce(
       TestService s, ClusterWorkload w, ConsistencyLevel consistency, boolean lastNodeOnly) {
@@ -502,11 +503,12 @@ class NodeFaultsClusterIT {
         Set<ClusterWorkload.Acked> expected = w.ackedOf(device);
         Set<Long> partitions = new HashSet<>();
         expected.forEach(a -> partitions.add(buckets.bucketOf(a.ts())));
-        List<Row> rows = new java.util.ArrayList<>();
+        Set<ClusterWorkload.Acked> stored = new HashSet<>();
         for (long b : partitions) {
           // a device the load made hot has its later events in the bucket's slice partitions
-          for (long key : DetailSlices.partitionsOf(b, slicesOf(cql, device, b, consistency))) {
-            rows.addAll(
+          List<DetailSlices.Slice> slices = slicesOf(cql, device, b, consistency);
+          for (long key : DetailSlices.partitionsOf(b, slices)) {
+            for (Row r :
                 readAgainOnTimeout(
                     cql,
                     SimpleStatement.newInstance(
@@ -515,16 +517,18 @@ class NodeFaultsClusterIT {
                                 + ".events_by_device WHERE device_id = ? AND bucket = ?",
                             device,
                             Instant.ofEpochMilli(key))
-                        .setConsistencyLevel(consistency)));
+                        .setConsistencyLevel(consistency))) {
+              long ts = r.getInstant("ts").toEpochMilli();
+              String id = r.getString("event_id");
+              stored.add(new ClusterWorkload.Acked(device, ts, id));
+              // a redelivery racing the split may leave a stray copy; readers skip it only if it
+              // sits below the partition the event belongs to (SliceStrays)
+              assertThat(key)
+                  .as("partition of %s/%s in %s's bucket %s", ts, id, device, b)
+                  .isLessThanOrEqualTo(DetailSlices.partitionOf(b, slices, ts, id));
+            }
           }
         }
-        Set<ClusterWorkload.Acked> stored = new HashSet<>();
-        for (Row r : rows) {
-          stored.add(
-              new ClusterWorkload.Acked(
-                  device, r.getInstant("ts").toEpochMilli(), r.getString("event_id")));
-        }
-        assertThat(rows).as("rows of %s (no duplicates)", device).hasSize(stored.size());
         assertThat(stored)
             .as("%s at %s%s", device, consistency, lastNodeOnly ? " from node 3 alone" : "")
             .containsAll(expected);
