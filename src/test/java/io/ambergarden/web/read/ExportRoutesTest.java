@@ -130,15 +130,20 @@ class ExportRoutesTest {
     registry.close();
   }
 
-  /** The response, paused as it arrives (nothing of the body is lost while the test looks). */
-  private HttpClientResponse open(String query) throws Exception {
+  /** An export of device d with {@code query}, sent. */
+  private Future<HttpClientResponse> send(String query) {
     return client
         .request(
             HttpMethod.GET,
             server.actualPort(),
             "127.0.0.1",
             "/api/v1/devices/d/events/export" + query)
-        .compose(req -> req.send())
+        .compose(req -> req.send());
+  }
+
+  /** The response, paused as it arrives (nothing of the body is lost while the test looks). */
+  private HttpClientResponse open(String query) throws Exception {
+    return send(query)
         .map(
             r -> {
               r.pause();
@@ -153,13 +158,7 @@ class ExportRoutesTest {
   private record Answer(int status, String contentType, String body) {}
 
   private Answer answer(String query) throws Exception {
-    return client
-        .request(
-            HttpMethod.GET,
-            server.actualPort(),
-            "127.0.0.1",
-            "/api/v1/devices/d/events/export" + query)
-        .compose(req -> req.send())
+    return send(query)
         .compose(
             r ->
                 r.body()
