@@ -105,11 +105,13 @@ record BenchSettings(
     m.put("amber.bench.half-rate-seconds", halfRateSeconds);
     m.put("amber.bench.idle-read-seconds", idleReadSeconds);
     m.put("amber.bench.settle-seconds", settleSeconds);
-    if (latePercent() >= 0) {
-      m.put("amber.bench.late-percent", latePercent());
+    int late = latePercent();
+    if (late >= 0) {
+      m.put("amber.bench.late-percent", late);
     }
-    if (compactionThroughput() >= 0) {
-      m.put("amber.bench.compaction-throughput", compactionThroughput());
+    int compaction = compactionThroughput();
+    if (compaction >= 0) {
+      m.put("amber.bench.compaction-throughput", compaction);
     }
     return m;
   }

@@ -203,9 +203,10 @@ public final class IngestBench {
     }
     try (NodeJmx jmx = runtime.cassandra().jmx()) {
       jmx.compactionThroughput(cap);
-      if (jmx.compactionThroughput() != cap) {
+      int now = jmx.compactionThroughput();
+      if (now != cap) {
         throw new IllegalStateException(
-            "Cassandra kept compaction at " + jmx.compactionThroughput() + " MiB/s, not " + cap);
+            "Cassandra kept compaction at " + now + " MiB/s, not " + cap);
       }
     }
     System.out.printf("Cassandra compaction capped at %d MiB/s%n", cap);

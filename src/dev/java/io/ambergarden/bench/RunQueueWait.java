@@ -154,8 +154,10 @@ final class RunQueueWait {
 
     private Window(CpuLedger ledger) {
       this.ledger = ledger;
-      for (String process : BENCH_GROUPS.keySet()) {
-        ledger.handle(process).ifPresent(h -> before.put(process, snapshot(h.pid())));
+      for (String process : ledger.processNames()) {
+        if (BENCH_GROUPS.containsKey(process)) {
+          ledger.handle(process).ifPresent(h -> before.put(process, snapshot(h.pid())));
+        }
       }
     }
 
@@ -164,13 +166,13 @@ final class RunQueueWait {
       List<Share> shares = new ArrayList<>();
       for (String process : ledger.processNames()) {
         Map<Long, ThreadTimes> start = before.get(process);
-        if (start == null || start.isEmpty()) {
-          continue;
+        // a process unread at the start would count its whole life as this window
+        if (start != null && !start.isEmpty()) {
+          ledger
+              .handle(process)
+              .ifPresent(
+                  h -> shares.addAll(between(start, snapshot(h.pid()), BENCH_GROUPS.get(process))));
         }
-        ledger
-            .handle(process)
-            .ifPresent(
-                h -> shares.addAll(between(start, snapshot(h.pid()), BENCH_GROUPS.get(process))));
       }
       String text = describe(shares);
       return text.isEmpty() ? "" : "run-queue wait, " + condition + ": " + text;
