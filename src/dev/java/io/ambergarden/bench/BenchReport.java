@@ -25,7 +25,8 @@ final class BenchReport {
       String cassandraVersion,
       String cassandraMemtable,
       String kafkaVersion,
-      Map<String, Integer> settings) {}
+      Map<String, Integer> settings,
+      Map<String, String> overrides) {}
 
   /** One row of the table; NaN marks a figure that does not apply. */
   record Measurement(
@@ -96,6 +97,7 @@ final class BenchReport {
             env.kafkaVersion()));
     md.append("| setting | value |\n|---|---:|\n");
     env.settings().forEach((k, v) -> md.append(String.format("| `%s` | %d |%n", k, v)));
+    env.overrides().forEach((k, v) -> md.append(String.format("| `%s` | %s |%n", k, v)));
     md.append("\n## Throughput\n\n");
     md.append(throughputTable());
     md.append("\n## Ratios\n\n");
@@ -290,6 +292,7 @@ final class BenchReport {
                 .put("cassandraMemtable", env.cassandraMemtable())
                 .put("kafka", env.kafkaVersion()))
         .put("settings", settings)
+        .put("overrides", new JsonObject(new LinkedHashMap<String, Object>(env.overrides())))
         .put("measurements", rows)
         .put("ratios", ratioRows)
         .put("reads", readRows)

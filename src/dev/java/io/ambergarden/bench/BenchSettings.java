@@ -2,6 +2,8 @@ package io.ambergarden.bench;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
 
 /** The bench's knobs: -Damber.bench.NAME or AMBER_BENCH_NAME, the property winning. */
 record BenchSettings(
@@ -78,6 +80,20 @@ record BenchSettings(
           "amber.bench.compaction-throughput must be -1 or a MiB/s cap >= 0, got " + t);
     }
     return t;
+  }
+
+  /**
+   * The run's other -Damber.* properties (the local servers' and the service's settings), sorted,
+   * so that a run's results say what it changed; the amber.bench.* ones are in {@link #asMap()}.
+   */
+  static Map<String, String> overrides(Properties props) {
+    Map<String, String> m = new TreeMap<>();
+    for (String k : props.stringPropertyNames()) {
+      if (k.startsWith("amber.") && !k.startsWith("amber.bench.")) {
+        m.put(k, props.getProperty(k));
+      }
+    }
+    return m;
   }
 
   static int setting(String name, int def) {

@@ -164,7 +164,8 @@ public final class IngestBench {
               options.cassandraVersion(),
               options.cassandraMemtable().toString(),
               options.kafkaVersion(),
-              settings.asMap());
+              settings.asMap(),
+              BenchSettings.overrides(System.getProperties()));
       List<TimeSeries> latencies = new ArrayList<>(sampler.gauges());
       latencies.removeAll(bench.memory);
       List<TimeSeries> allSeries = new ArrayList<>(sampler.rates());

@@ -466,13 +466,32 @@ public final class CassandraNode extends ServerProcess {
         # can raise them and pick them: amber.localrt.cassandra.memtable[.kind|.allocation])
         auto_snapshot: false
         concurrent_compactors: 1
-        %5$s"""
+        %5$s%6$s"""
         .formatted(
             o.cqlPort(),
             o.storagePort(),
             dir.toAbsolutePath().toString().replace("'", "''"),
             NUM_TOKENS,
-            o.cassandraMemtable().yaml());
+            o.cassandraMemtable().yaml(),
+            requestThreadsYaml(o.cassandraRequestThreads()));
+  }
+
+  /**
+   * Cassandra sizes its request pools for many cores (32 concurrent reads and writes, 128 native
+   * transport threads); {@code threads > 0} sizes all of them to that, so the benchmark can measure
+   * a node sized to its cores. 0 keeps the defaults.
+   */
+  static String requestThreadsYaml(int threads) {
+    if (threads == 0) {
+      return "";
+    }
+    return """
+        concurrent_reads: %1$d
+        concurrent_writes: %1$d
+        concurrent_counter_writes: %1$d
+        native_transport_max_threads: %1$d
+        """
+        .formatted(threads);
   }
 
   /**

@@ -25,6 +25,7 @@ import java.util.function.UnaryOperator;
  *   <tr><td>amber.localrt.cassandra.memtable</td><td>AMBER_LOCALRT_CASSANDRA_MEMTABLE</td><td>64MiB (memtable_heap_space and memtable_offheap_space); 256MiB in the benchmarks</td></tr>
  *   <tr><td>amber.localrt.cassandra.memtable.kind</td><td>AMBER_LOCALRT_CASSANDRA_MEMTABLE_KIND</td><td>skiplist (or trie); trie in the benchmarks</td></tr>
  *   <tr><td>amber.localrt.cassandra.memtable.allocation</td><td>AMBER_LOCALRT_CASSANDRA_MEMTABLE_ALLOCATION</td><td>heap_buffers (or offheap_buffers, offheap_objects); offheap_objects in the benchmarks</td></tr>
+ *   <tr><td>amber.localrt.cassandra.request-threads</td><td>AMBER_LOCALRT_CASSANDRA_REQUEST_THREADS</td><td>0: Cassandra's defaults (concurrent_reads and concurrent_writes 32, native_transport_max_threads 128); N sets all four request pools, counter writes included, to N</td></tr>
  *   <tr><td>amber.localrt.cassandra.version</td><td>AMBER_LOCALRT_CASSANDRA_VERSION</td><td>5.0.6</td></tr>
  *   <tr><td>amber.localrt.kafka.port</td><td>AMBER_LOCALRT_KAFKA_PORT</td><td>9092</td></tr>
  *   <tr><td>amber.localrt.kafka.controller.port</td><td>AMBER_LOCALRT_KAFKA_CONTROLLER_PORT</td><td>9093</td></tr>
@@ -45,6 +46,7 @@ public record LocalRuntimeOptions(
     int jmxPort,
     String cassandraHeap,
     CassandraMemtable cassandraMemtable,
+    int cassandraRequestThreads,
     String cassandraVersion,
     int kafkaPort,
     int kafkaControllerPort,
@@ -60,6 +62,9 @@ public record LocalRuntimeOptions(
     Objects.requireNonNull(baseDir, "baseDir");
     Objects.requireNonNull(cassandraHeap, "cassandraHeap");
     Objects.requireNonNull(cassandraMemtable, "cassandraMemtable");
+    if (cassandraRequestThreads < 0) {
+      throw new IllegalArgumentException("cassandraRequestThreads must be >= 0");
+    }
     Objects.requireNonNull(cassandraVersion, "cassandraVersion");
     Objects.requireNonNull(kafkaHeap, "kafkaHeap");
     Objects.requireNonNull(kafkaVersion, "kafkaVersion");
@@ -85,6 +90,7 @@ public record LocalRuntimeOptions(
         7199,
         "1G",
         memtable,
+        0,
         "5.0.6",
         9092,
         9093,
@@ -136,6 +142,7 @@ public record LocalRuntimeOptions(
         l.port(PREFIX + "jmx.port", jmxPort),
         l.string(PREFIX + "cassandra.heap", cassandraHeap),
         l.memtable(PREFIX + "cassandra.memtable", cassandraMemtable),
+        l.requestThreads(PREFIX + "cassandra.request-threads", cassandraRequestThreads),
         l.string(PREFIX + "cassandra.version", cassandraVersion),
         l.port(PREFIX + "kafka.port", kafkaPort),
         l.port(PREFIX + "kafka.controller.port", kafkaControllerPort),
@@ -154,6 +161,7 @@ public record LocalRuntimeOptions(
         jmxPort,
         cassandraHeap,
         cassandraMemtable,
+        cassandraRequestThreads,
         cassandraVersion,
         kafkaPort,
         kafkaControllerPort,
@@ -172,6 +180,7 @@ public record LocalRuntimeOptions(
         jmxPort,
         cassandraHeap,
         cassandraMemtable,
+        cassandraRequestThreads,
         cassandraVersion,
         kafkaPort,
         kafkaControllerPort,
@@ -190,6 +199,7 @@ public record LocalRuntimeOptions(
         jmxPort,
         cassandraHeap,
         cassandraMemtable,
+        cassandraRequestThreads,
         cassandraVersion,
         kafkaPort,
         kafkaControllerPort,
@@ -208,6 +218,7 @@ public record LocalRuntimeOptions(
         v,
         cassandraHeap,
         cassandraMemtable,
+        cassandraRequestThreads,
         cassandraVersion,
         kafkaPort,
         kafkaControllerPort,
@@ -226,6 +237,7 @@ public record LocalRuntimeOptions(
         jmxPort,
         v,
         cassandraMemtable,
+        cassandraRequestThreads,
         cassandraVersion,
         kafkaPort,
         kafkaControllerPort,
@@ -244,6 +256,7 @@ public record LocalRuntimeOptions(
         jmxPort,
         cassandraHeap,
         cassandraMemtable,
+        cassandraRequestThreads,
         cassandraVersion,
         v,
         kafkaControllerPort,
@@ -262,6 +275,7 @@ public record LocalRuntimeOptions(
         jmxPort,
         cassandraHeap,
         cassandraMemtable,
+        cassandraRequestThreads,
         cassandraVersion,
         kafkaPort,
         v,
@@ -336,6 +350,23 @@ public record LocalRuntimeOptions(
         return port;
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException(property + " must be a TCP port, got '" + v + "'");
+      }
+    }
+
+    int requestThreads(String property, int fallback) {
+      String v = raw(property);
+      if (v == null) {
+        return fallback;
+      }
+      try {
+        int threads = Integer.parseInt(v);
+        if (threads < 0 || threads > 1024) {
+          throw new NumberFormatException();
+        }
+        return threads;
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(
+            property + " must be 0 (Cassandra's defaults) or 1-1024 threads, got '" + v + "'");
       }
     }
 

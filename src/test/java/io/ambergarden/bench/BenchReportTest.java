@@ -21,7 +21,8 @@ class BenchReportTest {
           "5.0.6",
           "64MiB",
           "4.1.2",
-          Map.of("amber.bench.events", 1_000));
+          Map.of("amber.bench.events", 1_000),
+          Map.of("amber.localrt.cassandra.request-threads", "16"));
 
   @Test
   void ratioDividesAndIsUndefinedWithoutAPositiveDenominator() {
@@ -85,11 +86,14 @@ class BenchReportTest {
             "Cassandra 5.0.6",
             "Kafka 4.1.2",
             "`amber.bench.events`",
+            "| `amber.localrt.cassandra.request-threads` | 16 |",
             "`GET /devices/{id}/latest`",
             "(f) ingest-to-live WebSocket latency: not measured.",
             BenchReport.PLOT_FILE);
     JsonObject json = report.json();
     assertThat(json.getJsonObject("environment").getInteger("cores")).isEqualTo(2);
+    assertThat(json.getJsonObject("overrides").getString("amber.localrt.cassandra.request-threads"))
+        .isEqualTo("16");
     assertThat(json.getJsonArray("measurements")).hasSize(7);
     assertThat(json.getJsonArray("measurements").getJsonObject(3).getValue("rowsPerSecond"))
         .isNull();

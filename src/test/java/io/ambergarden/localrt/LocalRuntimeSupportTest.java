@@ -122,6 +122,26 @@ class LocalRuntimeSupportTest {
   }
 
   @Test
+  void requestPoolsKeepCassandraDefaultsUnlessSizedByOneSetting() {
+    String defaults = CassandraNode.cassandraYaml(LocalRuntimeOptions.defaults(), tmp);
+    assertThat(defaults).doesNotContain("concurrent_writes", "native_transport_max_threads");
+    Map<String, String> props = Map.of("amber.localrt.cassandra.request-threads", "16");
+    LocalRuntimeOptions sized = LocalRuntimeOptions.defaults().overriddenBy(props::get, k -> null);
+    assertThat(sized.cassandraRequestThreads()).isEqualTo(16);
+    assertThat(CassandraNode.cassandraYaml(sized, tmp))
+        .contains(
+            "\nconcurrent_reads: 16\n",
+            "\nconcurrent_writes: 16\n",
+            "\nconcurrent_counter_writes: 16\n",
+            "\nnative_transport_max_threads: 16\n");
+    assertThat(sized.withKafkaPort(19092).cassandraRequestThreads()).isEqualTo(16);
+    Map<String, String> wrong = Map.of("amber.localrt.cassandra.request-threads", "-4");
+    assertThatThrownBy(() -> LocalRuntimeOptions.defaults().overriddenBy(wrong::get, k -> null))
+        .hasMessageContaining("amber.localrt.cassandra.request-threads")
+        .hasMessageContaining("-4");
+  }
+
+  @Test
   void cassandraYamlFollowsTheOneNodeRecipe() {
     LocalRuntimeOptions o =
         LocalRuntimeOptions.defaults().withCqlPort(19042).withStoragePort(17000);
