@@ -592,14 +592,6 @@ public final class IngestBench {
       }
       SoakPhase.ReadsDuring withReads =
           (condition, load) -> readsDuring(condition, port, load::run);
-      int soakSeconds = BenchSettings.soakSeconds();
-      if (soakSeconds > 0) {
-        SoakPhase soak =
-            new SoakPhase(
-                runtime, topic, measuredPrefix, settings.devices(), KEYSPACE, app::metrics, ledger);
-        next = soak.run(next, kafkaEventsPerSecond / 2, committed, soakSeconds, withReads);
-        observations.addAll(soak.lines());
-      }
       int curveSeconds = BenchSettings.setting("curve-seconds", 30);
       if (curveSeconds > 0) {
         settle("Cassandra", "before the load curve");
@@ -630,6 +622,16 @@ public final class IngestBench {
         observations.add(
             String.format("steady load: service GC pause p99 %.1f ms", steadyGcPauseP99));
         steady = phase;
+      }
+      // after the levels, so that a run with a soak measures them on the same keyspace as one
+      // without
+      int soakSeconds = BenchSettings.soakSeconds();
+      if (soakSeconds > 0) {
+        SoakPhase soak =
+            new SoakPhase(
+                runtime, topic, measuredPrefix, settings.devices(), KEYSPACE, app::metrics, ledger);
+        next = soak.run(next, kafkaEventsPerSecond / 2, committed, soakSeconds, withReads);
+        observations.addAll(soak.lines());
       }
 
       Optional<String> liveLatency = Optional.empty();
@@ -922,8 +924,8 @@ public final class IngestBench {
         new ArrayList<>(
             List.of(
                 "Phases run in this order: warm-up, (a), (a'), (d), service warm-up (with reads), (b) at full rate, (e) with no "
-                    + "ingest (between two windows with no reads either), (b) at half the full rate with (e), the soak (when asked for), the load curve (0-100% of "
-                    + "the full rate), (f), (b) HTTP, (c); one Cassandra node and one Kafka "
+                    + "ingest (between two windows with no reads either), (b) at half the full rate with (e), the load curve (0-100% of "
+                    + "the full rate), the steady-load levels, the soak (when asked for), (f), (b) HTTP, (c); one Cassandra node and one Kafka "
                     + "broker, on the same cores as the harness and the service.",
                 "The service runs in its own JVM ("
                     + String.join(" ", SERVICE_JVM)
