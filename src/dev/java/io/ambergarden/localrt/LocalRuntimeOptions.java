@@ -338,36 +338,28 @@ public record LocalRuntimeOptions(
     }
 
     int port(String property, int fallback) {
-      String v = raw(property);
-      if (v == null) {
-        return fallback;
-      }
-      try {
-        int port = Integer.parseInt(v);
-        if (port < 1 || port > 65535) {
-          throw new NumberFormatException();
-        }
-        return port;
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(property + " must be a TCP port, got '" + v + "'");
-      }
+      return between(property, fallback, 1, 65535, "a TCP port");
     }
 
     int requestThreads(String property, int fallback) {
+      return between(property, fallback, 0, 1024, "0 (Cassandra's defaults) or 1-1024 threads");
+    }
+
+    /** An integer from {@code min} to {@code max}; else an error saying it must be {@code what}. */
+    private int between(String property, int fallback, int min, int max, String what) {
       String v = raw(property);
       if (v == null) {
         return fallback;
       }
       try {
-        int threads = Integer.parseInt(v);
-        if (threads < 0 || threads > 1024) {
-          throw new NumberFormatException();
+        int n = Integer.parseInt(v);
+        if (n >= min && n <= max) {
+          return n;
         }
-        return threads;
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(
-            property + " must be 0 (Cassandra's defaults) or 1-1024 threads, got '" + v + "'");
+        // the message below names the property and the value
       }
+      throw new IllegalArgumentException(property + " must be " + what + ", got '" + v + "'");
     }
 
     CassandraMemtable memtable(String property, CassandraMemtable fallback) {
