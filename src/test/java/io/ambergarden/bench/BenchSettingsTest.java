@@ -20,4 +20,15 @@ class BenchSettingsTest {
             Map.entry("amber.localrt.cassandra.request-threads", "16"),
             Map.entry("amber.writer.max-concurrent-statements", "16"));
   }
+
+  @Test
+  void credentialsAreRecordedAsSetNotShown() {
+    Properties props = new Properties();
+    props.setProperty("amber.cassandra.password", "hunter2");
+    props.setProperty("amber.kafka.ssl.keystore-password", "hunter3");
+    assertThat(BenchSettings.overrides(props))
+        .containsOnlyKeys("amber.cassandra.password", "amber.kafka.ssl.keystore-password")
+        .doesNotContainValue("hunter2")
+        .doesNotContainValue("hunter3");
+  }
 }
