@@ -1,10 +1,10 @@
 package io.ambergarden.bench;
 
+import io.ambergarden.config.ConfigLoader;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 /** The bench's knobs: -Damber.bench.NAME or AMBER_BENCH_NAME, the property winning. */
 record BenchSettings(
@@ -83,19 +83,18 @@ record BenchSettings(
     return t;
   }
 
-  private static final Pattern SECRET_NAME =
-      Pattern.compile("password|secret|token|credential|key", Pattern.CASE_INSENSITIVE);
-
   /**
    * The run's other -Damber.* properties (the local servers' and the service's settings), sorted,
    * so that a run's results say what it changed; the amber.bench.* ones are in {@link #asMap()}.
    */
   static Map<String, String> overrides(Properties props) {
-    // results are committed: a credential given on the command line is recorded as set, not shown
+    // results are committed: a service secret (the only secrets among amber.* properties) is
+    // recorded as set, not shown
     Map<String, String> m = new TreeMap<>();
     for (String k : props.stringPropertyNames()) {
       if (k.startsWith("amber.") && !k.startsWith("amber.bench.")) {
-        m.put(k, SECRET_NAME.matcher(k).find() ? "(set, not shown)" : props.getProperty(k));
+        boolean secret = ConfigLoader.isSecret(k.substring("amber.".length()));
+        m.put(k, secret ? "(set, not shown)" : props.getProperty(k));
       }
     }
     return m;

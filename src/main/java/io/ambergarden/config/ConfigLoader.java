@@ -42,6 +42,11 @@ public final class ConfigLoader {
 
   private ConfigLoader() {}
 
+  /** Whether a key (without the amber. prefix) holds a secret: never print its value. */
+  public static boolean isSecret(String key) {
+    return SECRET_KEYS.contains(key);
+  }
+
   /** Loads from the real environment and system properties. */
   public static AmberConfig load() {
     return load(System.getenv(), System.getProperties(), Map.of());
