@@ -597,7 +597,7 @@ public final class IngestBench {
         settle("Cassandra", "before the load curve");
         LoadCurvePhase phase =
             new LoadCurvePhase(runtime, topic, port, measuredPrefix, settings.devices());
-        phase.run(next, kafkaEventsPerSecond, committed, curveSeconds, withReads);
+        next = phase.run(next, kafkaEventsPerSecond, committed, curveSeconds, withReads);
         observations.addAll(phase.lines());
         curve = phase;
       }
@@ -607,10 +607,11 @@ public final class IngestBench {
         SteadyLoadPhase phase =
             new SteadyLoadPhase(runtime, topic, port, measuredPrefix, settings.devices(), ledger);
         Instant steadyFrom = Instant.now();
+        double steadyFullRate = steadyFullRate(kafkaEventsPerSecond);
         next =
             phase.run(
                 next,
-                kafkaEventsPerSecond,
+                steadyFullRate,
                 committed,
                 steadySeconds,
                 BenchSettings.setting("steady-read-seconds", 60),
@@ -982,7 +983,31 @@ public final class IngestBench {
             baseline,
             steadyGcPauseP99,
             measured(json, "b-kafka") / measured(json, "a-grouped"));
-    return json.put("steady", steady.json()).put("targets", SteadyTargets.json(targets));
+    return json.put("steady", steady.json())
+        .put("targets", SteadyTargets.json(targets))
+        .put("latencyFloors", LatencyFloors.json(LatencyFloors.of(steady.steps())));
+  }
+
+  /**
+   * The rate the steady levels are fractions of: this run's (b), or amber.bench.steady-full-rate
+   * when set, so that two runs (an alternation of two codes) load the same rates whatever the day's
+   * (b) came out at, and the cost targets' "at the baseline's 50% rate" is measured, not
+   * interpolated.
+   */
+  static double steadyFullRate(double measuredFullRate) {
+    int fixed = BenchSettings.setting("steady-full-rate", 0);
+    if (fixed < 0) {
+      throw new IllegalArgumentException(
+          "amber.bench.steady-full-rate must be 0 (off) or positive");
+    }
+    if (fixed > 0) {
+      System.out.printf(
+          "Steady levels: fractions of amber.bench.steady-full-rate %,d events/s (this run's (b):"
+              + " %,.0f)%n",
+          fixed, measuredFullRate);
+      return fixed;
+    }
+    return measuredFullRate;
   }
 
   /** A measurement's events/s from the report's JSON; NaN when the run did not measure it. */

@@ -35,8 +35,8 @@ final class LoadCurvePhase {
     this.devices = devices;
   }
 
-  /** Runs the steps from topic offset {@code base}. */
-  void run(
+  /** Runs the steps from topic offset {@code base}; returns the offset after them. */
+  long run(
       long base, double fullRate, AtomicLong committed, int seconds, SoakPhase.ReadsDuring reads)
       throws Exception {
     long offset = base;
@@ -76,6 +76,7 @@ final class LoadCurvePhase {
       offset += count + LIVE_EVENTS;
       steps.add(new Step(pct, count / (wallNanos[0] / 1e9), LevelLatencies.of(s, live[0])));
     }
+    return offset;
   }
 
   /** One report line per step. */

@@ -16,6 +16,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -30,6 +31,14 @@ import org.HdrHistogram.Recorder;
  */
 final class ReadLatencyProbe implements AutoCloseable {
   static final int MAX_IN_FLIGHT = 64;
+
+  /**
+   * The floor: a request through the same client, server and event loops that does no storage work.
+   * A read does all of its work and more, so its latency at a load is no lower than this one's
+   * ({@link LatencyFloors}).
+   */
+  static final String NO_STORAGE_PATH = "/health/live";
+
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
   /** One endpoint under one condition, such as "during (b) at full rate". */
@@ -79,8 +88,13 @@ final class ReadLatencyProbe implements AutoCloseable {
                 .setKeepAlive(true),
             new PoolOptions().setHttp1MaxSize(MAX_IN_FLIGHT * 2));
     this.deviceIds = List.copyOf(deviceIds);
-    endpoints.add(new Endpoint("GET /devices/{id}/events?limit=100", "/events?limit=100"));
-    endpoints.add(new Endpoint("GET /devices/{id}/latest", "/latest"));
+    endpoints.add(
+        new Endpoint(
+            "GET /devices/{id}/events?limit=100",
+            id -> "/api/v1/devices/" + id + "/events?limit=100"));
+    endpoints.add(
+        new Endpoint("GET /devices/{id}/latest", id -> "/api/v1/devices/" + id + "/latest"));
+    endpoints.add(new Endpoint("GET " + NO_STORAGE_PATH + " (no storage)", id -> NO_STORAGE_PATH));
   }
 
   List<Endpoint> endpoints() {
@@ -142,7 +156,7 @@ final class ReadLatencyProbe implements AutoCloseable {
 
   final class Endpoint {
     private final String name;
-    private final String pathSuffix;
+    private final UnaryOperator<String> uriOfDevice;
     private final Recorder recorder = new Recorder(3);
     private final Histogram total = new Histogram(3);
     private final Histogram sinceLastInterval = new Histogram(3);
@@ -151,9 +165,9 @@ final class ReadLatencyProbe implements AutoCloseable {
     private final AtomicLong errors = new AtomicLong();
     private final AtomicLong skipped = new AtomicLong();
 
-    private Endpoint(String name, String pathSuffix) {
+    private Endpoint(String name, UnaryOperator<String> uriOfDevice) {
       this.name = name;
-      this.pathSuffix = pathSuffix;
+      this.uriOfDevice = uriOfDevice;
     }
 
     String name() {
@@ -169,7 +183,7 @@ final class ReadLatencyProbe implements AutoCloseable {
       RequestOptions request =
           new RequestOptions()
               .setMethod(HttpMethod.GET)
-              .setURI("/api/v1/devices/" + deviceId + pathSuffix)
+              .setURI(uriOfDevice.apply(deviceId))
               .setIdleTimeout(REQUEST_TIMEOUT.toMillis());
       client
           .request(request)

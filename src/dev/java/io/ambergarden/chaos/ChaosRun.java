@@ -24,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * {@code src/dev/chaos-in-netns.sh mvn -o -Pchaos}: a bounded workload against three Cassandra
@@ -183,13 +184,18 @@ public final class ChaosRun {
         findings.partitionsProbed(nemesis.outcomes());
         findings.majorityLoss(nemesis.outcomes());
         findings.speculation(system.speculativeExecutions());
-        // the product's defaults: kafka.consumer.max-in-flight 8000, max-poll-records 500
-        WritePath writes =
-            new WritePath(
-                system.sumOverInstances("amber_counter_journal_events_total"),
-                ChaosChecker.disruptions(nemesis.outcomes(), settings.instances(), 8000, 500),
-                0,
-                system.sumOverInstances("amber_counter_unknown_outcomes_total"));
+        // scraped again once the checker waited for the backlog and the counters
+        Supplier<WritePath> writes =
+            () -> {
+              system.scrapeAll();
+              // the product's defaults: kafka.consumer.max-in-flight 8000, max-poll-records 500
+              return new WritePath(
+                  system.sumOverInstances("amber_counter_journal_events_total"),
+                  ChaosChecker.disruptions(nemesis.outcomes(), settings.instances(), 8000, 500),
+                  0,
+                  system.sumOverInstances("amber_counter_unknown_outcomes_total"),
+                  system.unknownOutcomeEventsByCells());
+            };
         new ChaosChecker(ledger, system, 0, settings.checkDeadline())
             .check(findings, KEYSPACE, topic, topic + ".dlq", group, history, writes);
       } catch (Exception e) {

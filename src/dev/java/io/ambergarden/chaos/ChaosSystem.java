@@ -5,6 +5,7 @@ import io.ambergarden.bench.ClassDataSharing;
 import io.ambergarden.chaos.net.ClockSkew;
 import io.ambergarden.chaos.net.Firewall;
 import io.ambergarden.chaos.net.SourceAddress;
+import io.ambergarden.counter.CounterCells;
 import io.ambergarden.localrt.CassandraNode;
 import io.ambergarden.localrt.KafkaBroker;
 import io.ambergarden.localrt.KafkaClusterAdmin;
@@ -42,6 +43,9 @@ final class ChaosSystem implements AutoCloseable {
   /** Write-path totals the checker sums over every instance process of the run. */
   static final List<String> WRITE_TOTALS =
       List.of("amber_counter_journal_events_total", "amber_counter_unknown_outcomes_total");
+
+  /** Events in counter updates of unknown outcome, by the cells' tag (CounterCells.KINDS). */
+  static final String UNKNOWN_OUTCOME_EVENTS = "amber_counter_unknown_outcome_events_total";
 
   /**
    * C1 only: half the CPU of default tiered to reach ready (bench.StartupBench on this 2-core box);
@@ -321,7 +325,24 @@ final class ChaosSystem implements AutoCloseable {
     for (String metric : WRITE_TOTALS) {
       totals.put(metric, PrometheusText.sum(text, metric, ""));
     }
+    for (String cells : CounterCells.KINDS) {
+      totals.put(
+          unknownOutcomeEvents(cells),
+          PrometheusText.sum(text, UNKNOWN_OUTCOME_EVENTS, "cells=\"" + cells + "\""));
+    }
     writeTotalsByPid.put(s.handle().pid(), totals);
+  }
+
+  /** The key {@link #sumOverInstances} knows the unknown-outcome events of {@code cells} by. */
+  static String unknownOutcomeEvents(String cells) {
+    return UNKNOWN_OUTCOME_EVENTS + "{cells=" + cells + "}";
+  }
+
+  /** The unknown-outcome events by cells, summed over every instance the run started. */
+  Map<String, Long> unknownOutcomeEventsByCells() {
+    Map<String, Long> out = new HashMap<>();
+    CounterCells.KINDS.forEach(c -> out.put(c, sumOverInstances(unknownOutcomeEvents(c))));
+    return out;
   }
 
   /**

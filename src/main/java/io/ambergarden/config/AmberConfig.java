@@ -125,6 +125,7 @@ public record AmberConfig(
       int batchMaxRows,
       int retryMaxAttempts,
       Duration retryInitialBackoff,
+      Duration retryUnsentWindow,
       int bucketCacheSize,
       Duration requestTimeout,
       int groupMaxPartitions,

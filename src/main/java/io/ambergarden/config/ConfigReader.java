@@ -93,10 +93,16 @@ final class ConfigReader {
             c.intIn("writer.batch-max-rows", 1, 1000),
             c.intIn("writer.retry.max-attempts", 1, 100),
             c.duration("writer.retry.initial-backoff", ONE_MS, Duration.ofMinutes(1)),
+            c.duration("writer.retry.unsent-window", Duration.ZERO, Duration.ofMinutes(10)),
             c.intIn("writer.bucket-cache-size", 0, 100_000_000),
             c.duration("writer.request-timeout", Duration.ofMillis(100), Duration.ofMinutes(10)),
             c.intIn("writer.group-max-partitions", 1, 1000),
             c.intIn("writer.group-max-bytes", 64, 1 << 20));
+    if (writer.retryUnsentWindow().compareTo(writer.requestTimeout()) >= 0) {
+      throw new ConfigException(
+          "writer.retry.unsent-window",
+          "must be under writer.request-timeout, or a retried write outlives its request");
+    }
     AmberConfig.Kafka kafka =
         new AmberConfig.Kafka(
             c.nonBlank("kafka.bootstrap-servers"),

@@ -25,6 +25,14 @@ public final class CounterCells {
 
   public static final String STATUS_PREFIX = "status:";
 
+  /**
+   * What a cell counts, as metrics tag it: {@link #DEVICE} for a device's cells, else the day
+   * stats' dimension.
+   */
+  public static final String DEVICE = "device";
+
+  public static final List<String> KINDS = List.of(DEVICE, ALL, CODE, STATUS, TYPE);
+
   private CounterCells() {}
 
   /** The name of a device cell for an event of {@code status} (nullable). */

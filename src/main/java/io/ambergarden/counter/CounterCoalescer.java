@@ -35,13 +35,17 @@ public final class CounterCoalescer {
     return merged.size();
   }
 
-  /** Every pending update, grouped by partition. */
-  public Map<Object, List<Update>> byPartition() {
+  /** Every pending update. */
+  public List<Update> updates() {
+    List<Update> out = new ArrayList<>(merged.size());
+    merged.forEach((cell, delta) -> out.add(new Update(cell, delta)));
+    return out;
+  }
+
+  /** {@code updates} grouped by partition, in their order. */
+  public static Map<Object, List<Update>> byPartition(List<Update> updates) {
     Map<Object, List<Update>> out = new LinkedHashMap<>();
-    merged.forEach(
-        (cell, delta) ->
-            out.computeIfAbsent(cell.partition(), k -> new ArrayList<>())
-                .add(new Update(cell, delta)));
+    updates.forEach(u -> out.computeIfAbsent(u.cell().partition(), k -> new ArrayList<>()).add(u));
     return out;
   }
 }

@@ -14,10 +14,7 @@ import io.ambergarden.cassandra.CassandraClients;
 import io.ambergarden.cassandra.ReplicaBatches;
 import io.ambergarden.cassandra.ReplicaLocator;
 import io.ambergarden.config.AmberConfig;
-import io.ambergarden.metrics.AmberMeters;
 import io.ambergarden.metrics.LogThrottle;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.cassandra.CassandraClient;
 import io.vertx.core.Future;
@@ -31,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,13 +43,25 @@ import org.slf4j.LoggerFactory;
  * profile). A failed statement is sent again here, a few times with jittered backoff: the journal
  * record is durable and an increment that was not applied would undercount. A timeout is an unknown
  * outcome, so sending it again may count its cells twice; that is counted, and the hourly
- * reconciliation makes the hour exact again.
+ * reconciliation makes the hour exact again. A request that still fails leaves its part's remainder
+ * here ({@link AppliedParts}): the scan's next try applies only that, never the statements that
+ * succeeded.
  */
 public final class CounterVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(CounterVerticle.class);
   private static final int MAX_BATCH_UPDATES = 100;
   private static final int MAX_ATTEMPTS = 5;
   private static final long FIRST_BACKOFF_MILLIS = 100;
+
+  /**
+   * Parts remembered as applied: a few scans' worth for every shard (a part is sent again only by
+   * the scan after its failure).
+   */
+  private static final int MAX_PARTS_DONE = 16_384;
+
+  /** Parts remembered with a remainder, each at most counters.max-pending-cells updates. */
+  private static final int MAX_PARTS_WITH_REMAINDERS = 256;
+
   private final LogThrottle failureLogs = new LogThrottle(2, Duration.ofSeconds(1));
 
   private final AmberConfig config;
@@ -64,19 +74,16 @@ public final class CounterVerticle extends VerticleBase {
   private MessageConsumer<CountRequest> consumer;
   private long janitorTimer = -1;
 
+  /** Journal parts applied, or applied in part, by this process (bounded). */
+  private final AppliedParts parts = new AppliedParts(MAX_PARTS_DONE, MAX_PARTS_WITH_REMAINDERS);
+
   /** Statements waiting for a slot, and how many are in flight. */
   private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
 
   private int inFlight;
   private int requestsOpen;
   private Promise<Void> drained;
-  private Counter updates;
-  private Counter statements;
-  private Counter unknownOutcomes;
-  private Counter resent;
-  private Counter refused;
-  private Counter speculative;
-  private DistributionSummary requestCells;
+  private CounterMeters meters;
 
   public CounterVerticle(AmberConfig config, MeterRegistry registry, ReplicaLocator replicas) {
     this.config = config;
@@ -89,33 +96,7 @@ public final class CounterVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     client = CassandraClients.shared(vertx, config.cassandra());
-    updates =
-        Counter.builder("amber.counter.updates")
-            .description("Counter cells updated")
-            .register(registry);
-    statements =
-        Counter.builder("amber.counter.statements")
-            .description("Counter statements (batches) sent")
-            .register(registry);
-    unknownOutcomes =
-        Counter.builder("amber.counter.unknown.outcomes")
-            .description(
-                "Counter updates whose outcome is unknown (timeout): they may or may not have applied")
-            .register(registry);
-    resent =
-        Counter.builder("amber.counter.resent")
-            .description(
-                "Counter updates sent again after a failure (may count twice after an unknown outcome)")
-            .register(registry);
-    refused =
-        Counter.builder("amber.counter.refused")
-            .description("Apply requests refused: another one is still being applied")
-            .register(registry);
-    speculative = AmberMeters.speculativeExecutions(registry, "counter");
-    requestCells =
-        DistributionSummary.builder("amber.counter.flush.size")
-            .description("Distinct counter cells per apply request")
-            .register(registry);
+    meters = new CounterMeters(registry);
     return CounterStatements.prepare(client, config.cassandra().keyspace())
         .compose(
             prepared -> {
@@ -153,33 +134,66 @@ public final class CounterVerticle extends VerticleBase {
     // gave up on earlier ones (a bus timeout) and sent them again; refuse rather than queue
     // without bound
     if (requestsOpen >= config.rollups().shards()) {
-      refused.increment();
+      meters.refused.increment();
       FailureCode.OVERLOADED.fail(msg, "counter verticle busy: " + requestsOpen + " requests open");
       return;
     }
+    CountRequest req = msg.body();
+    String part = req.part();
+    List<CounterCoalescer.Update> updates;
     List<CounterStatement> plan;
     try {
-      CounterCoalescer cells = new CounterCoalescer(config.rollups().shards());
-      cells.add(msg.body().facts());
-      requestCells.record(cells.pending());
-      plan = plan(cells.byPartition());
+      Supplier<List<CounterCoalescer.Update>> all =
+          () -> new CounterCoalescer(config.rollups().shards()).add(req.facts()).updates();
+      if (part == null) {
+        updates = all.get();
+      } else {
+        AppliedParts.Start start = parts.start(part, all);
+        if (start instanceof AppliedParts.Done) {
+          meters.alreadyApplied.increment();
+          msg.reply(req.facts().size());
+          return;
+        }
+        if (start instanceof AppliedParts.InProgress) {
+          meters.refused.increment();
+          FailureCode.OVERLOADED.fail(msg, "journal part " + part + " is still being applied");
+          return;
+        }
+        updates = ((AppliedParts.Apply) start).updates();
+      }
+      plan = plan(CounterCoalescer.byPartition(updates));
     } catch (RuntimeException e) {
-      LOG.error("count request of {} facts refused: {}", msg.body().facts().size(), e, e);
+      if (part != null) {
+        parts.abandon(part);
+      }
+      LOG.error("count request of {} facts refused: {}", req.facts().size(), e, e);
       FailureCode.INTERNAL.fail(msg, "counter request failed: " + e);
       return;
     }
+    meters.requestCells.record(updates.size());
     requestsOpen++;
     List<Future<?>> writes = new ArrayList<>(plan.size());
-    plan.forEach(st -> writes.add(sendWithRetries(st, 1)));
+    List<CounterCoalescer.Update> notApplied = new ArrayList<>();
+    plan.forEach(
+        st -> writes.add(sendWithRetries(st, 1).onFailure(err -> notApplied.addAll(st.updates()))));
     Future.join(writes)
         .onComplete(
             ar -> {
               requestsOpen--;
+              if (part != null) {
+                parts.finish(part, notApplied);
+              }
               if (ar.succeeded()) {
-                msg.reply(msg.body().facts().size());
+                msg.reply(req.facts().size());
               } else {
                 FailureCode.UNAVAILABLE.fail(
-                    msg, "counter write failed: " + ar.cause().getMessage());
+                    msg,
+                    "counter write failed ("
+                        + notApplied.size()
+                        + " of "
+                        + updates.size()
+                        + " updates not applied): "
+                        + ar.cause().getMessage());
               }
               if (drained != null && requestsOpen == 0) {
                 drained.tryComplete();
@@ -187,8 +201,9 @@ public final class CounterVerticle extends VerticleBase {
             });
   }
 
-  /** One counter statement and the updates it carries. */
-  private record CounterStatement(List<BoundStatement> bound) {}
+  /** One counter statement: the updates it carries, bound. */
+  private record CounterStatement(
+      List<CounterCoalescer.Update> updates, List<BoundStatement> bound) {}
 
   /**
    * A partition's updates in batches of at most MAX_BATCH_UPDATES; batches of partitions owned by
@@ -199,8 +214,10 @@ public final class CounterVerticle extends VerticleBase {
     for (List<CounterCoalescer.Update> partitionUpdates : byPartition.values()) {
       for (int i = 0; i < partitionUpdates.size(); i += MAX_BATCH_UPDATES) {
         List<CounterCoalescer.Update> chunk =
-            partitionUpdates.subList(i, Math.min(partitionUpdates.size(), i + MAX_BATCH_UPDATES));
-        chunks.add(new CounterStatement(chunk.stream().map(this::bind).toList()));
+            List.copyOf(
+                partitionUpdates.subList(
+                    i, Math.min(partitionUpdates.size(), i + MAX_BATCH_UPDATES)));
+        chunks.add(new CounterStatement(chunk, chunk.stream().map(this::bind).toList()));
       }
     }
     List<CounterStatement> out = new ArrayList<>();
@@ -214,7 +231,9 @@ public final class CounterVerticle extends VerticleBase {
       out.add(
           group.size() == 1
               ? group.get(0)
-              : new CounterStatement(group.stream().flatMap(t -> t.bound().stream()).toList()));
+              : new CounterStatement(
+                  group.stream().flatMap(t -> t.updates().stream()).toList(),
+                  group.stream().flatMap(t -> t.bound().stream()).toList()));
     }
     return out;
   }
@@ -223,7 +242,7 @@ public final class CounterVerticle extends VerticleBase {
     Promise<Void> done = Promise.promise();
     whenSlotFree(
         () ->
-            write(st.bound())
+            write(st)
                 .onComplete(
                     ar -> {
                       releaseSlot();
@@ -244,7 +263,7 @@ public final class CounterVerticle extends VerticleBase {
                         done.fail(ar.cause());
                         return;
                       }
-                      resent.increment(st.bound().size());
+                      meters.resent.increment(st.bound().size());
                       vertx.setTimer(
                           backoff(attempt),
                           id -> sendWithRetries(st, attempt + 1).onComplete(done));
@@ -276,7 +295,8 @@ public final class CounterVerticle extends VerticleBase {
     }
   }
 
-  private Future<?> write(List<BoundStatement> batch) {
+  private Future<?> write(CounterStatement planned) {
+    List<BoundStatement> batch = planned.bound();
     Statement<?> s =
         batch.size() == 1
             ? batch.get(0)
@@ -285,19 +305,19 @@ public final class CounterVerticle extends VerticleBase {
     // never idempotent: the counter profile has no retries and no speculation
     Statement<?> st =
         s.setIdempotent(false).setExecutionProfileName(CassandraClients.COUNTER_PROFILE);
-    statements.increment();
+    meters.statements.increment();
     return client
         .execute(st)
         .onSuccess(
             rs -> {
-              updates.increment(batch.size());
+              meters.updates.increment(batch.size());
               // measured rather than assumed: the counter profile must never speculate
-              speculative.increment(rs.getExecutionInfo().getSpeculativeExecutionCount());
+              meters.speculative.increment(rs.getExecutionInfo().getSpeculativeExecutionCount());
             })
         .onFailure(
             err -> {
               if (err instanceof WriteTimeoutException || err instanceof DriverTimeoutException) {
-                unknownOutcomes.increment(batch.size());
+                meters.unknownOutcome(planned.updates());
               }
             });
   }

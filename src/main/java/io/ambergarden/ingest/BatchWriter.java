@@ -58,7 +58,9 @@ final class BatchWriter {
   private final RetryPolicy policy;
   private final Outcomes outcomes;
   private final long writeTimeoutMillis;
-  private long lastSuccess;
+
+  /** When a write last succeeded (Monotonic millis), or Monotonic.NEVER. */
+  private long lastSuccess = Monotonic.NEVER;
 
   BatchWriter(
       Vertx vertx, AmberConfig config, RetryPolicy policy, Outcomes outcomes, Circuit circuit) {
@@ -106,7 +108,7 @@ final class BatchWriter {
   }
 
   void write(List<Pending> batch) {
-    attempt(batch, 0, 1);
+    attempt(batch, Monotonic.NEVER, 1);
   }
 
   private void attempt(List<Pending> batch, long firstFailure, int attempt) {
@@ -135,7 +137,7 @@ final class BatchWriter {
             (rejection, failure) -> {
               Throwable err = failure != null ? failure : rejection;
               if (err == null) {
-                lastSuccess = System.currentTimeMillis();
+                lastSuccess = Monotonic.millis();
                 outcomes.written(live);
               } else {
                 failed(live, err, firstFailure, attempt);
@@ -144,8 +146,8 @@ final class BatchWriter {
   }
 
   private void failed(List<Pending> live, Throwable err, long firstFailure, int attempt) {
-    long now = System.currentTimeMillis();
-    long first = firstFailure == 0 ? now : firstFailure;
+    long now = Monotonic.millis();
+    long first = firstFailure == Monotonic.NEVER ? now : firstFailure;
     ErrorClassifier.Kind kind = ErrorClassifier.classify(err);
     RetryPolicy.Decision d = policy.decide(kind, live.size(), attempt, first, lastSuccess, now);
     switch (d.action()) {

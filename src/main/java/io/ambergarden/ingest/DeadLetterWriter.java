@@ -86,7 +86,8 @@ final class DeadLetterWriter {
       OffsetTracker.Entry entry,
       String errorClass,
       String message) {
-    return attempt(DeadLetters.of(topic, rec, errorClass, message), 0, rec, entry, 0, 1);
+    return attempt(
+        DeadLetters.of(topic, rec, errorClass, message), 0, rec, entry, Monotonic.NEVER, 1);
   }
 
   private Future<DeadLetters.Shape> attempt(
@@ -105,8 +106,8 @@ final class DeadLetterWriter {
         .map(v -> letter.shape())
         .recover(
             err -> {
-              long now = System.currentTimeMillis();
-              long first = firstFailure == 0 ? now : firstFailure;
+              long now = Monotonic.millis();
+              long first = firstFailure == Monotonic.NEVER ? now : firstFailure;
               String where = rec.topic() + "-" + rec.partition() + "@" + rec.offset();
               if (ErrorClassifier.classify(err) == ErrorClassifier.Kind.PERMANENT) {
                 if (index + 1 < letters.size()) {

@@ -2,6 +2,7 @@ package io.ambergarden.ingest;
 
 import com.datastax.oss.driver.api.core.servererrors.QueryValidationException;
 import io.ambergarden.bus.FailureCode;
+import io.ambergarden.cassandra.StatementRejections;
 import io.vertx.circuitbreaker.OpenCircuitException;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
@@ -55,9 +56,10 @@ public final class ErrorClassifier {
     if (t instanceof OpenCircuitException) {
       return Kind.BUSY;
     }
-    // Cassandra: invalid query, value or mutation too large, unauthorized, syntax
+    // Cassandra: invalid value, mutation too large; a missing grant or a failed permission check
+    // hits every record alike, so it is transient (StatementRejections)
     if (t instanceof QueryValidationException) {
-      return Kind.PERMANENT;
+      return StatementRejections.rejected(t) ? Kind.PERMANENT : Kind.TRANSIENT;
     }
     if (t instanceof RecordTooLargeException
         || t instanceof RecordBatchTooLargeException

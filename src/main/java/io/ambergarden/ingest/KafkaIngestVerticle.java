@@ -74,7 +74,7 @@ public final class KafkaIngestVerticle extends VerticleBase {
     RetryPolicy policy =
         new RetryPolicy(cfg.retryTimeout().toMillis(), cfg.retryMaxBackoff().toMillis());
     consumerMeters = new ConsumerMeters(meters.registry());
-    stall = new StallCheck(cfg.stallTimeout().toMillis(), System.currentTimeMillis());
+    stall = new StallCheck(cfg.stallTimeout().toMillis(), Monotonic.millis());
     pollFailures =
         new PollFailures(
             POLL_TIMEOUT.toMillis(),
@@ -186,7 +186,7 @@ public final class KafkaIngestVerticle extends VerticleBase {
     vertx.cancelTimer(lagTimer);
     flow.pauseAll();
     flush();
-    long deadline = System.currentTimeMillis() + config.writer().requestTimeout().toMillis();
+    long deadline = Monotonic.millis() + config.writer().requestTimeout().toMillis();
     return drain(deadline)
         .compose(v -> committer.commitNow())
         .eventually(
@@ -201,7 +201,7 @@ public final class KafkaIngestVerticle extends VerticleBase {
   /** Waits for in-flight records to finish, except those that never will (a tripped guard). */
   private Future<Void> drain(long deadline) {
     int unfinished = tracker.inFlight() - poison.abandoned();
-    if (unfinished <= 0 || System.currentTimeMillis() >= deadline) {
+    if (unfinished <= 0 || Monotonic.millis() >= deadline) {
       if (tracker.inFlight() > 0) {
         LOG.warn(
             "stopping with {} records unfinished; they will be redelivered", tracker.inFlight());
@@ -250,7 +250,7 @@ public final class KafkaIngestVerticle extends VerticleBase {
   }
 
   private void pollFailed(Throwable err) {
-    PollFailures.Next next = pollFailures.failed(System.currentTimeMillis());
+    PollFailures.Next next = pollFailures.failed(Monotonic.millis());
     vertx.setTimer(next.delayMillis(), id -> poll());
     if (next.log() && !stopping) {
       LOG.warn(
@@ -300,13 +300,13 @@ public final class KafkaIngestVerticle extends VerticleBase {
   }
 
   private void progressed() {
-    stall.progressed(System.currentTimeMillis());
+    stall.progressed(Monotonic.millis());
     maybeResume();
   }
 
   /** Lag per assigned partition (off the consumer's thread), and the stall check. */
   private void observe() {
-    long now = System.currentTimeMillis();
+    long now = Monotonic.millis();
     if (health.cassandraKnownDown()) {
       stall.storeDown(now);
     }

@@ -56,8 +56,8 @@ public final class RetryPolicy {
    * @param records how many records the failed write held
    * @param attempt 1 for the first failure of this write, then 2, 3...
    * @param firstFailureMillis when these records first failed (kept across a split)
-   * @param lastSuccessMillis when any write last succeeded (0: never)
-   * @param nowMillis the clock
+   * @param lastSuccessMillis when any write last succeeded (Long.MIN_VALUE, Monotonic.NEVER: never)
+   * @param nowMillis the clock (a monotonic one: a wall-clock jump would age every failure)
    */
   public Decision decide(
       ErrorClassifier.Kind kind,

@@ -34,6 +34,7 @@ public final class AmberMeters {
   private final Counter speculativeWrites;
   private final ReadMeters reads;
   private final Counter speculativeCounters;
+  private final Counter unsentWriteRetries;
   private final AtomicInteger writesInFlight = new AtomicInteger();
   private final List<IntSupplier> statementCaps = new CopyOnWriteArrayList<>();
   private final List<IntSupplier> statementsWaiting = new CopyOnWriteArrayList<>();
@@ -57,6 +58,12 @@ public final class AmberMeters {
     speculativeWrites = speculativeCounter("write");
     reads = new ReadMeters(registry);
     speculativeCounters = speculativeCounter("counter");
+    unsentWriteRetries =
+        counter(
+            registry,
+            "amber.write.unsent.retries",
+            "Write attempts retried beyond writer.retry.max-attempts because no node had a"
+                + " connection for them (nothing was sent)");
     Gauge.builder("amber.writes.in.flight", writesInFlight, AtomicInteger::get)
         .description("Events being written by the writer verticles")
         .register(registry);
@@ -76,6 +83,11 @@ public final class AmberMeters {
 
   private Counter speculativeCounter(String statement) {
     return speculativeExecutions(registry, statement);
+  }
+
+  /** A counter without tags, registered (or found, when already registered) under {@code name}. */
+  public static Counter counter(MeterRegistry registry, String name, String description) {
+    return Counter.builder(name).description(description).register(registry);
   }
 
   /**
@@ -194,6 +206,11 @@ public final class AmberMeters {
    */
   public void writeFailed(String kind) {
     failureCounter(kind).increment();
+  }
+
+  /** A write retried past its attempts because the driver had no connection to send it on. */
+  public void unsentWriteRetried() {
+    unsentWriteRetries.increment();
   }
 
   private Counter failureCounter(String kind) {

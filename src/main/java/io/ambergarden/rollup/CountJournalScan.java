@@ -30,8 +30,9 @@ import org.slf4j.LoggerFactory;
  * path. A bucket is applied once it ended rollup.mark-safety ago (no write attempt can land in it
  * any more), through the counter verticle, in requests of at most counters.max-pending-cells cells;
  * then the shard's counted_until moves past it by compare-and-set. A bucket whose application
- * failed part way is applied whole again next scan: the parts already applied count twice until
- * their hours are reconciled.
+ * failed part way is sent again next scan, part by part; the counter verticle applies only what it
+ * did not apply before (updates of unknown outcome may count twice until their hours are
+ * reconciled). A new owner of the shard, which knows none of that, applies the bucket whole.
  */
 final class CountJournalScan {
   private static final Logger LOG = LoggerFactory.getLogger(CountJournalScan.class);
@@ -179,7 +180,7 @@ final class CountJournalScan {
                 .setIdempotent(true)
                 .setExecutionProfileName(CassandraClients.READ_PROFILE)
                 .setPageSize(200))
-        .compose(rs -> applyPages(rs, new ArrayList<>(), journalRequestId(shard, bucket)));
+        .compose(rs -> applyPages(rs, new ArrayList<>(), journalRequestId(shard, bucket), 0));
   }
 
   /**
@@ -191,9 +192,12 @@ final class CountJournalScan {
 
   /**
    * Reads the bucket page by page, sending the facts whenever they could make more cells than one
-   * request may carry, and the rest at the end.
+   * request may carry, and the rest at the end. Each request is a numbered part of the bucket: the
+   * bucket is due, so its rows and their order never change, and a part sent again after a failure
+   * is the same part (the counter verticle applies only what it did not apply before).
    */
-  private Future<Void> applyPages(ResultSet rs, List<CountFacts.Fact> pending, String requestId) {
+  private Future<Void> applyPages(
+      ResultSet rs, List<CountFacts.Fact> pending, String requestId, int part) {
     for (Row r : rs.currentPage()) {
       ByteBuffer blob = r.getByteBuffer(0);
       try {
@@ -209,24 +213,28 @@ final class CountJournalScan {
     int limit = Math.max(1, config.counters().maxPendingCells() / CELLS_PER_FACT);
     Future<Void> sent = Future.succeededFuture();
     List<CountFacts.Fact> rest = pending;
+    int nextPart = part;
     if (pending.size() >= limit || !rs.hasMorePages()) {
-      sent = send(pending, requestId);
+      sent = send(pending, requestId, part);
       rest = new ArrayList<>();
+      nextPart = part + 1;
     }
     List<CountFacts.Fact> carry = rest;
+    int following = nextPart;
     return sent.compose(
         v ->
             rs.hasMorePages()
-                ? rs.fetchNextPage().compose(next -> applyPages(next, carry, requestId))
+                ? rs.fetchNextPage().compose(next -> applyPages(next, carry, requestId, following))
                 : Future.succeededFuture());
   }
 
-  private Future<Void> send(List<CountFacts.Fact> facts, String requestId) {
+  private Future<Void> send(List<CountFacts.Fact> facts, String requestId, int part) {
     if (facts.isEmpty()) {
       return Future.succeededFuture();
     }
     return Addresses.COUNTERS_APPLY
-        .request(vertx, new CountRequest(facts), requestId, applyTimeoutMillis)
+        .request(
+            vertx, new CountRequest(requestId + "#" + part, facts), requestId, applyTimeoutMillis)
         .mapEmpty();
   }
 

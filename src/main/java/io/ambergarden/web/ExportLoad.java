@@ -1,5 +1,6 @@
 package io.ambergarden.web;
 
+import io.ambergarden.metrics.AmberMeters;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -51,10 +52,13 @@ public final class ExportLoad {
     Gauge.builder("amber.export.waiting", waiting, AtomicLong::get)
         .description("Exports paused now, waiting for their clients to read")
         .register(registry);
-    pages = counter(registry, "amber.export.pages", "Pages exports read");
-    events = counter(registry, "amber.export.events", "Events exports read");
-    paused = counter(registry, "amber.export.paused", "Times an export paused for a slow client");
-    refused = counter(registry, "amber.export.refused", "Exports refused at the cap (429)");
+    pages = AmberMeters.counter(registry, "amber.export.pages", "Pages exports read");
+    events = AmberMeters.counter(registry, "amber.export.events", "Events exports read");
+    paused =
+        AmberMeters.counter(
+            registry, "amber.export.paused", "Times an export paused for a slow client");
+    refused =
+        AmberMeters.counter(registry, "amber.export.refused", "Exports refused at the cap (429)");
     for (Outcome o : Outcome.values()) {
       ended.put(
           o,
@@ -63,10 +67,6 @@ public final class ExportLoad {
               .description("Exports ended, by outcome")
               .register(registry));
     }
-  }
-
-  private static Counter counter(MeterRegistry r, String name, String what) {
-    return Counter.builder(name).description(what).register(r);
   }
 
   /** Takes an export slot; false (and counted as refused) when every slot is taken. */

@@ -2,7 +2,6 @@ package io.ambergarden.write;
 
 import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
-import com.datastax.oss.driver.api.core.servererrors.QueryValidationException;
 import io.ambergarden.cassandra.ClusterClock;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.metrics.AmberMeters;
@@ -26,7 +25,7 @@ final class StatementWriter {
   private final CassandraClient client;
   private final StatementLimiter limiter;
   private final AmberMeters meters;
-  private final AmberConfig.Writer cfg;
+  private final WriteRetries retries;
 
   StatementWriter(
       Vertx vertx,
@@ -38,7 +37,11 @@ final class StatementWriter {
     this.client = client;
     this.limiter = limiter;
     this.meters = meters;
-    this.cfg = cfg;
+    this.retries =
+        new WriteRetries(
+            cfg.retryMaxAttempts(),
+            cfg.retryInitialBackoff().toMillis(),
+            cfg.retryUnsentWindow().toMillis());
   }
 
   /**
@@ -67,32 +70,28 @@ final class StatementWriter {
                                 return at;
                               });
                     }),
-            1)
+            1,
+            System.nanoTime())
         .onFailure(err -> meters.writeFailed(kind));
   }
 
-  private <T> Future<T> withRetry(Supplier<Future<T>> attempt, int attemptNo) {
+  private <T> Future<T> withRetry(Supplier<Future<T>> attempt, int attemptNo, long firstNanos) {
     return attempt
         .get()
         .recover(
             err -> {
-              if (attemptNo >= cfg.retryMaxAttempts()
-                  || causedBy(err, QueryValidationException.class)) {
+              long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - firstNanos);
+              long delay = retries.delayAfter(attemptNo, elapsed, err);
+              if (delay == WriteRetries.GIVE_UP) {
                 return Future.failedFuture(err);
               }
-              long delay = cfg.retryInitialBackoff().toMillis() << Math.min(attemptNo - 1, 16);
+              if (retries.beyondAttempts(attemptNo)) {
+                meters.unsentWriteRetried();
+              }
               Promise<T> retried = Promise.promise();
-              vertx.setTimer(delay, id -> withRetry(attempt, attemptNo + 1).onComplete(retried));
+              vertx.setTimer(
+                  delay, id -> withRetry(attempt, attemptNo + 1, firstNanos).onComplete(retried));
               return retried.future();
             });
-  }
-
-  static boolean causedBy(Throwable t, Class<? extends Throwable> type) {
-    for (Throwable c = t; c != null; c = c.getCause()) {
-      if (type.isInstance(c)) {
-        return true;
-      }
-    }
-    return false;
   }
 }

@@ -4,7 +4,6 @@ import com.datastax.oss.driver.api.core.cql.BatchStatement;
 import com.datastax.oss.driver.api.core.cql.BatchType;
 import com.datastax.oss.driver.api.core.cql.BatchableStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
-import com.datastax.oss.driver.api.core.servererrors.QueryValidationException;
 import com.datastax.oss.driver.api.core.uuid.Uuids;
 import io.ambergarden.bus.Addresses;
 import io.ambergarden.bus.CountFacts;
@@ -14,9 +13,11 @@ import io.ambergarden.bus.PersistRequest;
 import io.ambergarden.bus.PersistResult;
 import io.ambergarden.bus.RequestId;
 import io.ambergarden.cassandra.CassandraClients;
+import io.ambergarden.cassandra.Causes;
 import io.ambergarden.cassandra.ClusterClock;
 import io.ambergarden.cassandra.ReplicaBatches;
 import io.ambergarden.cassandra.ReplicaLocator;
+import io.ambergarden.cassandra.StatementRejections;
 import io.ambergarden.cassandra.TimeBuckets;
 import io.ambergarden.config.AmberConfig;
 import io.ambergarden.event.Event;
@@ -152,8 +153,8 @@ public final class WriterVerticle extends VerticleBase {
               } else {
                 Throwable cause = ar.cause();
                 boolean invalid =
-                    StatementWriter.causedBy(cause, QueryValidationException.class)
-                        || StatementWriter.causedBy(cause, PlanException.class);
+                    StatementRejections.rejected(cause)
+                        || Causes.find(cause, PlanException.class) != null;
                 long skipped = invalid ? 0 : failureLogs.tryAcquire();
                 if (skipped != LogThrottle.SUPPRESS) {
                   LOG.warn(

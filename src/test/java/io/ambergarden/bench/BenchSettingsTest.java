@@ -1,6 +1,7 @@
 package io.ambergarden.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 import java.util.Properties;
@@ -30,5 +31,20 @@ class BenchSettingsTest {
         .containsOnlyKeys("amber.cassandra.password", "amber.kafka.ssl.keystore-password")
         .doesNotContainValue("hunter2")
         .doesNotContainValue("hunter3");
+  }
+
+  @Test
+  void theSteadyLevelsFollowTheRunsFullRateUnlessAFixedOneIsSet() {
+    assertThat(IngestBench.steadyFullRate(3624.0)).isEqualTo(3624.0);
+    try {
+      System.setProperty("amber.bench.steady-full-rate", "5978");
+      assertThat(IngestBench.steadyFullRate(3624.0)).isEqualTo(5978.0);
+      System.setProperty("amber.bench.steady-full-rate", "-1");
+      assertThatThrownBy(() -> IngestBench.steadyFullRate(3624.0))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("steady-full-rate");
+    } finally {
+      System.clearProperty("amber.bench.steady-full-rate");
+    }
   }
 }

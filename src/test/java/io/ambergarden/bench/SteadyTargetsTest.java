@@ -23,13 +23,13 @@ class SteadyTargetsTest {
 
   static final List<SteadyLoadPhase.Step> STEPS =
       List.of(
-          new SteadyLoadPhase.Step(0, 0, null, new LevelLatencies(5, 20, 4, 10, 12, 30)),
+          new SteadyLoadPhase.Step(0, 0, null, new LevelLatencies(5, 20, 4, 10, 12, 30, 1, 3)),
           new SteadyLoadPhase.Step(
-              25, 1_000, cost(70, 30), new LevelLatencies(6, 38, 5, 12, 15, 45)),
+              25, 1_000, cost(70, 30), new LevelLatencies(6, 38, 5, 12, 15, 45, 2, 45)),
           new SteadyLoadPhase.Step(
-              50, 2_000, cost(60, 40), new LevelLatencies(8, 70, 6, 16, 30, 120)),
+              50, 2_000, cost(60, 40), new LevelLatencies(8, 70, 6, 16, 30, 120, 3, 12)),
           new SteadyLoadPhase.Step(
-              75, 3_000, cost(65, 45), new LevelLatencies(9, 90, 7, 30, 50, 300)));
+              75, 3_000, cost(65, 45), new LevelLatencies(9, 90, 7, 30, 50, 300, 4, 20)));
 
   static final JsonArray BASELINE =
       new JsonArray()

@@ -89,6 +89,25 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void anUnsentRetryWindowAsLongAsTheWriteRequestIsRefused() {
+    assertThatThrownBy(
+            () ->
+                load(
+                    Map.of(
+                        "AMBER_WRITER_RETRY_UNSENT_WINDOW", "5s",
+                        "AMBER_WRITER_REQUEST_TIMEOUT", "5s")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("writer.retry.unsent-window:");
+    assertThat(
+            load(Map.of(
+                    "AMBER_WRITER_RETRY_UNSENT_WINDOW", "4s",
+                    "AMBER_WRITER_REQUEST_TIMEOUT", "5s"))
+                .writer()
+                .retryUnsentWindow())
+        .isEqualTo(Duration.ofSeconds(4));
+  }
+
+  @Test
   void anUnknownAmberEnvironmentVariableIsRejectedAsATypo() {
     assertThatThrownBy(() -> load(Map.of("AMBER_HTTP_PROT", "1")))
         .isInstanceOf(ConfigException.class)

@@ -97,7 +97,7 @@ class CounterCellsTest {
             fact("M-1", null, "ok", 500, 2),
             fact("M-2", null, null, null, 4)));
     Map<CounterCell, Long> deltas = new java.util.HashMap<>();
-    c.byPartition().values().forEach(l -> l.forEach(u -> deltas.put(u.cell(), u.delta())));
+    c.updates().forEach(u -> deltas.put(u.cell(), u.delta()));
     int s1 = expectedShard("M-1", SHARDS);
     int s2 = expectedShard("M-2", SHARDS);
     assertThat(deltas)

@@ -2,7 +2,9 @@ package io.ambergarden.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.datastax.oss.driver.api.core.servererrors.InvalidConfigurationInQueryException;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
+import com.datastax.oss.driver.api.core.servererrors.UnauthorizedException;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import io.ambergarden.bus.FailureCode;
@@ -35,6 +37,23 @@ class ErrorClassifierTest {
         .isEqualTo(Kind.PERMANENT);
     assertThat(ErrorClassifier.classify(writerFailed(FailureCode.BAD_REQUEST)))
         .isEqualTo(Kind.PERMANENT);
+  }
+
+  @Test
+  void aRefusalThatHitsEveryRecordAlikeIsTransientNeverARejection() {
+    // a coordinator that cannot read system_auth (its clock skewed, say) refuses every statement
+    assertThat(
+            ErrorClassifier.classify(
+                new UnauthorizedException(
+                    null,
+                    "Unable to perform authorization of permissions: Operation timed out - received"
+                        + " only 1 responses.")))
+        .isEqualTo(Kind.TRANSIENT);
+    assertThat(
+            ErrorClassifier.classify(
+                new CompletionException(
+                    new InvalidConfigurationInQueryException(null, "unconfigured table x"))))
+        .isEqualTo(Kind.TRANSIENT);
   }
 
   @Test

@@ -369,7 +369,8 @@ class VerticlesOnTheBusIT {
     CassandraClient client = CassandraClients.shared(vertx, config.cassandra());
     vertx
         .eventBus()
-        .<Integer>request(Addresses.COUNTERS_APPLY.address(), new CountRequest(facts), TIMEOUT)
+        .<Integer>request(
+            Addresses.COUNTERS_APPLY.address(), new CountRequest(null, facts), TIMEOUT)
         .compose(
             reply -> {
               ctx.verify(() -> assertThat(reply.body()).isEqualTo(2));

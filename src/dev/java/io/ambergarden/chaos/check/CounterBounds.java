@@ -3,6 +3,7 @@ package io.ambergarden.chaos.check;
 import io.ambergarden.chaos.AckLedger;
 import io.ambergarden.chaos.ChaosEvent;
 import io.ambergarden.chaos.ChaosFindings;
+import io.ambergarden.counter.CounterCells;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -32,9 +33,11 @@ final class CounterBounds extends Checks {
   /**
    * [lower, upper] of a count over {@code events}: exact (the distinct stored events) for the hours
    * {@code exact} accepts; for the others at least the acknowledged ones once {@code counted}, at
-   * most the sends plus the faults' allowance ({@code Long.MAX_VALUE} when not judged).
+   * most the sends plus the faults' allowance: the write path's duplicates, and the events in
+   * updates of {@code cells} cells whose outcome was unknown (a resend may count them twice).
    */
-  private long[] bounds(Collection<ChaosEvent> events, LongPredicate exact, boolean counted) {
+  private long[] bounds(
+      Collection<ChaosEvent> events, LongPredicate exact, boolean counted, String cells) {
     long exactCount = 0;
     long acked = 0;
     long sends = 0;
@@ -53,19 +56,15 @@ final class CounterBounds extends Checks {
       }
     }
     long lower = exactCount + (counted ? acked : 0);
-    long upper;
-    if (!open) {
-      upper = exactCount;
-    } else if (writes.counterUnknownOutcomes() > 0) {
-      upper = Long.MAX_VALUE;
-    } else {
-      upper = exactCount + sends + writes.duplicateBound();
-    }
+    long upper =
+        open
+            ? exactCount + sends + writes.duplicateBound() + writes.unknownOutcomeAllowance(cells)
+            : exactCount;
     return new long[] {lower, upper};
   }
 
   private static String range(long[] b) {
-    return "[" + b[0] + ", " + (b[1] == Long.MAX_VALUE ? "not judged" : Long.toString(b[1])) + "]";
+    return "[" + b[0] + ", " + b[1] + "]";
   }
 
   private boolean counted(Long countedThrough) {
@@ -93,7 +92,7 @@ final class CounterBounds extends Checks {
       } else {
         openDevices++;
       }
-      long[] total = bounds(d.getValue(), exact, counted);
+      long[] total = bounds(d.getValue(), exact, counted, CounterCells.DEVICE);
       if (c.total() < total[0] || c.total() > total[1]) {
         wrong.add(d.getKey() + " total " + c.total() + " not in " + range(total));
       }
@@ -103,7 +102,7 @@ final class CounterBounds extends Checks {
       Set<String> statuses = new HashSet<>(byStatus.keySet());
       statuses.addAll(c.byStatus().keySet());
       for (String s : statuses) {
-        long[] b = bounds(byStatus.getOrDefault(s, List.of()), exact, counted);
+        long[] b = bounds(byStatus.getOrDefault(s, List.of()), exact, counted, CounterCells.DEVICE);
         long got = c.byStatus().getOrDefault(s, 0L);
         if (got < b[0] || got > b[1]) {
           wrong.add(d.getKey() + " " + s + " " + got + " not in " + range(b));
@@ -143,28 +142,32 @@ final class CounterBounds extends Checks {
           Map.of("", d.getValue()),
           Map.of("", s.total()),
           exact,
-          counted);
+          counted,
+          CounterCells.ALL);
       judgeDimension(
           wrong,
           d.getKey() + " code",
           groupEvents(d.getValue(), e -> Integer.toString(e.code())),
           s.byCode(),
           exact,
-          counted);
+          counted,
+          CounterCells.CODE);
       judgeDimension(
           wrong,
           d.getKey() + " status",
           groupEvents(d.getValue(), ChaosEvent::status),
           s.byStatus(),
           exact,
-          counted);
+          counted,
+          CounterCells.STATUS);
       judgeDimension(
           wrong,
           d.getKey() + " type",
           groupEvents(d.getValue(), ChaosEvent::deviceType),
           s.byType(),
           exact,
-          counted);
+          counted,
+          CounterCells.TYPE);
     }
     verdict(StateChecker.DAY_STATS, wrong, "");
   }
@@ -182,11 +185,12 @@ final class CounterBounds extends Checks {
       Map<String, List<ChaosEvent>> events,
       Map<String, Long> served,
       LongPredicate exact,
-      boolean counted) {
+      boolean counted,
+      String cells) {
     Set<String> values = new HashSet<>(events.keySet());
     values.addAll(served.keySet());
     for (String v : values) {
-      long[] b = bounds(events.getOrDefault(v, List.of()), exact, counted);
+      long[] b = bounds(events.getOrDefault(v, List.of()), exact, counted, cells);
       long got = served.getOrDefault(v, 0L);
       if (got < b[0] || got > b[1]) {
         wrong.add(what + (v.isEmpty() ? "" : " " + v) + " " + got + " not in " + range(b));
@@ -214,7 +218,10 @@ final class CounterBounds extends Checks {
             + " in flight",
         excess <= bound);
     f.figure(
-        "counter statements of unknown outcome (open-hour upper bound not judged when > 0)",
+        "counter updates of unknown outcome (timeouts; their events widen the open hours' upper"
+            + " bound)",
         writes.counterUnknownOutcomes());
+    f.figure(
+        "events in counter updates of unknown outcome, by cells", writes.unknownOutcomeEvents());
   }
 }

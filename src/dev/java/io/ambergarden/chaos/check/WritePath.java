@@ -1,6 +1,7 @@
 package io.ambergarden.chaos.check;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * What the instances report about their writes, and the faults that allow some of them to repeat.
@@ -13,14 +14,18 @@ import java.util.List;
  * @param inFlightRecords records in flight when the workload stopped (written again if a rebalance
  *     caught them), 0 when the run ended after the lag was 0
  * @param counterUnknownOutcomes {@code amber_counter_unknown_outcomes_total} summed like
- *     journalEvents: a counter statement resent after a timeout may count a delta twice, so the
- *     open hours' upper bound is not judged when this is not 0
+ *     journalEvents: counter updates whose statement timed out
+ * @param unknownOutcomeEvents {@code amber_counter_unknown_outcome_events_total} by its {@code
+ *     cells} tag (device, all, code, status, type), summed like journalEvents: the events in those
+ *     updates. A statement resent after a timeout may count its deltas twice, so a count of such
+ *     cells may exceed the sends by at most this many
  */
 public record WritePath(
     long journalEvents,
     List<Disruption> disruptions,
     long inFlightRecords,
-    long counterUnknownOutcomes) {
+    long counterUnknownOutcomes,
+    Map<String, Long> unknownOutcomeEvents) {
 
   /**
    * A fault after which a consumer may write records again: the uncommitted records of the
@@ -31,6 +36,12 @@ public record WritePath(
 
   public WritePath {
     disruptions = List.copyOf(disruptions);
+    unknownOutcomeEvents = Map.copyOf(unknownOutcomeEvents);
+  }
+
+  /** How far a resend after a timeout may have counted the {@code cells} cells twice. */
+  public long unknownOutcomeAllowance(String cells) {
+    return unknownOutcomeEvents.getOrDefault(cells, 0L);
   }
 
   /** Events the faults allow the write path to write more than the clients sent. */

@@ -60,7 +60,7 @@ final class StateFixture {
       }
     }
     ledger.sent(List.of(events.get(2)), true); // sent again on purpose, stored once
-    writes = new WritePath(ledger.sendCount(), List.of(), 0, 0);
+    writes = new WritePath(ledger.sendCount(), List.of(), 0, 0, Map.of());
     build();
   }
 
