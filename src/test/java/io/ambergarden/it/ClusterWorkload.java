@@ -4,6 +4,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -28,6 +30,15 @@ final class ClusterWorkload implements AutoCloseable {
 
   /** A post that got no 202. */
   record Refusal(int status, String retryAfter, String body) {}
+
+  /**
+   * How often each posting thread posts and the producer sends; zero sends back to back. A thread
+   * that falls behind sends at once and does not catch up in a burst.
+   */
+  record Pace(Duration perPost, Duration perRecord) {
+    /** Back to back: the box is saturated (latency under load). */
+    static final Pace FLAT_OUT = new Pace(Duration.ZERO, Duration.ZERO);
+  }
 
   /** One post: when it was sent ({@link System#nanoTime()}) and how long its answer took. */
   record Post(long sentNanos, long latencyNanos) {
@@ -47,10 +58,12 @@ final class ClusterWorkload implements AutoCloseable {
   final List<Post> posts = Collections.synchronizedList(new ArrayList<>());
   final AtomicInteger httpAcked = new AtomicInteger();
   private final String prefix;
+  private volatile Pace pace;
 
   /**
    * {@code httpThreads} posting threads with batches of {@code batch} events, and a Kafka producer
-   * (when {@code kafka} is true) sending one record every few milliseconds to the service's topic.
+   * (when {@code kafka} is true) sending one record at a time to the service's topic, at {@code
+   * pace}.
    */
   ClusterWorkload(
       TestService service,
@@ -59,9 +72,11 @@ final class ClusterWorkload implements AutoCloseable {
       long baseTs,
       int httpThreads,
       int batch,
-      boolean kafka) {
+      boolean kafka,
+      Pace pace) {
     this.service = service;
     this.prefix = prefix;
+    this.pace = pace;
     this.baseTs = baseTs;
     List<String> ds = new ArrayList<>();
     for (int i = 0; i < deviceCount; i++) {
@@ -77,12 +92,19 @@ final class ClusterWorkload implements AutoCloseable {
     }
   }
 
+  /** Sends at {@code p} from now on. */
+  void pace(Pace p) {
+    pace = p;
+  }
+
   List<String> devices() {
     return devices;
   }
 
   private void postUntilStopped(int batch) {
+    long next = System.nanoTime();
     while (running.get()) {
+      next = awaitTurn(next, pace.perPost());
       List<Acked> events = new ArrayList<>();
       JsonArray body = new JsonArray();
       for (int i = 0; i < batch; i++) {
@@ -109,14 +131,16 @@ final class ClusterWorkload implements AutoCloseable {
     }
   }
 
-  /** One record in flight at a time: the broker's acks pace it, so it needs no sleep. */
+  /** One record in flight at a time, at most one per {@code pace.perRecord()}. */
   private void produceUntilStopped() {
     java.util.concurrent.Semaphore inFlight = new java.util.concurrent.Semaphore(1);
+    long next = System.nanoTime();
     try (KafkaProducer<byte[], byte[]> producer = Kafkas.producer()) {
       while (running.get()) {
         if (!inFlight.tryAcquire(5, TimeUnit.SECONDS)) {
           continue; // the broker is slow; look at running again
         }
+        next = awaitTurn(next, pace.perRecord());
         int n = seq.incrementAndGet();
         Acked a = new Acked(devices.get(n % devices.size()), baseTs + n, prefix + "-k" + n);
         producer.send(
@@ -135,6 +159,21 @@ final class ClusterWorkload implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /**
+   * Parks until {@code due} (a {@link System#nanoTime()}), unless stopped; returns when the next
+   * send is due: {@code every} after this one, which is now if this one is late.
+   */
+  private long awaitTurn(long due, Duration every) {
+    if (every.isZero()) {
+      return due;
+    }
+    long now;
+    while ((now = System.nanoTime()) - due < 0 && running.get()) {
+      LockSupport.parkNanos(due - now); // a load generator's rate, not a wait for a condition
+    }
+    return Math.max(due, now) + every.toNanos();
   }
 
   private static JsonObject json(Acked a) {
