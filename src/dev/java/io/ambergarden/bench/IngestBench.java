@@ -129,8 +129,7 @@ public final class IngestBench {
             .process("service", () -> Optional.ofNullable(service).map(BenchService::handle))
             .process("harness", () -> Optional.of(ProcessHandle.current()))
             // hidden work of the service: (device, hour) rollups recomputed, each reading the hour
-            .counter(
-                "service rollup recomputes", () -> serviceCount("amber_rollup_recomputes_total"));
+            .counter(HourRollups.COUNTER, () -> serviceCount("amber_rollup_recomputes_total"));
     serverConfig.put("cassandra.contact-points", runtime.cassandraContactPoint());
     serverConfig.put("kafka.bootstrap-servers", runtime.kafkaBootstrap());
     serverConfig.put("cassandra.keyspace", KEYSPACE);
@@ -238,6 +237,7 @@ public final class IngestBench {
       tsKv = thingsBoardStyle(session);
     }
     ServiceFigures service = service();
+    HourRollups.leaks(ledger.phases()).forEach(observations::add);
     RawWriteLoop.Result naive = naiveConsumer();
     avroAgainstJson();
     memory.forEach(sampler::stop);
@@ -337,6 +337,26 @@ public final class IngestBench {
       lastScrapeNanos = now;
     }
     return lastScrape;
+  }
+
+  /** The service's hour rollups, as its settings time them. */
+  private HourRollups hourRollups(Map<String, String> config) {
+    AmberConfig.Rollups r = ConfigLoader.load(System.getenv(), new Properties(), config).rollups();
+    return new HourRollups(
+        r.grace().plus(r.markSafety()),
+        ledger,
+        () -> serviceCount("amber_rollup_recomputes_total"));
+  }
+
+  private void clearRollup(HourRollups rollups, String window, Duration length)
+      throws InterruptedException {
+    rollups
+        .clear(window, length)
+        .ifPresent(
+            line -> {
+              observations.add(line);
+              System.out.println("  " + line);
+            });
   }
 
   /**
@@ -521,6 +541,9 @@ public final class IngestBench {
           () ->
               BenchTopics.awaitCommitted(runtime.kafkaBootstrap(), group, topic, warm, committed));
       settle("service", "after the service warm-up (JIT compiling)");
+      HourRollups rollups = hourRollups(config);
+      // (b) lasts its events at 2,000 a second at most (under a minute on a good day)
+      clearRollup(rollups, "(b)", Duration.ofSeconds(60 + settings.events() / 2_000));
       settle("Cassandra", "after the service warm-up, before (b)");
 
       System.out.printf(
@@ -553,6 +576,7 @@ public final class IngestBench {
       List<ReadLatencyProbe.Summary> reads = new ArrayList<>();
       settle("Cassandra", "after (b) at full rate, before (e)");
       if (settings.readRate() > 0 && settings.idleReadSeconds() > 0) {
+        clearRollup(rollups, "(e)", Duration.ofSeconds(settings.idleReadSeconds() + 2 * 30 + 30));
         System.out.printf("(e) Reads with no ingest: %d s%n", settings.idleReadSeconds());
         // the same node with no reads before and after: what the reads cost is the difference from
         // the two windows' mean, which cancels a steady decay of background work
@@ -605,7 +629,8 @@ public final class IngestBench {
       if (steadySeconds > 0) {
         settle("Cassandra", "before the steady-load levels");
         SteadyLoadPhase phase =
-            new SteadyLoadPhase(runtime, topic, port, measuredPrefix, settings.devices(), ledger);
+            new SteadyLoadPhase(
+                runtime, topic, port, measuredPrefix, settings.devices(), ledger, rollups);
         Instant steadyFrom = Instant.now();
         double steadyFullRate = steadyFullRate(kafkaEventsPerSecond);
         next =
@@ -628,6 +653,7 @@ public final class IngestBench {
       // without
       int soakSeconds = BenchSettings.soakSeconds();
       if (soakSeconds > 0) {
+        clearRollup(rollups, "the soak", Duration.ofSeconds(soakSeconds + 60L));
         SoakPhase soak =
             new SoakPhase(
                 runtime, topic, measuredPrefix, settings.devices(), KEYSPACE, app::metrics, ledger);

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -36,17 +37,26 @@ final class SteadyLoadPhase {
   private final String prefix;
   private final int devices;
   private final CpuLedger ledger;
+  private final HourRollups rollups;
+  private final List<String> rollupLines = new ArrayList<>();
   private final int cores = Runtime.getRuntime().availableProcessors();
   private final List<Step> steps = new ArrayList<>();
 
   SteadyLoadPhase(
-      LocalRuntime runtime, String topic, int port, String prefix, int devices, CpuLedger ledger) {
+      LocalRuntime runtime,
+      String topic,
+      int port,
+      String prefix,
+      int devices,
+      CpuLedger ledger,
+      HourRollups rollups) {
     this.runtime = runtime;
     this.topic = topic;
     this.port = port;
     this.prefix = prefix;
     this.devices = devices;
     this.ledger = ledger;
+    this.rollups = rollups;
   }
 
   List<Step> steps() {
@@ -78,6 +88,14 @@ final class SteadyLoadPhase {
           "Steady load %d%%: %,.0f events/s, %d s without reads, then %d s with%n",
           pct, rate, costSeconds, readSeconds);
       int costCount = (int) (rate * costSeconds);
+      // the level's windows, the waits for quiet between them and the live probe
+      Duration level = Duration.ofSeconds(costSeconds + readSeconds + 120L);
+      Optional<String> rollup = rollups.clear(String.format("steady %d%%", pct), level);
+      rollup.ifPresent(rollupLines::add);
+      if (idle == null && rollup.isPresent()) {
+        ledger.awaitQuiet(
+            "Cassandra", WARM_QUIET_CORES, Duration.ofSeconds(5), Duration.ofMinutes(2));
+      }
       if (idle != null) {
         // the last level's read window left compaction behind: not this window's cost
         CpuLedger.Span settle = ledger.start(String.format("steady %d%%, settle before", pct));
@@ -156,7 +174,7 @@ final class SteadyLoadPhase {
 
   /** One report line per level. */
   List<String> lines() {
-    List<String> out = new ArrayList<>();
+    List<String> out = new ArrayList<>(rollupLines);
     for (Step st : steps) {
       SteadyCost c = st.cost();
       out.add(
