@@ -129,7 +129,7 @@ public final class IngestBench {
             .process("service", () -> Optional.ofNullable(service).map(BenchService::handle))
             .process("harness", () -> Optional.of(ProcessHandle.current()))
             // hidden work of the service: (device, hour) rollups recomputed, each reading the hour
-            .counter(HourRollups.COUNTER, () -> serviceCount("amber_rollup_recomputes_total"));
+            .counter(HourRollups.COUNTER, this::rollupRecomputes);
     serverConfig.put("cassandra.contact-points", runtime.cassandraContactPoint());
     serverConfig.put("kafka.bootstrap-servers", runtime.kafkaBootstrap());
     serverConfig.put("cassandra.keyspace", KEYSPACE);
@@ -342,10 +342,12 @@ public final class IngestBench {
   /** The service's hour rollups, as its settings time them. */
   private HourRollups hourRollups(Map<String, String> config) {
     AmberConfig.Rollups r = ConfigLoader.load(System.getenv(), new Properties(), config).rollups();
-    return new HourRollups(
-        r.grace().plus(r.markSafety()),
-        ledger,
-        () -> serviceCount("amber_rollup_recomputes_total"));
+    return new HourRollups(r.grace().plus(r.markSafety()), ledger, this::rollupRecomputes);
+  }
+
+  /** The service's (device, hour) rollup recomputes so far; empty while it cannot be scraped. */
+  private OptionalLong rollupRecomputes() {
+    return serviceCount("amber_rollup_recomputes_total");
   }
 
   private void clearRollup(HourRollups rollups, String window, Duration length)

@@ -79,7 +79,7 @@ final class SteadyLoadPhase {
     int warmCount = (int) (warmRate * WARM_UP_SECONDS);
     CpuLedger.Span warm = ledger.start("steady, warm-up at the first level's rate");
     offset += produce(offset, 0, "w", warmCount, warmRate, WARM_UP_SECONDS, committed);
-    ledger.awaitQuiet("Cassandra", WARM_QUIET_CORES, Duration.ofSeconds(5), Duration.ofMinutes(2));
+    awaitQuietBeforeIdle();
     warm.end(warmCount);
     CpuLedger.Phase idle = null;
     for (int pct : PERCENTS) {
@@ -93,8 +93,7 @@ final class SteadyLoadPhase {
       Optional<String> rollup = rollups.clear(String.format("steady %d%%", pct), level);
       rollup.ifPresent(rollupLines::add);
       if (idle == null && rollup.isPresent()) {
-        ledger.awaitQuiet(
-            "Cassandra", WARM_QUIET_CORES, Duration.ofSeconds(5), Duration.ofMinutes(2));
+        awaitQuietBeforeIdle();
       }
       if (idle != null) {
         // the last level's read window left compaction behind: not this window's cost
@@ -137,6 +136,11 @@ final class SteadyLoadPhase {
       steps.add(new Step(pct, rate, cost, LevelLatencies.of(s, live[0])));
     }
     return offset;
+  }
+
+  /** Before the idle floor: until Cassandra falls to the warm-up's quiet (2 minutes at most). */
+  private void awaitQuietBeforeIdle() throws InterruptedException {
+    ledger.awaitQuiet("Cassandra", WARM_QUIET_CORES, Duration.ofSeconds(5), Duration.ofMinutes(2));
   }
 
   /** Until Cassandra is back within 0.05 cores of its idle floor over 5 s (3 minutes at most). */
