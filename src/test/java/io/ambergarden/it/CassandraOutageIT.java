@@ -7,6 +7,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import io.ambergarden.auth.ApiKeys;
 import io.ambergarden.auth.Scope;
 import io.ambergarden.auth.TestJwts;
+import io.ambergarden.cassandra.DetailSlices;
 import io.ambergarden.localrt.CassandraNode;
 import io.ambergarden.localrt.RealServers;
 import io.ambergarden.metrics.PrometheusText;
@@ -19,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -447,19 +449,35 @@ class CassandraOutageIT {
         .getBytes(StandardCharsets.UTF_8);
   }
 
+  /**
+   * How many rows each event id of {@code device} has, from an hour before {@code base} to now:
+   * every partition of each bucket, its own and its slices' salts, as readers merge them (a device
+   * that ran hot in one hour has its next hour in slices from the start).
+   */
   static Map<String, Integer> rowsByEventId(CqlSession cql, String device, long base) {
     Map<String, Integer> rows = new HashMap<>();
     long hour = 3_600_000L;
     for (long b = (base / hour - 1) * hour;
         b <= (System.currentTimeMillis() / hour) * hour;
         b += hour) {
+      List<DetailSlices.Slice> slices = new ArrayList<>();
       cql.execute(
-              "SELECT event_id FROM "
+              "SELECT slice_start, salts FROM "
                   + TestService.KEYSPACE
-                  + ".events_by_device WHERE device_id = ? AND bucket = ?",
+                  + ".device_slices WHERE device_id = ? AND bucket = ?",
               device,
               java.time.Instant.ofEpochMilli(b))
-          .forEach(r -> rows.merge(r.getString(0), 1, Integer::sum));
+          .forEach(
+              r -> slices.add(new DetailSlices.Slice(r.getInstant(0).toEpochMilli(), r.getInt(1))));
+      for (long key : DetailSlices.partitionsOf(b, slices)) {
+        cql.execute(
+                "SELECT event_id FROM "
+                    + TestService.KEYSPACE
+                    + ".events_by_device WHERE device_id = ? AND bucket = ?",
+                device,
+                java.time.Instant.ofEpochMilli(key))
+            .forEach(r -> rows.merge(r.getString(0), 1, Integer::sum));
+      }
     }
     return rows;
   }
