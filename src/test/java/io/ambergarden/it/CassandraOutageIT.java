@@ -20,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -460,15 +459,8 @@ class CassandraOutageIT {
     for (long b = (base / hour - 1) * hour;
         b <= (System.currentTimeMillis() / hour) * hour;
         b += hour) {
-      List<DetailSlices.Slice> slices = new ArrayList<>();
-      cql.execute(
-              "SELECT slice_start, salts FROM "
-                  + TestService.KEYSPACE
-                  + ".device_slices WHERE device_id = ? AND bucket = ?",
-              device,
-              java.time.Instant.ofEpochMilli(b))
-          .forEach(
-              r -> slices.add(new DetailSlices.Slice(r.getInstant(0).toEpochMilli(), r.getInt(1))));
+      List<DetailSlices.Slice> slices =
+          StoredSlices.of(cql.execute(StoredSlices.query(TestService.KEYSPACE, device, b)));
       for (long key : DetailSlices.partitionsOf(b, slices)) {
         cql.execute(
                 "SELECT event_id FROM "

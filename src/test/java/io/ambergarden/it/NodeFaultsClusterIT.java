@@ -574,21 +574,9 @@ class NodeFaultsClusterIT {
   /** The slices a bucket of a device was split into, oldest first; empty for a cold device. */
   static List<DetailSlices.Slice> slicesOf(
       CqlSession cql, String device, long bucket, ConsistencyLevel consistency) {
-    List<DetailSlices.Slice> slices = new ArrayList<>();
-    for (Row r :
+    return StoredSlices.of(
         readAgainOnTimeout(
-            cql,
-            SimpleStatement.newInstance(
-                    "SELECT slice_start, salts FROM "
-                        + KEYSPACE
-                        + ".device_slices WHERE device_id = ? AND bucket = ?",
-                    device,
-                    Instant.ofEpochMilli(bucket))
-                .setConsistencyLevel(consistency))) {
-      slices.add(
-          new DetailSlices.Slice(r.getInstant("slice_start").toEpochMilli(), r.getInt("salts")));
-    }
-    return slices;
+            cql, StoredSlices.query(KEYSPACE, device, bucket).setConsistencyLevel(consistency)));
   }
 
   /**
