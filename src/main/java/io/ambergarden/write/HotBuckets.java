@@ -11,9 +11,12 @@ import java.util.Map;
 /**
  * Where a device's events go within a bucket, and when a hot device needs salted slices: counts the
  * rows this writer placed per (device, bucket) and per slice, proposes a slice for a new bucket of
- * a device that was hot in the previous one, and a split, from the next whole minute after the
- * newest event, once a slice's partitions reach half the row target. Plain logic, no I/O: the
- * writer creates the slices (lightweight transactions) and reports them back. Bounded LRU.
+ * a device that was hot in the previous one, and a split, from the next whole second after the
+ * newest event, once a slice's partitions reach half the row target. Rates are taken over at least
+ * a sixth of a bucket, so a burst (a backlog sent after a reconnect) does not salt a whole bucket
+ * as if it were the device's steady rate: a device that stays hot is split again, each split at
+ * least doubling the salts. Plain logic, no I/O: the writer creates the slices (lightweight
+ * transactions) and reports them back. Bounded LRU.
  */
 final class HotBuckets {
   record Key(String deviceId, long bucket) {}
@@ -55,12 +58,14 @@ final class HotBuckets {
   }
 
   private final long bucketMillis;
+  private final long minRateSpan;
   private final long halfTarget;
   private final int maxSalts;
   private final Map<Key, State> states;
 
   HotBuckets(long bucketMillis, int partitionRows, int maxSalts, int cacheSize) {
     this.bucketMillis = bucketMillis;
+    this.minRateSpan = Math.max(DetailSlices.SECOND, bucketMillis / 6);
     this.halfTarget = Math.max(1, partitionRows / 2);
     this.maxSalts = maxSalts;
     this.states =
@@ -89,8 +94,7 @@ final class HotBuckets {
     if (prev == null || prev.rows < 2) {
       return null;
     }
-    long span = Math.max(DetailSlices.SECOND, prev.maxTs - prev.minTs);
-    double expected = Math.max(prev.rows, prev.rows * (double) bucketMillis / span);
+    double expected = Math.max(prev.rows, prev.rows * (double) bucketMillis / rateSpan(prev));
     int salts = saltsFor(expected);
     return salts > 1 ? new Slice(k.bucket(), salts) : null;
   }
@@ -133,9 +137,13 @@ final class HotBuckets {
     if (start >= end) {
       return null;
     }
-    long span = Math.max(DetailSlices.SECOND, s.maxTs - s.minTs);
-    double expected = s.rows * (double) (end - start) / span;
+    double expected = s.rows * (double) (end - start) / rateSpan(s);
     return new Slice(start, Math.max(Math.min(maxSalts, salts * 2), saltsFor(expected)));
+  }
+
+  /** The event time a state's rows are spread over, for a rate: at least {@link #minRateSpan}. */
+  private long rateSpan(State s) {
+    return Math.max(minRateSpan, s.maxTs - s.minTs);
   }
 
   /**

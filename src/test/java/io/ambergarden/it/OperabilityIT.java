@@ -38,9 +38,9 @@ class OperabilityIT {
     String topic = "it-term-" + UUID.randomUUID().toString().substring(0, 8);
     String group = topic + "-group";
     Kafkas.createTopic(topic, 2);
-    // half the events in the hour before this one, half in this one: each device runs at a rate
-    // that makes its next bucket hot, so the rows after the hour go to salted slices (CI once hit
-    // this by chance, with a reader that missed the slices)
+    // half the events in the hour before this one, half in this one, with a row target that each
+    // device's 1,500 rows of either hour pass: both hours are split into salted slices, which the
+    // checks below must read (CI once missed rows this way, with a reader that ignored slices)
     long hour = 3_600_000L;
     long base = (System.currentTimeMillis() / hour) * hour - PER_PARTITION / 2;
     try (KafkaProducer<byte[], byte[]> producer = Kafkas.producer()) {
@@ -78,7 +78,9 @@ class OperabilityIT {
             "kafka.consumer.write-batch",
             "100",
             "kafka.consumer.commit-interval",
-            "1s");
+            "1s",
+            "hot.partition-rows",
+            "1000");
     Map<Integer, Long> committed;
     try (ServiceProcess service = ServiceProcess.start("term", cfg)) {
       await()
@@ -109,6 +111,13 @@ class OperabilityIT {
     try (CqlSession cql = TestService.cql()) {
       for (int p = 0; p < 2; p++) {
         assertThat(written(cql, p, base)).hasSize(PER_PARTITION);
+      }
+      for (long bucket : new long[] {base + PER_PARTITION / 2 - hour, base + PER_PARTITION / 2}) {
+        assertThat(
+                StoredSlices.of(
+                    cql.execute(StoredSlices.query(TestService.KEYSPACE, device(0, 0), bucket))))
+            .as("slices of bucket %s", java.time.Instant.ofEpochMilli(bucket))
+            .isNotEmpty();
       }
     }
   }

@@ -133,6 +133,43 @@ class HotBucketsTest {
   }
 
   @Test
+  void aBurstJustBeforeTheHourDoesNotSaltTheNextHour() {
+    Writer w = new Writer();
+    // a backlog sent after a reconnect: 3,000 events in the last 3 s of the hour
+    writeInBatches(w, steady("burst-1", T0 + HOUR - 3_000, 1000, 3), 500);
+    // at that rate the hour would hold 3.6 million rows; over a sixth of an hour, 18,000
+    assertThat(w.hot.initialSlice(new HotBuckets.Key("burst-1", T0 + HOUR))).isNull();
+  }
+
+  @Test
+  void aSplitAfterABurstSaltsByTheRowsNotByTheBurstsRate() {
+    HotBuckets hot = new HotBuckets(HOUR, 1000, 64, 10);
+    HotBuckets.State s = new HotBuckets.State(T0, List.of());
+    steady("d", T0 + 90_000, 100, 5).forEach(e -> hot.place(s, e));
+    // 500 rows over 5 s would be 350,000 for the rest of the hour (64 salts); over 10 minutes,
+    // about 2,900: 8 salts of 500
+    assertThat(hot.splitFor(s).salts()).isEqualTo(8);
+  }
+
+  @Test
+  void aDeviceThatStaysHotAfterABurstIsSplitAgainAndNeverPassesTheTarget() {
+    Writer w = new Writer();
+    List<Event> events = new ArrayList<>(steady("hot-3", T0, 3000, 10));
+    List<Event> after = steady("hot-3", T0 + 10_000, 100, 3590);
+    for (int i = 0; i < after.size(); i++) {
+      Event e = after.get(i);
+      events.add(new Event(e.deviceId(), e.ts(), "s" + i));
+    }
+    writeInBatches(w, events, 500);
+
+    assertThat(w.rowsPerPartition.values().stream().mapToLong(Long::longValue).sum())
+        .isEqualTo(events.size());
+    assertThat(w.rowsPerPartition.values())
+        .allSatisfy(n -> assertThat(n).isLessThanOrEqualTo(TARGET));
+    assertThat(w.splits).isGreaterThanOrEqualTo(2);
+  }
+
+  @Test
   void noSplitIsProposedPastTheEndOfTheBucket() {
     HotBuckets hot = new HotBuckets(HOUR, 1000, 64, 10);
     HotBuckets.State s = new HotBuckets.State(T0, List.of());
