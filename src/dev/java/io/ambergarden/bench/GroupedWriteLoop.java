@@ -58,51 +58,77 @@ final class GroupedWriteLoop {
   RawWriteLoop.Result run(List<BenchEvents.Spec> events, int concurrency)
       throws InterruptedException {
     InFlightWrites writes = new InFlightWrites(session, concurrency);
-    TokenMap tokens = session.getMetadata().getTokenMap().orElseThrow();
     Set<String> indexed = new HashSet<>();
     long t0 = System.nanoTime();
     for (int from = 0; from < events.size(); from += window) {
-      List<BenchEvents.Spec> w = events.subList(from, Math.min(events.size(), from + window));
-      Map<String, List<BoundStatement>> partitions = new LinkedHashMap<>();
-      Map<String, BenchEvents.Spec> newest = new LinkedHashMap<>();
-      List<BoundStatement> singles = new ArrayList<>();
-      for (BenchEvents.Spec e : w) {
-        long bucket = RawWriteLoop.bucketOf(e);
-        partitions
-            .computeIfAbsent("d/" + e.deviceId() + "/" + bucket, k -> new ArrayList<>())
-            .add(rows.detail(e));
-        partitions
-            .computeIfAbsent(
-                "t/" + e.deviceType() + "/" + bucket + "/" + rows.typeSaltOf(e),
-                k -> new ArrayList<>())
-            .add(rows.byType(e));
-        newest.merge(e.deviceId(), e, (a, b) -> a.ts() >= b.ts() ? a : b);
-        if (e.abnormal()) {
-          singles.add(rows.abnormal(e));
-        }
-        if (indexed.add(e.deviceId() + "/" + bucket)) {
-          singles.add(rows.bucket(e));
-        }
-      }
-      newest.values().forEach(e -> singles.add(rows.latest(e)));
-      for (List<BoundStatement> partition : partitions.values()) {
-        for (int i = 0; i < partition.size(); i += batchMaxRows) {
-          submit(writes, partition.subList(i, Math.min(partition.size(), i + batchMaxRows)));
-        }
-      }
-      for (List<BoundStatement> group :
-          ReplicaBatches.group(
-              singles,
-              s -> ReplicaLocator.replicasOf(tokens, keyspace, s),
-              ReplicaLocator::sizeOf,
-              groupMaxPartitions,
-              groupMaxBytes)) {
-        submit(writes, group);
-      }
-      eventsSubmitted.addAndGet(w.size());
+      submitWindow(
+          events.subList(from, Math.min(events.size(), from + window)),
+          writes,
+          indexed,
+          Tables.ALL);
     }
     long written = writes.awaitAll();
     return new RawWriteLoop.Result(events.size(), written, (System.nanoTime() - t0) / 1e9);
+  }
+
+  /** Which of the service's rows a window writes: all of them, or only a floor's share. */
+  enum Tables {
+    DETAIL,
+    DETAIL_AND_TYPE,
+    ALL
+  }
+
+  /**
+   * Submits the rows of one window of events (at most {@link #window}) as the writer would batch
+   * them; a (device, bucket) already in {@code indexed} gets no bucket-index row again.
+   */
+  void submitWindow(
+      List<BenchEvents.Spec> w, InFlightWrites writes, Set<String> indexed, Tables tables)
+      throws InterruptedException {
+    TokenMap tokens = session.getMetadata().getTokenMap().orElseThrow();
+    Map<String, List<BoundStatement>> partitions = new LinkedHashMap<>();
+    Map<String, BenchEvents.Spec> newest = new LinkedHashMap<>();
+    List<BoundStatement> singles = new ArrayList<>();
+    for (BenchEvents.Spec e : w) {
+      long bucket = RawWriteLoop.bucketOf(e);
+      partitions
+          .computeIfAbsent("d/" + e.deviceId() + "/" + bucket, k -> new ArrayList<>())
+          .add(rows.detail(e));
+      if (tables == Tables.DETAIL) {
+        continue;
+      }
+      partitions
+          .computeIfAbsent(
+              "t/" + e.deviceType() + "/" + bucket + "/" + rows.typeSaltOf(e),
+              k -> new ArrayList<>())
+          .add(rows.byType(e));
+      if (tables == Tables.DETAIL_AND_TYPE) {
+        continue;
+      }
+      newest.merge(e.deviceId(), e, (a, b) -> a.ts() >= b.ts() ? a : b);
+      if (e.abnormal()) {
+        singles.add(rows.abnormal(e));
+      }
+      if (indexed.add(e.deviceId() + "/" + bucket)) {
+        singles.add(rows.bucket(e));
+      }
+    }
+    newest.values().forEach(e -> singles.add(rows.latest(e)));
+    for (List<BoundStatement> partition : partitions.values()) {
+      for (int i = 0; i < partition.size(); i += batchMaxRows) {
+        submit(writes, partition.subList(i, Math.min(partition.size(), i + batchMaxRows)));
+      }
+    }
+    for (List<BoundStatement> group :
+        ReplicaBatches.group(
+            singles,
+            s -> ReplicaLocator.replicasOf(tokens, keyspace, s),
+            ReplicaLocator::sizeOf,
+            groupMaxPartitions,
+            groupMaxBytes)) {
+      submit(writes, group);
+    }
+    eventsSubmitted.addAndGet(w.size());
   }
 
   private static void submit(InFlightWrites writes, List<BoundStatement> statements)

@@ -4,6 +4,7 @@ import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.ambergarden.cassandra.SchemaMigrator;
 import io.ambergarden.cassandra.SchemaScript;
+import io.ambergarden.config.AmberConfig;
 import io.ambergarden.config.ConfigLoader;
 import io.ambergarden.localrt.LocalRuntime;
 import io.ambergarden.localrt.LocalRuntimeOptions;
@@ -221,6 +222,10 @@ public final class SteadyPairsBench {
   }
 
   private Window window(Variant variant, int round, Path baseDir) throws Exception {
+    String floor = variant.config().get(StorageFloor.SETTING);
+    if (floor != null) {
+      return floorWindow(variant, round, GroupedWriteLoop.Tables.valueOf(floor.toUpperCase()));
+    }
     String bootstrap = runtime.kafkaBootstrap();
     String topic =
         "pairs-" + variant.name() + round + "-" + UUID.randomUUID().toString().substring(0, 6);
@@ -300,6 +305,70 @@ public final class SteadyPairsBench {
           pauses.length);
     } finally {
       service = null;
+    }
+  }
+
+  /**
+   * A window of the same events at the same rate written by the raw driver ({@link StorageFloor}),
+   * with the same idle floor and tail booking; no service, so no live or GC figures.
+   */
+  private Window floorWindow(Variant variant, int round, GroupedWriteLoop.Tables tables)
+      throws Exception {
+    AmberConfig base = ConfigLoader.load(Map.of(), new Properties(), baseConfig());
+    System.out.printf(
+        "round %d, variant %s: storage floor, %s rows%n", round, variant.name(), tables);
+    try (CqlSession session = runtime.cassandra().openSession(Duration.ofSeconds(30))) {
+      RawWriteLoop rows =
+          new RawWriteLoop(
+              session, KEYSPACE, base.cassandra().typeSalts(), base.cassandra().abnormalSalts());
+      GroupedWriteLoop loop =
+          new GroupedWriteLoop(
+              session,
+              rows,
+              KEYSPACE,
+              base.kafka().writeBatch(),
+              base.writer().batchMaxRows(),
+              base.writer().groupMaxPartitions(),
+              base.writer().groupMaxBytes());
+      ledger.awaitQuiet("Cassandra", QUIET_CORES, Duration.ofSeconds(5), Duration.ofMinutes(2));
+      CpuLedger.Span idleSpan = ledger.start("idle " + variant.name() + round);
+      TimeUnit.SECONDS.sleep(IDLE_SECONDS); // the idle floor's measurement window
+      CpuLedger.Phase idle = idleSpan.end(0);
+      int count = (int) (RATE * SECONDS);
+      List<BenchEvents.Spec> events =
+          BenchEvents.streaming(
+              prefix,
+              "f" + variant.name() + round,
+              count,
+              DEVICES,
+              System.currentTimeMillis(),
+              RATE,
+              Math.max(0, BenchSettings.latePercent()),
+              500L + round);
+      CpuLedger.Span load = ledger.start("load " + variant.name() + round);
+      StorageFloor.write(
+          loop,
+          new InFlightWrites(session, base.writer().maxConcurrentStatements()),
+          tables,
+          events,
+          RATE,
+          base.kafka().fetchMaxWait().toMillis(),
+          base.kafka().writeBatch());
+      CpuLedger.Phase loadPhase = load.end(count);
+      CpuLedger.Span tailSpan = ledger.start("until quiet " + variant.name() + round);
+      ledger.awaitQuiet(
+          "Cassandra",
+          idle.cores("Cassandra") + 0.05,
+          Duration.ofSeconds(5),
+          Duration.ofMinutes(3));
+      CpuLedger.Phase tail = tailSpan.end(0);
+      return new Window(
+          variant.name(),
+          round,
+          SteadyCost.of(loadPhase, tail, idle, HARNESS, cores),
+          new LiveLatencyProbe.Summary(0, Double.NaN, Double.NaN, Double.NaN),
+          Double.NaN,
+          0);
     }
   }
 
