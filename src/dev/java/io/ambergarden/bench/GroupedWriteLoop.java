@@ -20,9 +20,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * (a'), the raw driver with the best batching the driver allows, under the writer's limits: per
  * window of {@code window} events (the consumer's write batch), the rows of one partition (detail,
  * by-type) as unlogged batches of at most {@code batchMaxRows}, the latest state once per device,
- * and the single-partition rows (latest, abnormal, bucket index) grouped by replica set into
- * unlogged batches of at most {@code groupMaxPartitions} partitions and {@code groupMaxBytes}. The
- * same rows as (a), fewer requests: the ceiling the service's writer is measured against.
+ * and the single-partition rows (latest, abnormal, bucket index, and a detail or by-type
+ * partition's only row) grouped by replica set into unlogged batches of at most {@code
+ * groupMaxPartitions} partitions and {@code groupMaxBytes}. The same rows as (a), fewer requests:
+ * the ceiling the service's writer is measured against.
  */
 final class GroupedWriteLoop {
   private final CqlSession session;
@@ -115,6 +116,11 @@ final class GroupedWriteLoop {
     }
     newest.values().forEach(e -> singles.add(rows.latest(e)));
     for (List<BoundStatement> partition : partitions.values()) {
+      if (partition.size() == 1) {
+        // as the writer does: a partition's only row joins its replicas' group
+        singles.add(partition.get(0));
+        continue;
+      }
       for (int i = 0; i < partition.size(); i += batchMaxRows) {
         submit(writes, partition.subList(i, Math.min(partition.size(), i + batchMaxRows)));
       }
