@@ -75,6 +75,8 @@ final class GroupedWriteLoop {
   /** Which of the service's rows a window writes: all of them, or only a floor's share. */
   enum Tables {
     DETAIL,
+    /** The detail row with its columns in one blob, in a table of its own. */
+    PACKED,
     DETAIL_AND_TYPE,
     ALL
   }
@@ -94,8 +96,8 @@ final class GroupedWriteLoop {
       long bucket = RawWriteLoop.bucketOf(e);
       partitions
           .computeIfAbsent("d/" + e.deviceId() + "/" + bucket, k -> new ArrayList<>())
-          .add(rows.detail(e));
-      if (tables == Tables.DETAIL) {
+          .add(tables == Tables.PACKED ? rows.packed(e) : rows.detail(e));
+      if (tables == Tables.DETAIL || tables == Tables.PACKED) {
         continue;
       }
       partitions

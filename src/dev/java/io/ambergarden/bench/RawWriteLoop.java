@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class RawWriteLoop {
   private static final long HOUR = 3_600_000L;
   private static final int TTL = (int) Duration.ofDays(180).toSeconds();
+  static final String PACKED_TABLE = "events_packed_floor";
   private final CqlSession session;
   private final PreparedStatement detail;
   private final PreparedStatement bucket;
@@ -29,6 +30,8 @@ final class RawWriteLoop {
   private final PreparedStatement abnormal;
   private final int typeSalts;
   private final int abnormalSalts;
+  private final String keyspace;
+  private PreparedStatement packed;
   private final AtomicLong eventsSubmitted = new AtomicLong();
 
   record Result(long events, long rows, double seconds) {
@@ -51,6 +54,7 @@ final class RawWriteLoop {
     this.abnormal = session.prepare(cql.upsertAbnormal());
     this.typeSalts = typeSalts;
     this.abnormalSalts = abnormalSalts;
+    this.keyspace = keyspace;
   }
 
   /**
@@ -170,6 +174,42 @@ final class RawWriteLoop {
         e.status(),
         RowKeys.eventTimeWriteTimestamp(e.ts(), e.eventId()),
         TTL);
+  }
+
+  /**
+   * The detail row as one cell ({@link #PACKED_TABLE}): the event's JSON under the same key, for
+   * the storage floor's question of what the detail row's columns cost.
+   */
+  BoundStatement packed(BenchEvents.Spec e) {
+    if (packed == null) {
+      packed =
+          session.prepare(
+              "INSERT INTO "
+                  + keyspace
+                  + "."
+                  + PACKED_TABLE
+                  + " (device_id, bucket, ts, event_id, body) VALUES (?, ?, ?, ?, ?) USING TTL ?");
+    }
+    return packed.bind(
+        e.deviceId(),
+        Instant.ofEpochMilli(bucketOf(e)),
+        Instant.ofEpochMilli(e.ts()),
+        e.eventId(),
+        java.nio.ByteBuffer.wrap(e.json()),
+        TTL);
+  }
+
+  /** Creates {@link #PACKED_TABLE} as events_by_device is, with one blob for its columns. */
+  static String createPackedTable(String keyspace) {
+    return "CREATE TABLE IF NOT EXISTS "
+        + keyspace
+        + "."
+        + PACKED_TABLE
+        + " (device_id text, bucket timestamp, ts timestamp, event_id text, body blob,"
+        + " PRIMARY KEY ((device_id, bucket), ts, event_id))"
+        + " WITH CLUSTERING ORDER BY (ts DESC, event_id ASC) AND compaction = {'class':"
+        + " 'TimeWindowCompactionStrategy', 'compaction_window_unit': 'DAYS',"
+        + " 'compaction_window_size': 1}";
   }
 
   BoundStatement bucket(BenchEvents.Spec e) {

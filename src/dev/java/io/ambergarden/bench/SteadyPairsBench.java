@@ -318,6 +318,11 @@ public final class SteadyPairsBench {
     System.out.printf(
         "round %d, variant %s: storage floor, %s rows%n", round, variant.name(), tables);
     try (CqlSession session = runtime.cassandra().openSession(Duration.ofSeconds(30))) {
+      if (tables == GroupedWriteLoop.Tables.PACKED) {
+        session.execute(
+            SimpleStatement.newInstance(RawWriteLoop.createPackedTable(KEYSPACE))
+                .setTimeout(Duration.ofMinutes(1)));
+      }
       RawWriteLoop rows =
           new RawWriteLoop(
               session, KEYSPACE, base.cassandra().typeSalts(), base.cassandra().abnormalSalts());
