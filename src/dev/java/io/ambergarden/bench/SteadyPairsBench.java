@@ -314,7 +314,11 @@ public final class SteadyPairsBench {
    */
   private Window floorWindow(Variant variant, int round, GroupedWriteLoop.Tables tables)
       throws Exception {
-    AmberConfig base = ConfigLoader.load(Map.of(), new Properties(), baseConfig());
+    Map<String, String> cfg = baseConfig();
+    cfg.putAll(variant.config());
+    cfg.remove(StorageFloor.SETTING);
+    // the writer's batching and the consumer's windows as the variant sets them
+    AmberConfig base = ConfigLoader.load(Map.of(), new Properties(), cfg);
     System.out.printf(
         "round %d, variant %s: storage floor, %s rows%n", round, variant.name(), tables);
     try (CqlSession session = runtime.cassandra().openSession(Duration.ofSeconds(30))) {
