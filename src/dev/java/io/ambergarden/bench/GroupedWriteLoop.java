@@ -8,6 +8,7 @@ import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import io.ambergarden.cassandra.ReplicaBatches;
 import io.ambergarden.cassandra.ReplicaLocator;
+import io.ambergarden.config.AmberConfig;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -50,6 +51,23 @@ final class GroupedWriteLoop {
     this.batchMaxRows = batchMaxRows;
     this.groupMaxPartitions = groupMaxPartitions;
     this.groupMaxBytes = groupMaxBytes;
+  }
+
+  /**
+   * The service's rows, batched with the writer's and the consumer's settings in {@code config}.
+   */
+  static GroupedWriteLoop asConfigured(CqlSession session, String keyspace, AmberConfig config) {
+    RawWriteLoop rows =
+        new RawWriteLoop(
+            session, keyspace, config.cassandra().typeSalts(), config.cassandra().abnormalSalts());
+    return new GroupedWriteLoop(
+        session,
+        rows,
+        keyspace,
+        config.kafka().writeBatch(),
+        config.writer().batchMaxRows(),
+        config.writer().groupMaxPartitions(),
+        config.writer().groupMaxBytes());
   }
 
   long eventsSubmitted() {

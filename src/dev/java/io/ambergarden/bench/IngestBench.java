@@ -447,18 +447,7 @@ public final class IngestBench {
    * the service's own write path.
    */
   private RawWriteLoop.Result groupedCeiling(CqlSession session) throws InterruptedException {
-    RawWriteLoop rows =
-        new RawWriteLoop(
-            session, KEYSPACE, base.cassandra().typeSalts(), base.cassandra().abnormalSalts());
-    GroupedWriteLoop loop =
-        new GroupedWriteLoop(
-            session,
-            rows,
-            KEYSPACE,
-            base.kafka().writeBatch(),
-            base.writer().batchMaxRows(),
-            base.writer().groupMaxPartitions(),
-            base.writer().groupMaxBytes());
+    GroupedWriteLoop loop = GroupedWriteLoop.asConfigured(session, KEYSPACE, base);
     settle("Cassandra", "after (a), before (a')");
     System.out.printf(
         "(a') Raw driver with the writer's batching: %,d events%n", settings.events());

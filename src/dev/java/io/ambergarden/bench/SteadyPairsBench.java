@@ -264,20 +264,9 @@ public final class SteadyPairsBench {
       for (String process : List.of("service", "Cassandra")) {
         ledger.awaitQuiet(process, QUIET_CORES, Duration.ofSeconds(5), Duration.ofMinutes(2));
       }
-      CpuLedger.Span idleSpan = ledger.start("idle " + variant.name() + round);
-      TimeUnit.SECONDS.sleep(IDLE_SECONDS); // the idle floor's measurement window
-      CpuLedger.Phase idle = idleSpan.end(0);
+      CpuLedger.Phase idle = idleFloor(variant, round);
       int count = (int) (RATE * SECONDS);
-      List<BenchEvents.Spec> events =
-          BenchEvents.streaming(
-              prefix,
-              "p" + variant.name() + round,
-              count,
-              DEVICES,
-              System.currentTimeMillis(),
-              RATE,
-              Math.max(0, BenchSettings.latePercent()),
-              500L + round);
+      List<BenchEvents.Spec> events = windowEvents("p" + variant.name() + round, count, round);
       Instant from = Instant.now();
       CpuLedger.Span load = ledger.start("load " + variant.name() + round);
       CompletableFuture<LiveLatencyProbe.Summary> probe =
@@ -288,13 +277,7 @@ public final class SteadyPairsBench {
           bootstrap, group, topic, WARM_EVENTS, count + LIVE_EVENTS, committed);
       CpuLedger.Phase loadPhase = load.end(count + LIVE_EVENTS);
       Instant to = Instant.now();
-      CpuLedger.Span tailSpan = ledger.start("until quiet " + variant.name() + round);
-      ledger.awaitQuiet(
-          "Cassandra",
-          idle.cores("Cassandra") + 0.05,
-          Duration.ofSeconds(5),
-          Duration.ofMinutes(3));
-      CpuLedger.Phase tail = tailSpan.end(0);
+      CpuLedger.Phase tail = untilQuiet(variant, round, idle);
       double[] pauses = GcLog.pausesMillis(Files.readAllLines(gcLog), from, to);
       return new Window(
           variant.name(),
@@ -327,33 +310,11 @@ public final class SteadyPairsBench {
             SimpleStatement.newInstance(RawWriteLoop.createPackedTable(KEYSPACE))
                 .setTimeout(Duration.ofMinutes(1)));
       }
-      RawWriteLoop rows =
-          new RawWriteLoop(
-              session, KEYSPACE, base.cassandra().typeSalts(), base.cassandra().abnormalSalts());
-      GroupedWriteLoop loop =
-          new GroupedWriteLoop(
-              session,
-              rows,
-              KEYSPACE,
-              base.kafka().writeBatch(),
-              base.writer().batchMaxRows(),
-              base.writer().groupMaxPartitions(),
-              base.writer().groupMaxBytes());
+      GroupedWriteLoop loop = GroupedWriteLoop.asConfigured(session, KEYSPACE, base);
       ledger.awaitQuiet("Cassandra", QUIET_CORES, Duration.ofSeconds(5), Duration.ofMinutes(2));
-      CpuLedger.Span idleSpan = ledger.start("idle " + variant.name() + round);
-      TimeUnit.SECONDS.sleep(IDLE_SECONDS); // the idle floor's measurement window
-      CpuLedger.Phase idle = idleSpan.end(0);
+      CpuLedger.Phase idle = idleFloor(variant, round);
       int count = (int) (RATE * SECONDS);
-      List<BenchEvents.Spec> events =
-          BenchEvents.streaming(
-              prefix,
-              "f" + variant.name() + round,
-              count,
-              DEVICES,
-              System.currentTimeMillis(),
-              RATE,
-              Math.max(0, BenchSettings.latePercent()),
-              500L + round);
+      List<BenchEvents.Spec> events = windowEvents("f" + variant.name() + round, count, round);
       CpuLedger.Span load = ledger.start("load " + variant.name() + round);
       StorageFloor.write(
           loop,
@@ -364,13 +325,7 @@ public final class SteadyPairsBench {
           base.kafka().fetchMaxWait().toMillis(),
           base.kafka().writeBatch());
       CpuLedger.Phase loadPhase = load.end(count);
-      CpuLedger.Span tailSpan = ledger.start("until quiet " + variant.name() + round);
-      ledger.awaitQuiet(
-          "Cassandra",
-          idle.cores("Cassandra") + 0.05,
-          Duration.ofSeconds(5),
-          Duration.ofMinutes(3));
-      CpuLedger.Phase tail = tailSpan.end(0);
+      CpuLedger.Phase tail = untilQuiet(variant, round, idle);
       return new Window(
           variant.name(),
           round,
@@ -379,6 +334,35 @@ public final class SteadyPairsBench {
           Double.NaN,
           0);
     }
+  }
+
+  /** The idle floor: {@link #IDLE_SECONDS} of each process's CPU with nothing to do. */
+  private CpuLedger.Phase idleFloor(Variant variant, int round) throws InterruptedException {
+    CpuLedger.Span idleSpan = ledger.start("idle " + variant.name() + round);
+    TimeUnit.SECONDS.sleep(IDLE_SECONDS); // the idle floor's measurement window
+    return idleSpan.end(0);
+  }
+
+  /** A window's events: {@link #RATE} per second from now, in order per device. */
+  private List<BenchEvents.Spec> windowEvents(String tag, int count, int round) {
+    return BenchEvents.streaming(
+        prefix,
+        tag,
+        count,
+        DEVICES,
+        System.currentTimeMillis(),
+        RATE,
+        Math.max(0, BenchSettings.latePercent()),
+        500L + round);
+  }
+
+  /** The CPU after a load until Cassandra is back near its idle floor, booked to the window. */
+  private CpuLedger.Phase untilQuiet(Variant variant, int round, CpuLedger.Phase idle)
+      throws InterruptedException {
+    CpuLedger.Span tailSpan = ledger.start("until quiet " + variant.name() + round);
+    ledger.awaitQuiet(
+        "Cassandra", idle.cores("Cassandra") + 0.05, Duration.ofSeconds(5), Duration.ofMinutes(3));
+    return tailSpan.end(0);
   }
 
   private static String line(Window w) {
