@@ -36,6 +36,9 @@ final class GroupedWriteLoop {
   private final int groupMaxBytes;
   private final AtomicLong eventsSubmitted = new AtomicLong();
 
+  /** Read once, on the first window: the ring does not change during a bench. */
+  private TokenMap tokens;
+
   GroupedWriteLoop(
       CqlSession session,
       RawWriteLoop rows,
@@ -106,7 +109,9 @@ final class GroupedWriteLoop {
   void submitWindow(
       List<BenchEvents.Spec> w, InFlightWrites writes, Set<String> indexed, Tables tables)
       throws InterruptedException {
-    TokenMap tokens = session.getMetadata().getTokenMap().orElseThrow();
+    if (tokens == null) {
+      tokens = session.getMetadata().getTokenMap().orElseThrow();
+    }
     Map<String, List<BoundStatement>> partitions = new LinkedHashMap<>();
     Map<String, BenchEvents.Spec> newest = new LinkedHashMap<>();
     List<BoundStatement> singles = new ArrayList<>();
