@@ -196,7 +196,9 @@ public record AmberConfig(
       int maxReplayEvents,
       int maxFilterValues,
       List<String> allowedOrigins,
-      long replayMaxBytes) {}
+      long replayMaxBytes,
+      Duration presenceInterval,
+      boolean relayWhenAlone) {}
 
   public record Simulator(boolean enabled, int devices, int eventsPerSecond) {}
 

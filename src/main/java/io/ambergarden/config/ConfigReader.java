@@ -220,7 +220,9 @@ final class ConfigReader {
             c.intIn("live.max-replay-events", 1, 1_000_000),
             c.intIn("live.max-filter-values", 1, 10_000),
             c.list("live.allowed-origins"),
-            c.longIn("live.replay-max-bytes", 1024, 64L << 30));
+            c.longIn("live.replay-max-bytes", 1024, 64L << 30),
+            c.duration("live.presence-interval", Duration.ofMillis(100), Duration.ofMinutes(1)),
+            c.bool("live.relay-when-alone"));
     if (http.idleTimeout().compareTo(live.heartbeatInterval()) <= 0) {
       throw new ConfigException(
           "http.idle-timeout",

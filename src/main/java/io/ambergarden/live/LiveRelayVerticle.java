@@ -9,6 +9,7 @@ import io.ambergarden.event.Event;
 import io.ambergarden.event.EventParser;
 import io.ambergarden.kafka.KafkaSettings;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -40,8 +41,10 @@ import org.slf4j.LoggerFactory;
  * live.topic with an origin header, many per record ({@link LiveRecords}). Every instance reads the
  * whole topic from its end (no consumer group, nothing committed) and publishes the other
  * instances' events the same way. Records are decoded only while this instance has live clients,
- * and never its own, which the decode would only drop. The feed is best effort: an event that
- * misses it is still in Cassandra, and since= replays it.
+ * and never its own, which the decode would only drop. Each instance also announces itself on the
+ * topic (an empty record) every presence interval; one that has seen no other instance there
+ * produces nothing but these announcements ({@link LivePeers}). The feed is best effort: an event
+ * that misses it is still in Cassandra, and since= replays it.
  */
 public final class LiveRelayVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(LiveRelayVerticle.class);
@@ -56,6 +59,14 @@ public final class LiveRelayVerticle extends VerticleBase {
 
   private static final int MAX_PENDING_RECORDS = 1024;
 
+  /** Peers remembered; a deployment has far fewer instances. */
+  private static final int MAX_PEERS = 1024;
+
+  /** Announcements missed before a peer is taken as gone. */
+  private static final int PRESENCE_TIMEOUT_INTERVALS = 4;
+
+  private static final byte[] PRESENCE = new byte[0];
+
   private final AmberConfig config;
   private final EventParser parser;
   private final MeterRegistry registry;
@@ -67,6 +78,10 @@ public final class LiveRelayVerticle extends VerticleBase {
   private KafkaConsumer<byte[], byte[]> consumer;
   private MessageConsumer<DurableEvents> durable;
   private Counter dropped;
+  private Counter unshared;
+  private LivePeers peers;
+  private volatile int peersSeen;
+  private long presenceTimer = -1;
   private RelaySends<KafkaProducerRecord<byte[], byte[]>> sends;
   private boolean stopping;
 
@@ -93,6 +108,17 @@ public final class LiveRelayVerticle extends VerticleBase {
                 "Live fan-out records dropped: the relay's send queue was full, or they could not"
                     + " be produced or read back")
             .register(registry);
+    unshared =
+        Counter.builder("amber.live.relay.unshared")
+            .description(
+                "Durable events kept to this instance's own clients: no other instance was seen on"
+                    + " the live topic")
+            .register(registry);
+    long presenceMillis = config.live().presenceInterval().toMillis();
+    peers = new LivePeers(now(), PRESENCE_TIMEOUT_INTERVALS * presenceMillis, MAX_PEERS);
+    Gauge.builder("amber.live.peers", this, r -> r.peersSeen)
+        .description("Other instances seen on the live topic within the presence timeout")
+        .register(registry);
     Map<String, String> p = KafkaSettings.producer(config.kafka(), "amber-live");
     // low latency, and never holding up the write path: acks=1, small linger, bounded buffer
     p.put("acks", "1");
@@ -132,12 +158,29 @@ public final class LiveRelayVerticle extends VerticleBase {
                       });
             })
         .compose(v -> durable.completion())
-        .onSuccess(v -> poll());
+        .onSuccess(
+            v -> {
+              announce();
+              presenceTimer = vertx.setPeriodic(presenceMillis, id -> announce());
+              poll();
+            });
+  }
+
+  private static long now() {
+    return System.nanoTime() / 1_000_000;
+  }
+
+  private void announce() {
+    sends.offer(
+        KafkaProducerRecord.<byte[], byte[]>create(config.live().topic(), PRESENCE)
+            .addHeader(ORIGIN_HEADER, originHeader),
+        0);
   }
 
   @Override
   public Future<?> stop() {
     stopping = true;
+    vertx.cancelTimer(presenceTimer);
     return durable
         .unregister()
         .eventually(() -> consumer.close())
@@ -146,6 +189,10 @@ public final class LiveRelayVerticle extends VerticleBase {
 
   private void relay(DurableEvents batch) {
     vertx.eventBus().publish(Addresses.LIVE_EVENTS, batch);
+    if (!config.live().relayWhenAlone() && !peers.shared(now())) {
+      unshared.increment(batch.events().size());
+      return;
+    }
     for (byte[] value :
         LiveRecords.encode(batch.events(), parser.limits().maxBatch(), MAX_RECORD_BYTES)) {
       sends.offer(
@@ -175,14 +222,18 @@ public final class LiveRelayVerticle extends VerticleBase {
   }
 
   private void publish(KafkaConsumerRecords<byte[], byte[]> records) {
-    if (records.isEmpty() || clients.open() == 0) {
-      return;
-    }
-    List<Event> events = new ArrayList<>(records.size());
+    long now = now();
+    boolean decode = clients.open() > 0;
+    List<Event> events = new ArrayList<>();
     for (int i = 0; i < records.size(); i++) {
       KafkaConsumerRecord<byte[], byte[]> r = records.recordAt(i);
-      if (fromThisInstance(r)) {
+      Header origin = r.record().headers().lastHeader(ORIGIN_HEADER);
+      if (origin != null && Arrays.equals(origin.value(), originId)) {
         continue;
+      }
+      peers.seen(origin == null ? "" : new String(origin.value(), StandardCharsets.UTF_8), now);
+      if (!decode || r.value() == null || r.value().length == 0) {
+        continue; // nobody to show it to, or an announcement
       }
       EventParser.BatchResult parsed = parser.parseBatch(r.value(), BodyFormat.NDJSON);
       if (parsed.ok()) {
@@ -196,10 +247,6 @@ public final class LiveRelayVerticle extends VerticleBase {
           .eventBus()
           .publish(Addresses.LIVE_EVENTS, new DurableEvents(events, PersistRequest.Source.KAFKA));
     }
-  }
-
-  private boolean fromThisInstance(KafkaConsumerRecord<byte[], byte[]> r) {
-    Header h = r.record().headers().lastHeader(ORIGIN_HEADER);
-    return h != null && Arrays.equals(h.value(), originId);
+    peersSeen = peers.count(now);
   }
 }

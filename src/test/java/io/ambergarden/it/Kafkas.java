@@ -61,6 +61,39 @@ public final class Kafkas {
     return out;
   }
 
+  /** Every record of the topic up to the end offsets it had when called. */
+  public static List<ConsumerRecord<byte[], byte[]>> readToEnd(String topic, Duration deadline) {
+    Properties p = new Properties();
+    p.put("bootstrap.servers", RealServers.kafkaBootstrap());
+    p.put("enable.auto.commit", "false");
+    List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+    try (KafkaConsumer<byte[], byte[]> c =
+        new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      List<org.apache.kafka.common.TopicPartition> tps =
+          c.partitionsFor(topic, deadline).stream()
+              .map(i -> new org.apache.kafka.common.TopicPartition(topic, i.partition()))
+              .toList();
+      c.assign(tps);
+      c.seekToBeginning(tps);
+      Map<org.apache.kafka.common.TopicPartition, Long> end = c.endOffsets(tps, deadline);
+      long until = System.nanoTime() + deadline.toNanos();
+      while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
+        if (System.nanoTime() > until) {
+          throw new IllegalStateException(topic + " not read to " + end + " in " + deadline);
+        }
+        c.poll(Duration.ofMillis(200))
+            .forEach(
+                r -> {
+                  if (r.offset()
+                      < end.get(new org.apache.kafka.common.TopicPartition(topic, r.partition()))) {
+                    out.add(r);
+                  }
+                });
+      }
+    }
+    return out;
+  }
+
   /** Creates a topic (the test broker does not auto-create topics). */
   public static void createTopic(String topic, int partitions) {
     createTopic(topic, partitions, Map.of());

@@ -9,6 +9,7 @@ import io.vertx.core.json.JsonObject;
 import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -45,7 +46,10 @@ class LiveFeedIT {
         "live.heartbeat-interval",
         "1s",
         "live.replay-max-bytes",
-        "262144");
+        "262144",
+        // alone, or a peer gone, after 2 s
+        "live.presence-interval",
+        "500ms");
   }
 
   @BeforeAll
@@ -104,11 +108,44 @@ class LiveFeedIT {
   }
 
   @Test
-  void aClientOnAnotherInstanceSeesTheEvent() throws Exception {
+  void anInstanceAloneKeepsItsEventsOffTheTopicAndSharesThemOnceAnotherStarts() throws Exception {
     String d = "cross-" + UUID.randomUUID().toString().substring(0, 8);
+    // a is alone once its start and any peer of an earlier test are a presence timeout behind: a
+    // post is then counted as unshared. Each poll posts one event after looking for the last one
+    List<String> posted = new ArrayList<>();
+    double[] unshared = {metric("amber_live_relay_unshared_total")};
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(500))
+        .until(
+            () -> {
+              if (metric("amber_live_relay_unshared_total") > unshared[0]) {
+                return true;
+              }
+              unshared[0] = metric("amber_live_relay_unshared_total");
+              String id = "alone-" + posted.size();
+              assertThat(a.postEvents(event(d, System.currentTimeMillis(), id, "")).statusCode())
+                  .isEqualTo(202);
+              posted.add(id);
+              return false;
+            });
+    String lastAlone = "\"eventId\":\"" + posted.get(posted.size() - 1) + "\"";
+    List<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> onTopic =
+        Kafkas.readToEnd(LIVE_TOPIC, Duration.ofSeconds(30));
+    assertThat(onTopic)
+        .as("the announcements of a lone instance")
+        .anyMatch(r -> r.value().length == 0);
+    assertThat(onTopic)
+        .as("records holding the event posted while alone")
+        .noneMatch(r -> new String(r.value(), StandardCharsets.UTF_8).contains(lastAlone));
+
     try (ServiceProcess b = ServiceProcess.start("live-b", cfg());
-        LiveClient onA = LiveClient.connect(a.port(), "devices=" + d)) {
-      await().atMost(Duration.ofSeconds(10)).until(() -> onA.sawType("live"));
+        LiveClient onA = LiveClient.connect(a.port(), "devices=" + d);
+        LiveClient onB = LiveClient.connect(b.port(), "devices=" + d)) {
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> onA.sawType("live") && onB.sawType("live"));
+      await().atMost(Duration.ofSeconds(10)).until(() -> metric("amber_live_peers") == 1);
       HttpResponse<String> r =
           TestService.send(
               HttpRequest.newBuilder(b.uri("/api/v1/events"))
@@ -118,8 +155,12 @@ class LiveFeedIT {
                           event(d, System.currentTimeMillis(), "via-b", "")))
                   .build());
       assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+      assertThat(a.postEvents(event(d, System.currentTimeMillis(), "via-a", "")).statusCode())
+          .isEqualTo(202);
       await().atMost(Duration.ofSeconds(15)).until(() -> ids(onA.events()).contains("via-b"));
+      await().atMost(Duration.ofSeconds(15)).until(() -> ids(onB.events()).contains("via-a"));
     }
+    await().atMost(Duration.ofSeconds(10)).until(() -> metric("amber_live_peers") == 0);
   }
 
   @Test
