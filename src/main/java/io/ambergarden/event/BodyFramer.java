@@ -48,8 +48,6 @@ final class BodyFramer {
         .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
         .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
         .disable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-        // the same doubles as Double.parseDouble, without its big-integer path for long fractions
-        .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
         .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(depth).build())
         .build();
   }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.SerializableString;
-import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
@@ -24,12 +23,7 @@ import java.util.Map;
 public final class EventJson {
 
   static final JsonFactory FACTORY =
-      JsonFactory.builder()
-          .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
-          // shortest digits that read back as the same double, without Double.toString's big
-          // integers
-          .enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER)
-          .build();
+      JsonFactory.builder().enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8).build();
 
   private static final SerializableString DEVICE_ID = new SerializedString("deviceId");
   private static final SerializableString TS = new SerializedString("ts");

@@ -31,13 +31,13 @@ final class RowBinder {
     BoundStatementBuilder b =
         cql.detail()
             .boundStatementBuilder()
-            .set(0, e.deviceId(), CqlTypes.TEXT)
+            .setString(0, e.deviceId())
             .setInstant(1, Instant.ofEpochMilli(bucketStart))
             .setInstant(2, Instant.ofEpochMilli(e.ts()))
-            .set(3, e.eventId(), CqlTypes.TEXT);
+            .setString(3, e.eventId());
     // unset (not null) optional columns, so absent fields write no tombstones
     if (e.deviceType() != null) {
-      b.set(4, e.deviceType(), CqlTypes.TEXT);
+      b.setString(4, e.deviceType());
     }
     bindOptional(b, e, 5);
     return b.setInt(10, RowKeys.ttlSeconds(e.ts(), now, config.events().retention())).build();
@@ -51,12 +51,12 @@ final class RowBinder {
     BoundStatementBuilder b =
         cql.byType()
             .boundStatementBuilder()
-            .set(0, key.deviceType(), CqlTypes.TEXT)
+            .setString(0, key.deviceType())
             .setInstant(1, Instant.ofEpochMilli(key.bucket()))
             .setInt(2, key.salt())
             .setInstant(3, Instant.ofEpochMilli(e.ts()))
-            .set(4, e.deviceId(), CqlTypes.TEXT)
-            .set(5, e.eventId(), CqlTypes.TEXT);
+            .setString(4, e.deviceId())
+            .setString(5, e.eventId());
     if (row.detailBucket() != key.bucket()) {
       b.setInstant(6, Instant.ofEpochMilli(row.detailBucket()));
     }
@@ -66,7 +66,7 @@ final class RowBinder {
   /** Binds status, code, metrics, tags, payload from index {@code i}, leaving absent ones unset. */
   private static void bindOptional(BoundStatementBuilder b, Event e, int i) {
     if (e.status() != null) {
-      b.set(i, e.status(), CqlTypes.TEXT);
+      b.setString(i, e.status());
     }
     if (e.code() != null) {
       b.setInt(i + 1, e.code());
@@ -78,7 +78,7 @@ final class RowBinder {
       b.set(i + 3, e.tags(), CqlTypes.TAGS);
     }
     if (e.payload() != null) {
-      b.set(i + 4, e.payload(), CqlTypes.TEXT);
+      b.setString(i + 4, e.payload());
     }
   }
 
@@ -87,15 +87,15 @@ final class RowBinder {
     // events
     return cql.latest()
         .boundStatementBuilder()
-        .set(0, e.deviceId(), CqlTypes.TEXT)
+        .setString(0, e.deviceId())
         .setInstant(1, Instant.ofEpochMilli(e.ts()))
-        .set(2, e.eventId(), CqlTypes.TEXT)
-        .set(3, e.deviceType(), CqlTypes.TEXT)
-        .set(4, e.status(), CqlTypes.TEXT)
+        .setString(2, e.eventId())
+        .setString(3, e.deviceType())
+        .setString(4, e.status())
         .set(5, e.code(), Integer.class)
         .set(6, e.metrics(), CqlTypes.METRICS)
         .set(7, e.tags(), CqlTypes.TAGS)
-        .set(8, e.payload(), CqlTypes.TEXT)
+        .setString(8, e.payload())
         .setLong(9, RowKeys.eventTimeWriteTimestamp(e.ts(), e.eventId()))
         .setInt(10, RowKeys.ttlSeconds(e.ts(), now, config.events().retention()))
         .build();
