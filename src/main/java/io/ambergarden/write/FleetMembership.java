@@ -106,28 +106,10 @@ final class FleetMembership {
     if (prev != null && prev.writeTs() >= w) {
       return new Change(e, w, deleteTs, List.of(), List.of(), false, prev);
     }
-    boolean refresh = prev == null || deleteTs >= prev.refreshedWriteTs();
-    boolean activity =
-        prev == null
-            || TimeBuckets.hourOf(e.ts()) != TimeBuckets.hourOf(prev.activityTs())
-            || e.ts() - prev.activityTs() >= ACTIVITY_REFRESH_MILLIS;
-    if (!refresh && !activity && prev.left().isEmpty() && sameFacets(prev, e, abnormal)) {
-      // the common case, a device that stays as it was: nothing to write, no facet names to build
-      Entry next =
-          new Entry(
-              w,
-              prev.type(),
-              prev.status(),
-              abnormal,
-              prev.refreshedWriteTs(),
-              prev.activityTs(),
-              List.of());
-      entries.put(e.deviceId(), next);
-      return new Change(e, w, deleteTs, List.of(), List.of(), false, next);
-    }
     List<String> facets = FleetFacets.of(e.deviceType(), e.status(), abnormal);
     // a refresh rewrites every facet; a change writes only the facets the device entered. Trusting
     // the rest is safe only while no delete can reach them: less than one refresh since written
+    boolean refresh = prev == null || deleteTs >= prev.refreshedWriteTs();
     List<String> before = prev == null ? List.of() : prev.facets();
     List<String> add = refresh ? facets : facets.stream().filter(f -> !before.contains(f)).toList();
     List<Left> left = new ArrayList<>();
@@ -145,6 +127,10 @@ final class FleetMembership {
       }
       before.stream().filter(f -> !facets.contains(f)).forEach(f -> left.add(new Left(f, w)));
     }
+    boolean activity =
+        prev == null
+            || TimeBuckets.hourOf(e.ts()) != TimeBuckets.hourOf(prev.activityTs())
+            || e.ts() - prev.activityTs() >= ACTIVITY_REFRESH_MILLIS;
     Entry next =
         new Entry(
             w,
@@ -160,12 +146,6 @@ final class FleetMembership {
       entries.put(e.deviceId(), next);
     }
     return new Change(e, w, deleteTs, add, List.copyOf(remove), activity, next);
-  }
-
-  private static boolean sameFacets(Entry prev, Event e, boolean abnormal) {
-    return prev.abnormal() == abnormal
-        && java.util.Objects.equals(prev.type(), e.deviceType())
-        && java.util.Objects.equals(prev.status(), e.status());
   }
 
   private String intern(String v) {
