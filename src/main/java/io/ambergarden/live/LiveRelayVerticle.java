@@ -132,11 +132,8 @@ public final class LiveRelayVerticle extends VerticleBase {
     c.put("group.id", "amber-live-" + instanceId); // never joins: partitions are assigned
     c.put("client.id", "amber-live");
     c.put("auto.offset.reset", "latest");
-    // the broker answers a fetch as soon as one byte arrives; the wait only bounds an empty one,
-    // so a long wait costs no latency and spares the broker and this instance 50 empty fetches a
-    // second while the topic is quiet
     c.put("fetch.min.bytes", "1");
-    c.put("fetch.max.wait.ms", "500");
+    c.put("fetch.max.wait.ms", "20");
     consumer =
         KafkaConsumer.create(vertx, c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     durable = vertx.eventBus().consumer(Addresses.EVENTS_DURABLE, m -> relay(m.body()));
