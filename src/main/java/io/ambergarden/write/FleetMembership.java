@@ -25,13 +25,18 @@ import java.util.Map;
  * FleetPointers}). A facet the device left is therefore deleted at the device's first event one
  * refresh after it left, unless the device is back in it by then; until then a read skips it.
  *
- * <p>A plan is remembered at once, so the next request of the same device plans against it even
- * while its rows are still being written; the writer calls {@link #failed} when they could not be
- * stored, and the device's rows are then rewritten whole. Plain logic.
+ * <p>A plan's facets are remembered at once, so the next request of the same device plans against
+ * them even while its rows are still being written; the writer calls {@link #failed} when they
+ * could not be stored, and the device's rows are then rewritten whole. The activity row counts only
+ * once stored ({@link #stored}): a request planned on top of a failing one must still write it,
+ * since a refused HTTP request may never be sent again. Plain logic.
  */
 final class FleetMembership {
   /** Activity rows are refreshed at most this often per device (event time). */
   static final long ACTIVITY_REFRESH_MILLIS = 5 * 60_000L;
+
+  /** No activity row of the device stored yet by this writer. */
+  static final long NO_ACTIVITY = Long.MIN_VALUE;
 
   /** Distinct type and status values kept once each (they repeat across devices), bounded. */
   static final int MAX_INTERNED = 10_000;
@@ -48,7 +53,8 @@ final class FleetMembership {
   /**
    * What a device's index rows were, as last written by this writer: the state that names its
    * facets (about 60 bytes per device, type and status strings shared), when every facet was last
-   * written, and the facets left whose delete is not due yet.
+   * written, the event time of the newest activity row stored ({@link #NO_ACTIVITY} before one is),
+   * and the facets left whose delete is not due yet.
    */
   record Entry(
       long writeTs,
@@ -60,6 +66,10 @@ final class FleetMembership {
       List<Left> left) {
     List<String> facets() {
       return FleetFacets.of(type, status, abnormal);
+    }
+
+    Entry withActivityTs(long ts) {
+      return new Entry(writeTs, type, status, abnormal, refreshedWriteTs, ts, left);
     }
   }
 
@@ -127,8 +137,11 @@ final class FleetMembership {
       }
       before.stream().filter(f -> !facets.contains(f)).forEach(f -> left.add(new Left(f, w)));
     }
+    // against the activity rows stored, not planned: a request in flight may still fail, and an
+    // HTTP one is not always sent again, so every request writes the row until one has stored it
     boolean activity =
         prev == null
+            || prev.activityTs() == NO_ACTIVITY
             || TimeBuckets.hourOf(e.ts()) != TimeBuckets.hourOf(prev.activityTs())
             || e.ts() - prev.activityTs() >= ACTIVITY_REFRESH_MILLIS;
     Entry next =
@@ -138,7 +151,7 @@ final class FleetMembership {
             intern(e.status()),
             abnormal,
             refresh ? w : prev.refreshedWriteTs(),
-            activity ? e.ts() : prev.activityTs(),
+            prev == null ? NO_ACTIVITY : prev.activityTs(),
             left.isEmpty()
                 ? List.of()
                 : List.copyOf(left.subList(Math.max(0, left.size() - MAX_LEFT), left.size())));
@@ -160,6 +173,20 @@ final class FleetMembership {
       interned.put(v, v);
     }
     return v;
+  }
+
+  /** The rows of a change were stored: its activity row now counts for the device. */
+  void stored(Change c) {
+    if (!c.activity()) {
+      return;
+    }
+    long ts = c.event().ts();
+    entries.computeIfPresent(
+        c.event().deviceId(),
+        (k, cur) ->
+            cur.activityTs() != NO_ACTIVITY && cur.activityTs() >= ts
+                ? cur
+                : cur.withActivityTs(ts));
   }
 
   /**

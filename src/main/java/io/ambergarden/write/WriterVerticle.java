@@ -266,6 +266,7 @@ public final class WriterVerticle extends VerticleBase {
               writes.addAll(writeGrouped(rows.singles));
               return Future.join(writes)
                   .<Void>mapEmpty()
+                  .onSuccess(v -> rows.fleetChanges.forEach(fleet::stored))
                   .onFailure(err -> rows.fleetChanges.forEach(fleet::failed));
             });
   }

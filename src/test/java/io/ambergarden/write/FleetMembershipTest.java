@@ -32,7 +32,7 @@ class FleetMembershipTest {
   @Test
   void anUnchangedDeviceCostsNoIndexWrite() {
     FleetMembership m = new FleetMembership(HOUR, 100);
-    m.plan(event("M-1", T0, "charger", "normal"), false);
+    m.stored(m.plan(event("M-1", T0, "charger", "normal"), false));
     FleetMembership.Change c = m.plan(event("M-1", T0 + 1000, "charger", "normal"), false);
     assertThat(c.isEmpty()).isTrue();
   }
@@ -96,7 +96,7 @@ class FleetMembershipTest {
   @Test
   void aLateOlderEventWritesNothing() {
     FleetMembership m = new FleetMembership(HOUR, 100);
-    m.plan(event("M-1", T0 + 5000, "charger", "normal"), false);
+    m.stored(m.plan(event("M-1", T0 + 5000, "charger", "normal"), false));
     FleetMembership.Change late = m.plan(event("M-1", T0, "charger", "fault"), true);
     assertThat(late.isEmpty()).isTrue();
     // and it did not become what the next event is compared with
@@ -129,8 +129,8 @@ class FleetMembershipTest {
   void aFailedChangeIsForgottenAlsoWhenANewerChangeWasPlannedOnTopOfIt() {
     FleetMembership m = new FleetMembership(HOUR, 100);
     FleetMembership.Change first = m.plan(event("M-1", T0, "charger", "normal"), false);
-    // planned while the first is in flight: it trusts the first one's rows and writes none
-    assertThat(m.plan(event("M-1", T0 + 1000, "charger", "normal"), false).isEmpty()).isTrue();
+    // planned while the first is in flight: it trusts the first one's facets and writes none
+    assertThat(m.plan(event("M-1", T0 + 1000, "charger", "normal"), false).add()).isEmpty();
     m.failed(first);
     // the failed event sent again writes every facet the newer one trusted
     assertThat(m.plan(event("M-1", T0, "charger", "normal"), false).add()).hasSize(4);
@@ -139,7 +139,7 @@ class FleetMembershipTest {
   @Test
   void unchangedRowsAreRewrittenOncePerRefreshAndActivityEveryFiveMinutes() {
     FleetMembership m = new FleetMembership(HOUR, 100);
-    m.plan(event("M-1", T0, "charger", "normal"), false);
+    m.stored(m.plan(event("M-1", T0, "charger", "normal"), false));
     FleetMembership.Change fourMinutes =
         m.plan(event("M-1", T0 + 240_000, "charger", "normal"), false);
     assertThat(fourMinutes.isEmpty()).isTrue();
@@ -147,9 +147,32 @@ class FleetMembershipTest {
         m.plan(event("M-1", T0 + 360_000, "charger", "normal"), false);
     assertThat(sixMinutes.activity()).isTrue();
     assertThat(sixMinutes.add()).isEmpty();
+    m.stored(sixMinutes);
     FleetMembership.Change anHour = m.plan(event("M-1", T0 + HOUR, "charger", "normal"), false);
     assertThat(anHour.add()).hasSize(4);
     assertThat(anHour.remove()).isEmpty();
+  }
+
+  @Test
+  void everyRequestWritesTheActivityRowUntilOneHasStoredIt() {
+    FleetMembership m = new FleetMembership(HOUR, 100);
+    FleetMembership.Change first = m.plan(event("M-1", T0, "charger", "normal"), false);
+    // planned while the first is in flight, which may fail and, over HTTP, never be sent again
+    FleetMembership.Change second = m.plan(event("M-1", T0 + 1000, "charger", "normal"), false);
+    assertThat(second.activity()).isTrue();
+    assertThat(second.add()).as("facets trust the plan in flight").isEmpty();
+    m.stored(first);
+    assertThat(m.plan(event("M-1", T0 + 2000, "charger", "normal"), false).isEmpty()).isTrue();
+  }
+
+  @Test
+  void anActivityRowStoredLateDoesNotUndoANewerOne() {
+    FleetMembership m = new FleetMembership(HOUR, 100);
+    FleetMembership.Change early = m.plan(event("M-1", T0, "charger", "normal"), false);
+    FleetMembership.Change later = m.plan(event("M-1", T0 + 360_000, "charger", "normal"), false);
+    m.stored(later);
+    m.stored(early);
+    assertThat(m.plan(event("M-1", T0 + 400_000, "charger", "normal"), false).activity()).isFalse();
   }
 
   @Test
