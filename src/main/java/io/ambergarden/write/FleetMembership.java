@@ -182,11 +182,7 @@ final class FleetMembership {
     }
     long ts = c.event().ts();
     entries.computeIfPresent(
-        c.event().deviceId(),
-        (k, cur) ->
-            cur.activityTs() != NO_ACTIVITY && cur.activityTs() >= ts
-                ? cur
-                : cur.withActivityTs(ts));
+        c.event().deviceId(), (k, cur) -> cur.activityTs() >= ts ? cur : cur.withActivityTs(ts));
   }
 
   /**

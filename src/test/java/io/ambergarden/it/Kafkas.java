@@ -13,6 +13,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -69,13 +70,13 @@ public final class Kafkas {
     List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
     try (KafkaConsumer<byte[], byte[]> c =
         new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      List<org.apache.kafka.common.TopicPartition> tps =
+      List<TopicPartition> tps =
           c.partitionsFor(topic, deadline).stream()
-              .map(i -> new org.apache.kafka.common.TopicPartition(topic, i.partition()))
+              .map(i -> new TopicPartition(topic, i.partition()))
               .toList();
       c.assign(tps);
       c.seekToBeginning(tps);
-      Map<org.apache.kafka.common.TopicPartition, Long> end = c.endOffsets(tps, deadline);
+      Map<TopicPartition, Long> end = c.endOffsets(tps, deadline);
       long until = System.nanoTime() + deadline.toNanos();
       while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
         if (System.nanoTime() > until) {
@@ -84,8 +85,7 @@ public final class Kafkas {
         c.poll(Duration.ofMillis(200))
             .forEach(
                 r -> {
-                  if (r.offset()
-                      < end.get(new org.apache.kafka.common.TopicPartition(topic, r.partition()))) {
+                  if (r.offset() < end.get(new TopicPartition(topic, r.partition()))) {
                     out.add(r);
                   }
                 });
@@ -123,12 +123,10 @@ public final class Kafkas {
   /** The end offset (next offset to be written) of each partition of the topic. */
   public static Map<Integer, Long> endOffsets(String topic, int partitions) {
     try (Admin admin = admin()) {
-      Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> req =
+      Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> req =
           new java.util.HashMap<>();
       for (int i = 0; i < partitions; i++) {
-        req.put(
-            new org.apache.kafka.common.TopicPartition(topic, i),
-            org.apache.kafka.clients.admin.OffsetSpec.latest());
+        req.put(new TopicPartition(topic, i), org.apache.kafka.clients.admin.OffsetSpec.latest());
       }
       Map<Integer, Long> out = new java.util.TreeMap<>();
       admin
@@ -228,12 +226,12 @@ public final class Kafkas {
               .get(10, TimeUnit.SECONDS)
               .get(topic)
               .partitions();
-      Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> ask =
+      Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> ask =
           new java.util.HashMap<>();
       partitions.forEach(
           pi ->
               ask.put(
-                  new org.apache.kafka.common.TopicPartition(topic, pi.partition()),
+                  new TopicPartition(topic, pi.partition()),
                   org.apache.kafka.clients.admin.OffsetSpec.latest()));
       Map<Integer, Long> out = new java.util.TreeMap<>();
       admin

@@ -119,10 +119,11 @@ class LiveFeedIT {
         .pollInterval(Duration.ofMillis(500))
         .until(
             () -> {
-              if (metric("amber_live_relay_unshared_total") > unshared[0]) {
+              double now = metric("amber_live_relay_unshared_total");
+              if (now > unshared[0]) {
                 return true;
               }
-              unshared[0] = metric("amber_live_relay_unshared_total");
+              unshared[0] = now;
               String id = "alone-" + posted.size();
               assertThat(a.postEvents(event(d, System.currentTimeMillis(), id, "")).statusCode())
                   .isEqualTo(202);
