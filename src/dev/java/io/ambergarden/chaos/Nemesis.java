@@ -3,6 +3,7 @@ package io.ambergarden.chaos;
 import io.ambergarden.chaos.NemesisPlan.Fault;
 import io.ambergarden.chaos.NemesisPlan.Shape;
 import io.ambergarden.chaos.NemesisPlan.Step;
+import io.ambergarden.metrics.PrometheusText;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -131,7 +132,11 @@ final class Nemesis {
       }
       healed = System.currentTimeMillis();
     }
-    long recovered = awaitRecovery(s);
+    Recovery recovery = awaitRecovery(s);
+    long recovered = recovery.at();
+    if (recovery.stuck() != null) {
+      error = (error == null ? "" : error + "; ") + "not recovered: " + recovery.stuck();
+    }
     long holdEnd = healStart < 0 ? healed : healStart;
     // requests sent once every fault of the step was in force
     long holdStart = struck < 0 ? injected : struck;
@@ -189,56 +194,101 @@ final class Nemesis {
     FaultActions.sleep(hold.minus(half));
   }
 
-  /** Epoch millis when every slot passed the probe, or -1 past the deadline. */
-  long awaitRecovery(Step s) throws InterruptedException {
+  /** When every slot passed the probe (epoch millis, -1 past the deadline), else why not. */
+  record Recovery(long at, String stuck) {}
+
+  /** Polls every slot's probe until all pass or the deadline; says what the stuck ones saw. */
+  Recovery awaitRecovery(Step s) throws InterruptedException {
     long deadline = System.currentTimeMillis() + recoverDeadline.toMillis();
-    boolean[] passed = new boolean[system.instances()];
+    String[] stuck = new String[system.instances()];
+    java.util.Arrays.fill(stuck, "not probed");
     ChaosEvent[] probes = new ChaosEvent[system.instances()];
     while (System.currentTimeMillis() < deadline) {
       boolean all = true;
-      for (int slot = 0; slot < passed.length; slot++) {
-        if (!passed[slot]) {
-          passed[slot] = probe(slot, probes);
-          all &= passed[slot];
+      for (int slot = 0; slot < stuck.length; slot++) {
+        if (stuck[slot] != null) {
+          stuck[slot] = probe(slot, probes);
+          all &= stuck[slot] == null;
         }
       }
       if (all) {
-        return System.currentTimeMillis();
+        return new Recovery(System.currentTimeMillis(), null);
       }
       // polling the probes until the deadline; no event tells us the path is whole again
       TimeUnit.MILLISECONDS.sleep(250);
     }
-    System.out.printf("[chaos] %s: not recovered within %s%n", s, recoverDeadline);
-    return -1;
+    List<String> why = new ArrayList<>();
+    for (int slot = 0; slot < stuck.length; slot++) {
+      if (stuck[slot] != null) {
+        why.add("instance " + slot + ": " + stuck[slot] + "; " + state(slot));
+      }
+    }
+    String stuckText = String.join(" | ", why);
+    System.out.printf("[chaos] %s: not recovered within %s: %s%n", s, recoverDeadline, stuckText);
+    return new Recovery(-1, stuckText);
   }
 
-  /** One step of a slot's probe: post a probe event once, then look for it as the latest. */
-  private boolean probe(int slot, ChaosEvent[] probes) {
+  /** A stuck instance's readiness and consumer figures, for the report. */
+  private String state(int slot) {
+    try {
+      HttpResponse<String> ready = system.get(slot, "/health/ready", Duration.ofSeconds(5));
+      String scrape = system.get(slot, "/metrics", Duration.ofSeconds(5)).body();
+      StringBuilder out = new StringBuilder("ready ").append(ready.body());
+      for (String m : STUCK_METRICS) {
+        out.append(", ").append(m).append(' ').append(PrometheusText.sum(scrape, m));
+      }
+      return out.toString();
+    } catch (IOException | RuntimeException e) {
+      return "no answer: " + e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "interrupted";
+    }
+  }
+
+  private static final List<String> STUCK_METRICS =
+      List.of(
+          "amber_kafka_consumer_partitions",
+          "amber_kafka_consumer_lag",
+          "amber_kafka_consumer_stalled",
+          "amber_writes_in_flight",
+          "amber_writer_statements_waiting");
+
+  /**
+   * One step of a slot's probe: post a probe event once, then look for it as the latest. Null when
+   * it is served; else what was seen instead.
+   */
+  private String probe(int slot, ChaosEvent[] probes) {
     String device = "chaos-probe-" + slot;
     if (probes[slot] == null) {
       ChaosEvent e = ledger.next(device);
       if (e == null) {
-        return true; // the ledger is full: no more probes
+        return null; // the ledger is full: no more probes
       }
       ledger.sent(List.of(e), false);
       byte[] body =
           ("[" + e.json().encode() + "]").getBytes(java.nio.charset.StandardCharsets.UTF_8);
-      if (!workload.postTo(slot, body).equals("202")) {
-        return false; // this probe event is attempted, not acknowledged; a new one next time
+      String posted = workload.postTo(slot, body);
+      if (!posted.equals("202")) {
+        return "probe post answered " + posted; // attempted, not acknowledged; a new one next time
       }
       ledger.acked(List.of(e), System.currentTimeMillis());
       probes[slot] = e;
     }
+    String wanted = probes[slot].eventId();
     try {
       HttpResponse<String> r =
           system.get(slot, "/api/v1/devices/" + device + "/latest", Duration.ofSeconds(5));
-      return r.statusCode() == 200
-          && probes[slot].eventId().equals(new JsonObject(r.body()).getString("eventId"));
+      if (r.statusCode() != 200) {
+        return "latest of the probe " + wanted + " answered " + r.statusCode();
+      }
+      String seen = new JsonObject(r.body()).getString("eventId");
+      return wanted.equals(seen) ? null : "latest is " + seen + ", not the probe " + wanted;
     } catch (IOException | RuntimeException e) {
-      return false;
+      return "latest of the probe " + wanted + " failed: " + e;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return false;
+      return "interrupted";
     }
   }
 

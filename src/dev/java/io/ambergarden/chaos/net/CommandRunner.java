@@ -11,12 +11,21 @@ import java.util.concurrent.TimeUnit;
 interface CommandRunner {
   Duration TIMEOUT = Duration.ofSeconds(20);
 
-  List<String> run(List<String> command);
+  /** Runs {@code command} with {@code input} on its standard input (empty: none). */
+  List<String> run(List<String> command, String input);
+
+  default List<String> run(List<String> command) {
+    return run(command, "");
+  }
 
   /** Whether the command exits 0 (e.g. {@code iptables -C}: the rule exists). */
   default boolean succeeds(List<String> command) {
+    return succeeds(command, "");
+  }
+
+  default boolean succeeds(List<String> command, String input) {
     try {
-      run(command);
+      run(command, input);
       return true;
     } catch (IllegalStateException nonZero) {
       return false;
@@ -25,10 +34,12 @@ interface CommandRunner {
 
   /** The real one: a child process, its stderr merged into what the exception says. */
   static CommandRunner system() {
-    return command -> {
+    return (command, input) -> {
       try {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        p.getOutputStream().close();
+        try (var stdin = p.getOutputStream()) {
+          stdin.write(input.getBytes(StandardCharsets.UTF_8));
+        }
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
           p.destroyForcibly();

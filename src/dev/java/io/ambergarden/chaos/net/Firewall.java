@@ -17,6 +17,9 @@ public final class Firewall implements AutoCloseable {
   /** Set by src/dev/chaos-in-netns.sh to the namespace it created for the run. */
   public static final String NAMESPACE_ENV = "AMBER_CHAOS_NETNS";
 
+  /** Adds to the tables instead of replacing them; waits for the xtables lock like the rest. */
+  private static final List<String> RESTORE = List.of("iptables-restore", "-w", "5", "--noflush");
+
   private final CommandRunner commands;
   private boolean closed;
 
@@ -98,22 +101,25 @@ public final class Firewall implements AutoCloseable {
         .toList();
   }
 
-  /** Cuts every link, both ways, until {@link #healAll}. */
+  /**
+   * Cuts every link, both ways, until {@link #healAll}: all at once, in one iptables-restore
+   * transaction, as a real partition strikes.
+   */
   public synchronized void cut(Collection<Cut> cuts, CutEffect effect) {
     requireOpen();
-    for (Cut c : cuts) {
-      for (List<String> rule : IptablesRules.cut(CHAIN, c, effect)) {
-        iptables(rule.toArray(String[]::new));
-      }
-    }
+    commands.run(RESTORE, transaction(cuts, effect, "-A"));
   }
 
   /**
-   * Removes these cuts only (made with the same effect), leaving any other fault's cuts in force; a
-   * rule already gone is skipped.
+   * Removes these cuts only (made with the same effect), leaving any other fault's cuts in force:
+   * all at once, as a partition heals. If a rule is already gone the transaction fails whole and
+   * changes nothing; then the rules are removed one by one, skipping those gone.
    */
   public synchronized void uncut(Collection<Cut> cuts, CutEffect effect) {
     requireOpen();
+    if (commands.succeeds(RESTORE, transaction(cuts, effect, "-D"))) {
+      return;
+    }
     for (Cut c : cuts) {
       for (List<String> rule : IptablesRules.cut(CHAIN, c, effect)) {
         List<String> delete = new ArrayList<>(rule);
@@ -125,6 +131,19 @@ public final class Firewall implements AutoCloseable {
         }
       }
     }
+  }
+
+  /** The filter-table input of iptables-restore that applies {@code op} to every cut's rules. */
+  private static String transaction(Collection<Cut> cuts, CutEffect effect, String op) {
+    StringBuilder in = new StringBuilder("*filter\n");
+    for (Cut c : cuts) {
+      for (List<String> rule : IptablesRules.cut(CHAIN, c, effect)) {
+        List<String> line = new ArrayList<>(rule);
+        line.set(0, op);
+        in.append(String.join(" ", line)).append('\n');
+      }
+    }
+    return in.append("COMMIT\n").toString();
   }
 
   /** Removes every cut at once. */

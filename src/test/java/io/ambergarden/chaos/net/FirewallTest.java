@@ -13,9 +13,9 @@ class FirewallTest {
   final List<String> issued = new ArrayList<>();
 
   CommandRunner identifying(String namespace) {
-    return cmd -> {
+    return (cmd, input) -> {
       String line = String.join(" ", cmd);
-      issued.add(line);
+      issued.add(line + (input.isEmpty() ? "" : " <<" + input));
       if (line.startsWith("ip netns identify")) {
         return namespace.isEmpty() ? List.of() : List.of(namespace);
       }
@@ -45,46 +45,81 @@ class FirewallTest {
     issued.clear();
     InetAddress a = InetAddress.getByName("127.0.0.1");
     InetAddress b = InetAddress.getByName("127.0.0.2");
-    f.cut(List.of(Cut.onPort(a, b, 7000)), CutEffect.DROP);
-    assertThat(issued).hasSize(2).allMatch(l -> l.startsWith("iptables -w 5 -A AMBER_CHAOS "));
+    f.cut(List.of(Cut.onPort(a, b, 7000), Cut.onPort(a, b, 9042)), CutEffect.DROP);
+    // one transaction: the four rules strike together
+    assertThat(issued).hasSize(1);
+    assertThat(issued.get(0))
+        .startsWith("iptables-restore -w 5 --noflush <<*filter\n")
+        .endsWith("COMMIT\n");
+    assertThat(issued.get(0).split("\n-A AMBER_CHAOS ", -1)).hasSize(5);
     issued.clear();
     f.healAll();
     assertThat(issued).containsExactly("iptables -w 5 -F AMBER_CHAOS");
   }
 
+  /** A fake iptables: rules by their text, restore transactions applied whole or not at all. */
+  final List<String> present = new ArrayList<>();
+
+  CommandRunner tables() {
+    return (cmd, input) -> {
+      String line = String.join(" ", cmd);
+      issued.add(line);
+      if (line.startsWith("ip netns identify")) {
+        return List.of("amber-chaos-1");
+      }
+      if (line.startsWith("iptables-restore")) {
+        List<String> after = new ArrayList<>(present);
+        for (String l : input.lines().toList()) {
+          if (l.startsWith("-A ")) {
+            after.add(l.substring(3));
+          } else if (l.startsWith("-D ") && !after.remove(l.substring(3))) {
+            throw new IllegalStateException("iptables-restore: line failed: Bad rule");
+          }
+        }
+        present.clear();
+        present.addAll(after);
+      } else if (line.contains(" -D AMBER_CHAOS ")) {
+        present.remove(line.substring(line.indexOf(" -D ") + 4));
+      } else if (line.contains(" -C AMBER_CHAOS ")
+          && !present.contains(line.substring(line.indexOf(" -C ") + 4))) {
+        throw new IllegalStateException("iptables: Bad rule (does a matching rule exist?)");
+      }
+      return List.of();
+    };
+  }
+
   @Test
-  void uncuttingDeletesOnlyThatCutsRulesAndSkipsRulesAlreadyGone() throws Exception {
-    List<String> present = new ArrayList<>();
-    CommandRunner runner =
-        cmd -> {
-          String line = String.join(" ", cmd);
-          issued.add(line);
-          if (line.startsWith("ip netns identify")) {
-            return List.of("amber-chaos-1");
-          }
-          if (line.contains(" -A AMBER_CHAOS ")) {
-            present.add(line.replace(" -A ", " "));
-          } else if (line.contains(" -D AMBER_CHAOS ")) {
-            present.remove(line.replace(" -D ", " "));
-          } else if (line.contains(" -C AMBER_CHAOS ")
-              && !present.contains(line.replace(" -C ", " "))) {
-            throw new IllegalStateException("iptables: Bad rule (does a matching rule exist?)");
-          }
-          return List.of();
-        };
-    Firewall f = Firewall.inNamespace("amber-chaos-1", 42, runner);
+  void uncuttingDeletesOnlyThatCutsRulesInOneTransaction() throws Exception {
+    Firewall f = Firewall.inNamespace("amber-chaos-1", 42, tables());
     InetAddress a = InetAddress.getByName("127.0.0.1");
     InetAddress b = InetAddress.getByName("127.0.0.2");
     InetAddress c = InetAddress.getByName("127.0.0.3");
     f.cut(List.of(Cut.onPort(a, b, 7000)), CutEffect.DROP);
     f.cut(List.of(Cut.onPort(a, c, 9042)), CutEffect.DROP);
     assertThat(present).hasSize(4);
-    f.uncut(List.of(Cut.onPort(a, b, 7000)), CutEffect.DROP);
-    assertThat(present).hasSize(2).allMatch(r -> r.contains("9042"));
     issued.clear();
     f.uncut(List.of(Cut.onPort(a, b, 7000)), CutEffect.DROP);
-    assertThat(issued).hasSize(2).allMatch(l -> l.contains(" -C AMBER_CHAOS "));
-    assertThat(present).hasSize(2);
+    assertThat(present).hasSize(2).allMatch(r -> r.contains("9042"));
+    assertThat(issued).containsExactly("iptables-restore -w 5 --noflush");
+  }
+
+  @Test
+  void whenARuleIsAlreadyGoneUncuttingFallsBackToOneRuleAtATime() throws Exception {
+    Firewall f = Firewall.inNamespace("amber-chaos-1", 42, tables());
+    InetAddress a = InetAddress.getByName("127.0.0.1");
+    InetAddress b = InetAddress.getByName("127.0.0.2");
+    InetAddress c = InetAddress.getByName("127.0.0.3");
+    f.cut(List.of(Cut.onPort(a, b, 7000), Cut.onPort(a, c, 9042)), CutEffect.DROP);
+    f.uncut(List.of(Cut.onPort(a, b, 7000)), CutEffect.DROP);
+    issued.clear();
+    // the 7000 rules are gone: the transaction fails whole, the 9042 rules go one by one
+    f.uncut(List.of(Cut.onPort(a, b, 7000), Cut.onPort(a, c, 9042)), CutEffect.DROP);
+    assertThat(present).isEmpty();
+    assertThat(issued.get(0)).isEqualTo("iptables-restore -w 5 --noflush");
+    assertThat(issued.subList(1, issued.size()))
+        .filteredOn(l -> l.contains(" -D AMBER_CHAOS "))
+        .hasSize(2)
+        .allMatch(l -> l.contains("9042"));
   }
 
   @Test
@@ -106,7 +141,7 @@ class FirewallTest {
   @Test
   void aChainLeftByACrashedRunIsFlushedNotCreatedAgain() {
     CommandRunner leftOver =
-        cmd -> {
+        (cmd, input) -> {
           String line = String.join(" ", cmd);
           issued.add(line);
           if (line.startsWith("ip netns identify")) {
@@ -129,7 +164,7 @@ class FirewallTest {
   @Test
   void activeRulesAreTheAppendLinesOfTheChain() {
     CommandRunner listing =
-        cmd -> {
+        (cmd, input) -> {
           String line = String.join(" ", cmd);
           if (line.startsWith("ip netns identify")) {
             return List.of("amber-chaos-1");
