@@ -17,7 +17,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
 /**
  * The service under test in its own JVM, configured through AMBER_* variables as in a pod (over the
@@ -204,10 +203,14 @@ public final class BenchService implements AutoCloseable {
   }
 
   private String tail() {
+    return String.join("\n", logTail(40, l -> true));
+  }
+
+  /** The last {@code n} lines of the service's log that {@code keep} accepts. */
+  public List<String> logTail(int n, java.util.function.Predicate<String> keep) {
     try {
-      List<String> lines = Files.readAllLines(log);
-      return lines.subList(Math.max(0, lines.size() - 40), lines.size()).stream()
-          .collect(Collectors.joining("\n"));
+      List<String> lines = Files.readAllLines(log).stream().filter(keep).toList();
+      return lines.subList(Math.max(0, lines.size() - n), lines.size());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

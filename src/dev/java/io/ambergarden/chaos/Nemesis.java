@@ -1,5 +1,6 @@
 package io.ambergarden.chaos;
 
+import io.ambergarden.bench.BenchService;
 import io.ambergarden.chaos.NemesisPlan.Fault;
 import io.ambergarden.chaos.NemesisPlan.Shape;
 import io.ambergarden.chaos.NemesisPlan.Step;
@@ -121,6 +122,7 @@ final class Nemesis {
       for (int i = active.size() - 1; i >= (s.shape() == Shape.AFTERSHOCK ? 1 : 0); i--) {
         active.get(i).heal();
       }
+      error = leftoverCuts();
       healed = System.currentTimeMillis();
     } catch (Exception e) {
       error = e.toString();
@@ -194,6 +196,20 @@ final class Nemesis {
     FaultActions.sleep(hold.minus(half));
   }
 
+  /**
+   * Every fault of a step is healed before the next: a cut still in force is the harness's bug, and
+   * would pass for the product's failure to recover. Reported, and flushed.
+   */
+  private String leftoverCuts() {
+    List<String> left = system.firewall().activeRules();
+    if (left.isEmpty()) {
+      return null;
+    }
+    System.out.printf("[chaos] cuts left after the heal, flushed: %s%n", left);
+    system.firewall().healAll();
+    return "cuts left after the heal: " + left;
+  }
+
   /** When every slot passed the probe (epoch millis, -1 past the deadline), else why not. */
   record Recovery(long at, String stuck) {}
 
@@ -221,6 +237,7 @@ final class Nemesis {
     for (int slot = 0; slot < stuck.length; slot++) {
       if (stuck[slot] != null) {
         why.add("instance " + slot + ": " + stuck[slot] + "; " + state(slot));
+        printLogTail(slot);
       }
     }
     String stuckText = String.join(" | ", why);
@@ -243,6 +260,22 @@ final class Nemesis {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return "interrupted";
+    }
+  }
+
+  /** The stuck instance's last warnings, on the run's output: CI keeps nothing else of it. */
+  private void printLogTail(int slot) {
+    BenchService s = system.slot(slot);
+    if (s == null) {
+      return;
+    }
+    System.out.printf("[chaos] instance %d's last warnings:%n", slot);
+    try {
+      for (String line : s.logTail(12, l -> l.contains(" WARN ") || l.contains(" ERROR "))) {
+        System.out.println("[chaos]   " + (line.length() > 300 ? line.substring(0, 300) : line));
+      }
+    } catch (java.io.UncheckedIOException e) {
+      System.out.println("[chaos]   its log cannot be read: " + e.getCause());
     }
   }
 
