@@ -240,7 +240,7 @@ final class Nemesis {
         printLogTail(slot);
       }
     }
-    String stuckText = String.join(" | ", why);
+    String stuckText = String.join(" / ", why);
     System.out.printf("[chaos] %s: not recovered within %s: %s%n", s, recoverDeadline, stuckText);
     return new Recovery(-1, stuckText);
   }
