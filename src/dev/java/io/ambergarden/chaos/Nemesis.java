@@ -313,7 +313,14 @@ final class Nemesis {
       HttpResponse<String> r =
           system.get(slot, "/api/v1/devices/" + device + "/latest", Duration.ofSeconds(5));
       if (r.statusCode() != 200) {
-        return "latest of the probe " + wanted + " answered " + r.statusCode();
+        // a problem's detail says which refusal: the store known down, a read failed, ...
+        String body = r.body() == null ? "" : r.body();
+        return "latest of the probe "
+            + wanted
+            + " answered "
+            + r.statusCode()
+            + " "
+            + body.substring(0, Math.min(body.length(), 240));
       }
       String seen = new JsonObject(r.body()).getString("eventId");
       return wanted.equals(seen) ? null : "latest is " + seen + ", not the probe " + wanted;
