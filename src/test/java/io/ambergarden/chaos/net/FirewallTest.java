@@ -11,6 +11,17 @@ import org.junit.jupiter.api.Test;
 /** The commands the firewall issues, recorded instead of run: no root needed. */
 class FirewallTest {
   final List<String> issued = new ArrayList<>();
+  final InetAddress a = address("127.0.0.1");
+  final InetAddress b = address("127.0.0.2");
+  final InetAddress c = address("127.0.0.3");
+
+  static InetAddress address(String literal) {
+    try {
+      return InetAddress.getByName(literal);
+    } catch (java.net.UnknownHostException e) {
+      throw new IllegalArgumentException(literal, e);
+    }
+  }
 
   CommandRunner identifying(String namespace) {
     return (cmd, input) -> {
@@ -43,8 +54,6 @@ class FirewallTest {
             "iptables -w 5 -t nat -N AMBER_CHAOS_SRC",
             "iptables -w 5 -t nat -I POSTROUTING 1 -j AMBER_CHAOS_SRC");
     issued.clear();
-    InetAddress a = InetAddress.getByName("127.0.0.1");
-    InetAddress b = InetAddress.getByName("127.0.0.2");
     f.cut(List.of(Cut.onPort(a, b, 7000), Cut.onPort(a, b, 9042)), CutEffect.DROP);
     // one transaction: the four rules strike together
     assertThat(issued).hasSize(1);
@@ -91,9 +100,6 @@ class FirewallTest {
   @Test
   void uncuttingDeletesOnlyThatCutsRulesInOneTransaction() throws Exception {
     Firewall f = Firewall.inNamespace("amber-chaos-1", 42, tables());
-    InetAddress a = InetAddress.getByName("127.0.0.1");
-    InetAddress b = InetAddress.getByName("127.0.0.2");
-    InetAddress c = InetAddress.getByName("127.0.0.3");
     f.cut(List.of(Cut.onPort(a, b, 7000)), CutEffect.DROP);
     f.cut(List.of(Cut.onPort(a, c, 9042)), CutEffect.DROP);
     assertThat(present).hasSize(4);
@@ -106,9 +112,6 @@ class FirewallTest {
   @Test
   void whenARuleIsAlreadyGoneUncuttingFallsBackToOneRuleAtATime() throws Exception {
     Firewall f = Firewall.inNamespace("amber-chaos-1", 42, tables());
-    InetAddress a = InetAddress.getByName("127.0.0.1");
-    InetAddress b = InetAddress.getByName("127.0.0.2");
-    InetAddress c = InetAddress.getByName("127.0.0.3");
     f.cut(List.of(Cut.onPort(a, b, 7000), Cut.onPort(a, c, 9042)), CutEffect.DROP);
     f.uncut(List.of(Cut.onPort(a, b, 7000)), CutEffect.DROP);
     issued.clear();
