@@ -44,6 +44,15 @@ final class Nemesis {
     }
   }
 
+  /** What a stuck instance's consumer and writer were doing, from its scrape. */
+  private static final List<String> STUCK_METRICS =
+      List.of(
+          "amber_kafka_consumer_partitions",
+          "amber_kafka_consumer_lag",
+          "amber_kafka_consumer_stalled",
+          "amber_writes_in_flight",
+          "amber_writer_statements_waiting");
+
   private final ChaosSystem system;
   private final FaultActions actions;
   private final AckLedger ledger;
@@ -247,9 +256,13 @@ final class Nemesis {
 
   /** A stuck instance's readiness and consumer figures, for the report. */
   private String state(int slot) {
+    BenchService instance = system.slot(slot);
+    if (instance == null) {
+      return "no instance in the slot";
+    }
     try {
       HttpResponse<String> ready = system.get(slot, "/health/ready", Duration.ofSeconds(5));
-      String scrape = system.get(slot, "/metrics", Duration.ofSeconds(5)).body();
+      String scrape = instance.metrics();
       StringBuilder out = new StringBuilder("ready ").append(ready.body());
       for (String m : STUCK_METRICS) {
         out.append(", ").append(m).append(' ').append(PrometheusText.sum(scrape, m));
@@ -278,14 +291,6 @@ final class Nemesis {
       System.out.println("[chaos]   its log cannot be read: " + e.getCause());
     }
   }
-
-  private static final List<String> STUCK_METRICS =
-      List.of(
-          "amber_kafka_consumer_partitions",
-          "amber_kafka_consumer_lag",
-          "amber_kafka_consumer_stalled",
-          "amber_writes_in_flight",
-          "amber_writer_statements_waiting");
 
   /**
    * One step of a slot's probe: post a probe event once, then look for it as the latest. Null when

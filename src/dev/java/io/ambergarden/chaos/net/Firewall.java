@@ -107,7 +107,7 @@ public final class Firewall implements AutoCloseable {
    */
   public synchronized void cut(Collection<Cut> cuts, CutEffect effect) {
     requireOpen();
-    commands.run(RESTORE, transaction(cuts, effect, "-A"));
+    commands.run(RESTORE, transaction(rules(cuts, effect), "-A"));
   }
 
   /**
@@ -117,32 +117,35 @@ public final class Firewall implements AutoCloseable {
    */
   public synchronized void uncut(Collection<Cut> cuts, CutEffect effect) {
     requireOpen();
-    if (commands.succeeds(RESTORE, transaction(cuts, effect, "-D"))) {
+    List<List<String>> rules = rules(cuts, effect);
+    if (commands.succeeds(RESTORE, transaction(rules, "-D"))) {
       return;
     }
-    for (Cut c : cuts) {
-      for (List<String> rule : IptablesRules.cut(CHAIN, c, effect)) {
-        List<String> delete = new ArrayList<>(rule);
-        delete.set(0, "-D");
-        List<String> check = new ArrayList<>(rule);
-        check.set(0, "-C");
-        if (commands.succeeds(iptablesCommand(List.of(), check.toArray(String[]::new)))) {
-          iptables(delete.toArray(String[]::new));
-        }
+    for (List<String> rule : rules) {
+      if (commands.succeeds(iptablesCommand(List.of(), withOp(rule, "-C")))) {
+        iptables(withOp(rule, "-D"));
       }
     }
   }
 
-  /** The filter-table input of iptables-restore that applies {@code op} to every cut's rules. */
-  private static String transaction(Collection<Cut> cuts, CutEffect effect, String op) {
+  /** Every cut's {@code -A} rules, in order. */
+  private static List<List<String>> rules(Collection<Cut> cuts, CutEffect effect) {
+    List<List<String>> rules = new ArrayList<>();
+    cuts.forEach(c -> rules.addAll(IptablesRules.cut(CHAIN, c, effect)));
+    return rules;
+  }
+
+  /** The rule's arguments with its {@code -A} replaced by {@code op} ({@code -C}, {@code -D}). */
+  private static String[] withOp(List<String> rule, String op) {
+    String[] args = rule.toArray(String[]::new);
+    args[0] = op;
+    return args;
+  }
+
+  /** The filter-table input of iptables-restore that applies {@code op} to every rule. */
+  private static String transaction(List<List<String>> rules, String op) {
     StringBuilder in = new StringBuilder("*filter\n");
-    for (Cut c : cuts) {
-      for (List<String> rule : IptablesRules.cut(CHAIN, c, effect)) {
-        List<String> line = new ArrayList<>(rule);
-        line.set(0, op);
-        in.append(String.join(" ", line)).append('\n');
-      }
-    }
+    rules.forEach(r -> in.append(String.join(" ", withOp(r, op))).append('\n'));
     return in.append("COMMIT\n").toString();
   }
 
